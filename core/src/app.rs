@@ -1,0 +1,168 @@
+//! The request pipeline every platform runs: preflight, version pin, route lookup, method check,
+//! rate limit, then a built file or a handler; finally the headers every response shares.
+//!
+//! [`App`] holds what the build wrote (the manifest) and nothing that changes per request, so
+//! adapters build it once and share it.
+
+use bytes::Bytes;
+
+use crate::collections::nearest_collection;
+use crate::handlers::{self, Ctx};
+use crate::headers::{apply_common, apply_rate_limit, check_api_version, client_address, CORS_MAX_AGE};
+use crate::http::{Method, Request, Response};
+use crate::manifest::{Manifest, MANIFEST_FILE};
+use crate::platform::{Platform, PlatformError};
+use crate::problem::{ErrorCode, Problem};
+use crate::query::Query;
+use crate::ratelimit::Decision;
+use crate::routes::{self, Serve};
+
+/// The API over one build.
+#[derive(Debug, Clone)]
+pub struct App {
+    manifest: Manifest,
+}
+
+impl App {
+    /// An app over an already parsed manifest.
+    pub fn new(manifest: Manifest) -> Self {
+        App { manifest }
+    }
+
+    /// Reads the manifest of the build through the platform.
+    pub async fn load<P: Platform>(platform: &P) -> Result<Self, PlatformError> {
+        let bytes = platform
+            .read_asset(MANIFEST_FILE)
+            .await?
+            .ok_or_else(|| PlatformError(format!("{MANIFEST_FILE} is missing: is this a folder written by `portal build`?")))?;
+        let manifest = serde_json::from_slice(&bytes).map_err(|e| PlatformError(format!("{MANIFEST_FILE}: {e}")))?;
+        Ok(App::new(manifest))
+    }
+
+    /// The build's manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// Answers one request. Never fails: every error becomes a problem document.
+    pub async fn handle<P: Platform>(&self, platform: &P, request: Request) -> Response {
+        let path = normalize_path(&request.path);
+        let mut decision = None;
+        let mut response = match self.route(platform, &request, &path, &mut decision).await {
+            Ok(response) => response,
+            Err(problem) => problem.into_response(self.manifest.site.base(), &path),
+        };
+        if let Some(decision) = decision {
+            apply_rate_limit(&mut response, &decision);
+        }
+        apply_common(&mut response);
+        if request.method == Method::Head {
+            response.set_header("content-length", response.body.len().to_string());
+            response.body = Bytes::new();
+        }
+        response
+    }
+
+    async fn route<P: Platform>(
+        &self,
+        platform: &P,
+        request: &Request,
+        path: &str,
+        decision: &mut Option<Decision>,
+    ) -> Result<Response, Problem> {
+        if request.method == Method::Options {
+            return Ok(Response::new(204).with_header("access-control-max-age", CORS_MAX_AGE));
+        }
+        check_api_version(request.header("api-version")).map_err(Problem::bad_request)?;
+        let Some((route, params)) = routes::find(path) else {
+            return Err(unknown_path(path));
+        };
+        let Some(operation) = route.operation(request.method.as_str()) else {
+            return Err(Problem::new(
+                ErrorCode::MethodNotAllowed,
+                format!("{} is not supported on {path}; use {}.", request.method.as_str(), route.allow()),
+            )
+            .with_header("allow", route.allow()));
+        };
+        let now_ms = platform.now_ms();
+        if operation.rate_limited {
+            let verdict = platform.rate_limit(&client_address(request), now_ms).await.map_err(|_| Problem::internal())?;
+            *decision = Some(verdict);
+            if !verdict.allowed {
+                return Err(rate_limited(&verdict));
+            }
+        }
+        let query = Query::parse(request.query.as_deref());
+        let handler = match operation.serve {
+            Serve::File => None,
+            Serve::FileUnlessQuery(names, handler) => names.iter().any(|n| query.has(n)).then_some(handler),
+            Serve::Handler(handler) => Some(handler),
+        };
+        match handler {
+            None => handlers::files::serve(self, platform, request, path).await,
+            Some(handler) => {
+                let ctx = Ctx { app: self, platform, request, params: &params, query, now_ms };
+                handlers::run(handler, &ctx).await
+            }
+        }
+    }
+}
+
+/// Decodes percent-escapes and drops a trailing slash, so `/api/%73ervices/` is `/api/services`.
+pub fn normalize_path(raw: &str) -> String {
+    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+    let trimmed = decoded.trim_end_matches('/');
+    if trimmed.is_empty() {
+        "/".to_string()
+    } else if trimmed.starts_with('/') {
+        trimmed.to_string()
+    } else {
+        format!("/{trimmed}")
+    }
+}
+
+/// D3: `/api/<one segment>` is `collection_not_found` (with a suggestion); anything else `not_found`.
+fn unknown_path(path: &str) -> Problem {
+    let rest = path.strip_prefix("/api/").unwrap_or("");
+    if !rest.is_empty() && !rest.contains('/') {
+        let hint = match nearest_collection(rest) {
+            Some(name) => format!(" Did you mean `{name}` (/api/{name})?"),
+            None => String::new(),
+        };
+        return Problem::new(
+            ErrorCode::CollectionNotFound,
+            format!("There is no collection named `{rest}`.{hint} The API catalog lists every collection."),
+        );
+    }
+    Problem::not_found(format!("Nothing is published at {path}."))
+}
+
+fn rate_limited(decision: &Decision) -> Problem {
+    Problem::new(
+        ErrorCode::RateLimited,
+        format!(
+            "This client has used its {} requests for this window; the window resets in {} seconds.",
+            decision.limit, decision.reset_secs
+        ),
+    )
+    .with_extension("retryAfter", serde_json::json!(decision.reset_secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_decoded_and_trimmed() {
+        assert_eq!(normalize_path("/api/%73ervices/"), "/api/services");
+        assert_eq!(normalize_path("/"), "/");
+        assert_eq!(normalize_path("//"), "/");
+    }
+
+    #[test]
+    fn one_unknown_segment_is_a_missing_collection() {
+        assert_eq!(unknown_path("/api/servics").code, ErrorCode::CollectionNotFound);
+        assert!(unknown_path("/api/servics").detail.contains("services"));
+        assert_eq!(unknown_path("/api/a/b").code, ErrorCode::NotFound);
+    }
+}

@@ -1,0 +1,98 @@
+//! The 19 content collections of spec 2.1: their names, defined once, and the lookup helpers that
+//! the loader, the route table and the error messages share.
+
+/// Every collection name, in the order of spec 2.1. This is the only list; everything else derives from it.
+pub const COLLECTIONS: [&str; 19] = [
+    "services",
+    "resources",
+    "events",
+    "photos",
+    "jobs",
+    "news",
+    "courses",
+    "community-voices",
+    "profiles",
+    "talents",
+    "marketplace",
+    "stores",
+    "rights",
+    "artists",
+    "artworks",
+    "poets",
+    "dancers",
+    "docs",
+    "pages",
+];
+
+/// The encyclopedia's name where a collection name is expected (search scopes, listings).
+pub const ENCYCLOPEDIA: &str = "entries";
+
+/// The collection whose records are served through the catch-all page route `/<slug>`.
+pub const PAGES: &str = "pages";
+
+/// Whether `name` is one of the 19 collections.
+pub fn is_collection(name: &str) -> bool {
+    COLLECTIONS.contains(&name)
+}
+
+/// The site-relative URL of a record's HTML page (decision D2: pages live at `/<slug>`).
+pub fn record_url(collection: &str, slug: &str) -> String {
+    if collection == PAGES {
+        format!("/{slug}")
+    } else {
+        format!("/{collection}/{slug}")
+    }
+}
+
+/// The collection name closest to `name`, if one is close enough to be a plausible typo.
+///
+/// Used for the "did you mean" hint of 404 `collection_not_found`.
+pub fn nearest_collection(name: &str) -> Option<&'static str> {
+    let name = name.to_lowercase();
+    COLLECTIONS
+        .iter()
+        .map(|candidate| (edit_distance(&name, candidate), *candidate))
+        .filter(|(distance, candidate)| {
+            *distance <= (candidate.len() / 3).max(2) || candidate.starts_with(name.as_str()) && name.len() >= 3
+        })
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// Levenshtein distance over Unicode scalar values.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typo_suggests_the_nearest_collection() {
+        assert_eq!(nearest_collection("servces"), Some("services"));
+        assert_eq!(nearest_collection("Event"), Some("events"));
+        assert_eq!(nearest_collection("community-voice"), Some("community-voices"));
+    }
+
+    #[test]
+    fn an_unrelated_name_suggests_nothing() {
+        assert_eq!(nearest_collection("zzzzzzzzzz"), None);
+    }
+
+    #[test]
+    fn pages_live_at_the_root() {
+        assert_eq!(record_url("pages", "about/team"), "/about/team");
+        assert_eq!(record_url("news", "x"), "/news/x");
+    }
+}

@@ -1,0 +1,12 @@
+//! The content model of decisions D1 and D2: site settings, records and content errors.
+//!
+//! Types and validation only; reading files is the generator's job. Validation reports problems
+//! by front-matter key so the loader, which knows the text, can turn each into `file:line`.
+
+mod error;
+mod record;
+mod site;
+
+pub use error::ContentError;
+pub use record::{is_valid_slug, sort_records, Issue, Record, RESERVED_KEYS};
+pub use site::{Booking, Contact, Notifications, Rss, SiteConfig, Upstreams};

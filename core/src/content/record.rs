@@ -1,0 +1,303 @@
+//! A published record (D1 front matter, D2 shape and order).
+
+use std::cmp::Ordering;
+
+use serde_json::{Map, Value};
+
+use crate::collections::record_url;
+use crate::time::{parse_content_date, DateTime};
+
+/// Members every record leads with, computed by the build; front-matter keys of these names set
+/// their value (id, title, slug) or are ignored (collection, url) but never repeat.
+pub const RESERVED_KEYS: &[&str] = &["id", "collection", "title", "slug", "url"];
+
+/// A validation problem with a record, tied to the front-matter key it concerns (if any).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// The key at fault; `None` for the record as a whole.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Issue {
+    fn at(key: &str, message: impl Into<String>) -> Self {
+        Issue { key: Some(key.to_string()), message: message.into() }
+    }
+}
+
+/// One record of a collection, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// The collection it belongs to.
+    pub collection: String,
+    /// `id` (default: the slug).
+    pub id: String,
+    /// The slug, `/`-separated for nested files.
+    pub slug: String,
+    /// The title.
+    pub title: String,
+    /// The site-relative URL of its page.
+    pub url: String,
+    /// Every front-matter key, in file order.
+    pub fields: Map<String, Value>,
+    /// The markdown body, when the record has one.
+    pub body: Option<String>,
+    /// The rendered body, filled in by the build.
+    pub html: Option<String>,
+    /// `date`, parsed.
+    pub date: Option<DateTime>,
+    /// `updated`, parsed.
+    pub updated: Option<DateTime>,
+    /// `weight`.
+    pub weight: Option<i64>,
+    /// `draft`: unpublished records appear nowhere.
+    pub draft: bool,
+    /// `summary`.
+    pub summary: Option<String>,
+    /// `tags`.
+    pub tags: Vec<String>,
+    /// `category`.
+    pub category: Option<String>,
+}
+
+/// Whether `slug` is `[a-z0-9][a-z0-9-]*` in every `/`-separated segment.
+pub fn is_valid_slug(slug: &str) -> bool {
+    !slug.is_empty()
+        && slug.split('/').all(|segment| {
+            let mut bytes = segment.bytes();
+            matches!(bytes.next(), Some(b'a'..=b'z' | b'0'..=b'9'))
+                && bytes.all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-'))
+        })
+}
+
+fn optional_string(fields: &Map<String, Value>, key: &str, issues: &mut Vec<Issue>) -> Option<String> {
+    match fields.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) if key == "id" => Some(n.to_string()),
+        Some(other) => {
+            issues.push(Issue::at(key, format!("`{key}` must be a string, not {}", kind(other))));
+            None
+        }
+    }
+}
+
+fn optional_date(fields: &Map<String, Value>, key: &str, issues: &mut Vec<Issue>) -> Option<DateTime> {
+    let text = optional_string(fields, key, issues)?;
+    match parse_content_date(&text) {
+        Ok(date) => Some(date),
+        Err(e) => {
+            issues.push(Issue::at(key, format!("`{key}`: {e}")));
+            None
+        }
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+impl Record {
+    /// Validates front matter and builds the record. `path_slug` is the file path inside the
+    /// collection folder without extension, lower-cased (the default slug). Every problem is
+    /// reported, not only the first.
+    pub fn from_fields(
+        collection: &str,
+        path_slug: &str,
+        fields: Map<String, Value>,
+        body: Option<String>,
+    ) -> Result<Record, Vec<Issue>> {
+        let mut issues = Vec::new();
+        let title = match fields.get("title") {
+            Some(Value::String(t)) if !t.trim().is_empty() => t.clone(),
+            Some(Value::String(_)) => {
+                issues.push(Issue::at("title", "`title` is empty"));
+                String::new()
+            }
+            Some(other) => {
+                issues.push(Issue::at("title", format!("`title` must be a string, not {}", kind(other))));
+                String::new()
+            }
+            None => {
+                issues.push(Issue { key: None, message: "missing `title`: every record needs a title string".into() });
+                String::new()
+            }
+        };
+        let slug = optional_string(&fields, "slug", &mut issues).unwrap_or_else(|| path_slug.to_string());
+        if !is_valid_slug(&slug) {
+            let key = if fields.contains_key("slug") { "slug" } else { "" };
+            issues.push(Issue {
+                key: (!key.is_empty()).then(|| key.to_string()),
+                message: format!(
+                    "slug `{slug}` is not valid: each path segment must match [a-z0-9][a-z0-9-]* (rename the file or set `slug:`)"
+                ),
+            });
+        }
+        let id = optional_string(&fields, "id", &mut issues).unwrap_or_else(|| slug.clone());
+        let date = optional_date(&fields, "date", &mut issues);
+        let updated = optional_date(&fields, "updated", &mut issues);
+        let summary = optional_string(&fields, "summary", &mut issues);
+        let category = optional_string(&fields, "category", &mut issues);
+        let tags = match fields.get("tags") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                items.iter().filter_map(|t| t.as_str().map(str::to_string)).collect()
+            }
+            Some(_) => {
+                issues.push(Issue::at("tags", "`tags` must be a list of strings"));
+                Vec::new()
+            }
+        };
+        let draft = match fields.get("draft") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                issues.push(Issue::at("draft", format!("`draft` must be true or false, not {}", kind(other))));
+                false
+            }
+        };
+        let weight = match fields.get("weight") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) if n.is_i64() => n.as_i64(),
+            Some(other) => {
+                issues.push(Issue::at("weight", format!("`weight` must be an integer, not {}", kind(other))));
+                None
+            }
+        };
+        if !issues.is_empty() {
+            return Err(issues);
+        }
+        Ok(Record {
+            collection: collection.to_string(),
+            url: record_url(collection, &slug),
+            id,
+            slug,
+            title,
+            fields,
+            body,
+            html: None,
+            date,
+            updated,
+            weight,
+            draft,
+            summary,
+            tags,
+            category,
+        })
+    }
+
+    /// The record as every JSON response shows it (D2): id, collection, title, slug, url, the
+    /// front-matter keys in file order, then `body`.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("id".into(), Value::String(self.id.clone()));
+        out.insert("collection".into(), Value::String(self.collection.clone()));
+        out.insert("title".into(), Value::String(self.title.clone()));
+        out.insert("slug".into(), Value::String(self.slug.clone()));
+        out.insert("url".into(), Value::String(self.url.clone()));
+        for (key, value) in &self.fields {
+            if !RESERVED_KEYS.contains(&key.as_str()) {
+                out.insert(key.clone(), value.clone());
+            }
+        }
+        if let Some(body) = &self.body {
+            out.insert("body".into(), Value::String(body.clone()));
+        }
+        Value::Object(out)
+    }
+
+    /// The record of `GET /api/<collection>/<slug>`: [`Record::to_json`] plus `html`.
+    pub fn to_detail_json(&self) -> Value {
+        let mut value = self.to_json();
+        if let Value::Object(map) = &mut value {
+            map.insert("html".into(), Value::String(self.html.clone().unwrap_or_default()));
+        }
+        value
+    }
+}
+
+/// D2's order: `weight` ascending (unweighted last), then `date` descending (undated last), then `id`.
+pub fn sort_records(records: &mut [Record]) {
+    records.sort_by(|a, b| {
+        let by_weight = match (a.weight, b.weight) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        };
+        let by_date = match (a.date, b.date) {
+            (Some(x), Some(y)) => y.cmp(&x),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        };
+        by_weight.then(by_date).then_with(|| a.id.cmp(&b.id))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn fields(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+
+    fn record(value: Value) -> Record {
+        Record::from_fields("news", "a", fields(value), None).expect("valid record")
+    }
+
+    #[test]
+    fn json_leads_with_computed_members_then_front_matter_order() {
+        let r = Record::from_fields("news", "x", fields(json!({"zeta": 1, "title": "T", "alpha": 2, "url": "ignored"})), Some("b".into()))
+            .expect("valid");
+        let keys: Vec<String> = r.to_json().as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        assert_eq!(keys, ["id", "collection", "title", "slug", "url", "zeta", "alpha", "body"]);
+        assert_eq!(r.to_json()["url"], "/news/x");
+    }
+
+    #[test]
+    fn every_issue_is_reported() {
+        let issues = Record::from_fields("news", "Bad Slug", fields(json!({"date": "2026-02-30", "tags": "x", "weight": 1.5})), None)
+            .expect_err("invalid");
+        let keys: Vec<Option<String>> = issues.iter().map(|i| i.key.clone()).collect();
+        assert_eq!(keys, [None, None, Some("date".into()), Some("tags".into()), Some("weight".into())]);
+    }
+
+    #[test]
+    fn order_is_weight_then_newest_then_id() {
+        let mut records = vec![
+            record(json!({"title": "c", "id": "c"})),
+            record(json!({"title": "b", "id": "b", "date": "2026-01-01"})),
+            record(json!({"title": "a", "id": "a", "date": "2026-03-01"})),
+            record(json!({"title": "w", "id": "w", "weight": 2})),
+            record(json!({"title": "v", "id": "v", "weight": 1})),
+            record(json!({"title": "d", "id": "d"})),
+        ];
+        sort_records(&mut records);
+        let ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["v", "w", "a", "b", "c", "d"]);
+    }
+
+    #[test]
+    fn slugs_are_checked_per_segment() {
+        assert!(is_valid_slug("api/getting-started"));
+        assert!(is_valid_slug("2026-report"));
+        assert!(!is_valid_slug("-x"));
+        assert!(!is_valid_slug("a//b"));
+        assert!(!is_valid_slug("café"));
+        assert!(!is_valid_slug(""));
+    }
+}

@@ -1,0 +1,154 @@
+//! `site.yaml` (decision D1). Every key is known: an unknown one is an error, so typos never pass.
+
+use serde::{Deserialize, Serialize};
+
+/// The site settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    /// The site's name.
+    pub title: String,
+    /// One or two sentences on what the site is.
+    #[serde(default)]
+    pub description: String,
+    /// The public address, e.g. `https://portal.example.org` (no trailing slash needed).
+    #[serde(default)]
+    pub base_url: String,
+    /// The content language (BCP 47), e.g. `en`.
+    #[serde(default = "default_language")]
+    pub language: String,
+    /// The content license, e.g. `CC BY-SA 4.0`.
+    #[serde(default)]
+    pub license: String,
+    /// How to reach the editors.
+    #[serde(default)]
+    pub contact: Contact,
+    /// The news feed.
+    #[serde(default)]
+    pub rss: Rss,
+    /// Where notification mails come from and go to.
+    #[serde(default)]
+    pub notifications: Notifications,
+    /// The allowed values of the booking form's choice fields.
+    #[serde(default)]
+    pub booking: Booking,
+    /// Third-party data sources of the proxies.
+    #[serde(default)]
+    pub upstreams: Upstreams,
+}
+
+fn default_language() -> String {
+    "en".to_string()
+}
+
+/// `contact:`
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contact {
+    /// The editors' address.
+    #[serde(default)]
+    pub email: String,
+    /// The contact page.
+    #[serde(default)]
+    pub url: String,
+}
+
+/// `rss:`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rss {
+    /// How many news items the feed carries.
+    #[serde(default = "default_rss_items")]
+    pub items: usize,
+}
+
+impl Default for Rss {
+    fn default() -> Self {
+        Rss { items: default_rss_items() }
+    }
+}
+
+fn default_rss_items() -> usize {
+    20
+}
+
+/// `notifications:`
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Notifications {
+    /// The sender of every mail.
+    #[serde(default)]
+    pub from: String,
+    /// Who hears of a new community voice.
+    #[serde(default)]
+    pub voices_to: String,
+    /// Who gets a copy of each booking.
+    #[serde(default)]
+    pub bookings_to: String,
+}
+
+/// `booking:` the choice lists of the booking form (keys as the API spells the fields).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Booking {
+    /// Allowed `groupSize` values.
+    #[serde(default, rename = "groupSize")]
+    pub group_size: Vec<String>,
+    /// Allowed `tourType` values.
+    #[serde(default, rename = "tourType")]
+    pub tour_type: Vec<String>,
+    /// Allowed `meetingPoint` values.
+    #[serde(default, rename = "meetingPoint")]
+    pub meeting_point: Vec<String>,
+    /// Allowed `paymentMethod` values.
+    #[serde(default, rename = "paymentMethod")]
+    pub payment_method: Vec<String>,
+}
+
+/// `upstreams:` every URL may be absent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Upstreams {
+    /// An Open-Meteo forecast URL.
+    #[serde(default)]
+    pub weather: Option<String>,
+    /// An RSS 2.0 or Atom feed with CAP fields.
+    #[serde(default)]
+    pub weather_alerts: Option<String>,
+    /// A URL template with `{ip}`.
+    #[serde(default)]
+    pub geolocation: Option<String>,
+    /// Per-request timeout, in milliseconds.
+    #[serde(default = "default_timeout_ms")]
+    pub timeout_ms: u64,
+    /// How long an upstream answer is reused; 0 turns the cache off.
+    #[serde(default = "default_cache_seconds")]
+    pub cache_seconds: u64,
+}
+
+impl Default for Upstreams {
+    fn default() -> Self {
+        Upstreams {
+            weather: None,
+            weather_alerts: None,
+            geolocation: None,
+            timeout_ms: default_timeout_ms(),
+            cache_seconds: default_cache_seconds(),
+        }
+    }
+}
+
+fn default_timeout_ms() -> u64 {
+    3000
+}
+
+fn default_cache_seconds() -> u64 {
+    300
+}
+
+impl SiteConfig {
+    /// The base URL without a trailing slash, for building absolute links.
+    pub fn base(&self) -> &str {
+        self.base_url.trim_end_matches('/')
+    }
+}

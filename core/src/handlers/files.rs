@@ -1,0 +1,116 @@
+//! Built files: the manifest lookup, entity tags and 304s, and markdown twins of HTML pages.
+
+use serde_json::Value;
+
+use crate::app::App;
+use crate::handlers::Ctx;
+use crate::http::{Request, Response};
+use crate::manifest::Asset;
+use crate::platform::Platform;
+use crate::problem::Problem;
+
+/// The media type of markdown twins (D8).
+pub const MARKDOWN: &str = "text/markdown; charset=utf-8";
+
+/// Serves the built file of `path`, or 404 `not_found`.
+pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path: &str) -> Result<Response, Problem> {
+    let manifest = app.manifest();
+    let asset = manifest.asset(path).ok_or_else(|| Problem::not_found(format!("Nothing is published at {path}.")))?;
+    let wants_markdown = asset.markdown.is_some() && prefers_markdown(request.header("accept"));
+    let (file, content_type) = match (&asset.markdown, wants_markdown) {
+        (Some(markdown), true) => (markdown.as_str(), MARKDOWN),
+        _ => (asset.file.as_str(), asset.content_type.as_str()),
+    };
+    let etag = if wants_markdown { format!("\"md-{}", asset.etag.trim_start_matches('"')) } else { asset.etag.clone() };
+    let mut response = Response::new(200);
+    for (name, value) in manifest.headers_of(asset) {
+        response.set_header(name, value.clone());
+    }
+    response.set_header("etag", etag.clone());
+    if asset.markdown.is_some() {
+        response.set_header("vary", "Accept");
+    }
+    if matches_etag(request.header("if-none-match"), &etag) {
+        return Ok(response.with_status(304));
+    }
+    let body = read(platform, asset, file).await?;
+    if wants_markdown {
+        let chars = String::from_utf8_lossy(&body).chars().count();
+        response.set_header("x-markdown-tokens", chars.div_ceil(4).to_string());
+    }
+    Ok(response.with_body(content_type, body))
+}
+
+async fn read<P: Platform>(platform: &P, asset: &Asset, file: &str) -> Result<bytes::Bytes, Problem> {
+    match platform.read_asset(file).await {
+        Ok(Some(bytes)) => Ok(bytes),
+        Ok(None) => Err(Problem::not_found(format!("The built file for {} is missing.", asset.file))),
+        Err(_) => Err(Problem::internal()),
+    }
+}
+
+/// Reads and parses a built JSON file by URL path (the dynamic side reads what the build wrote).
+pub async fn read_json<P: Platform>(app: &App, platform: &P, path: &str) -> Result<Option<Value>, Problem> {
+    let Some(asset) = app.manifest().asset(path) else { return Ok(None) };
+    let bytes = read(platform, asset, &asset.file).await?;
+    serde_json::from_slice(&bytes).map(Some).map_err(|_| Problem::internal())
+}
+
+/// `/pages/<slug>` answers 301 to the page's canonical URL `/<slug>` (D10).
+pub async fn redirect_page<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    let slug = ctx.params.slug.clone().unwrap_or_default();
+    if ctx.app.manifest().asset(&format!("/api/pages/{slug}")).is_none() {
+        return Err(Problem::not_found(format!("There is no page `{slug}`.")));
+    }
+    Ok(Response::new(301).with_header("location", format!("/{slug}")))
+}
+
+fn matches_etag(if_none_match: Option<&str>, etag: &str) -> bool {
+    if_none_match.is_some_and(|value| {
+        value.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == "*" || t == etag)
+    })
+}
+
+/// Whether an `Accept` header asks for `text/markdown` at least as much as for HTML (HTML is the default).
+pub fn prefers_markdown(accept: Option<&str>) -> bool {
+    let Some(accept) = accept else { return false };
+    let quality = |wanted: &str| -> f32 {
+        accept
+            .split(',')
+            .filter_map(|part| {
+                let mut pieces = part.split(';').map(str::trim);
+                let media = pieces.next()?;
+                if !media.eq_ignore_ascii_case(wanted) {
+                    return None;
+                }
+                let q = pieces.find_map(|p| p.strip_prefix("q=")).and_then(|q| q.parse().ok()).unwrap_or(1.0);
+                Some(q)
+            })
+            .fold(-1.0, f32::max)
+    };
+    let markdown = quality("text/markdown");
+    markdown > 0.0 && markdown >= quality("text/html")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_is_negotiated() {
+        assert!(prefers_markdown(Some("text/markdown")));
+        assert!(prefers_markdown(Some("text/markdown, text/html;q=0.5")));
+        assert!(!prefers_markdown(Some("text/html, text/markdown;q=0.5")));
+        assert!(!prefers_markdown(Some("text/markdown;q=0")));
+        assert!(!prefers_markdown(Some("*/*")));
+        assert!(!prefers_markdown(None));
+    }
+
+    #[test]
+    fn etags_match_lists_and_weak_forms() {
+        assert!(matches_etag(Some("\"a\", \"b\""), "\"b\""));
+        assert!(matches_etag(Some("W/\"b\""), "\"b\""));
+        assert!(matches_etag(Some("*"), "\"b\""));
+        assert!(!matches_etag(Some("\"c\""), "\"b\""));
+    }
+}

@@ -1,0 +1,39 @@
+//! The handlers: plain async functions of a request context, one file per resource.
+
+pub mod collections;
+pub mod files;
+
+use crate::app::App;
+use crate::http::{Request, Response};
+use crate::platform::Platform;
+use crate::problem::Problem;
+use crate::query::Query;
+use crate::routes::{Handler, Params};
+
+/// Everything a handler may look at: the build, the platform, the request and its parsed parts.
+pub struct Ctx<'a, P> {
+    /// The build.
+    pub app: &'a App,
+    /// The platform (files, state, clock).
+    pub platform: &'a P,
+    /// The request.
+    pub request: &'a Request,
+    /// The route's placeholders.
+    pub params: &'a Params,
+    /// The query string.
+    pub query: Query,
+    /// The request time (Unix milliseconds), read once.
+    pub now_ms: u64,
+}
+
+/// Runs the handler the route table names.
+pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    match handler {
+        Handler::Collection => collections::handle(ctx).await,
+        Handler::PageRedirect => files::redirect_page(ctx).await,
+        other => Err(Problem::not_found(format!(
+            "{} is not available in this build ({other:?} is not enabled).",
+            ctx.request.path
+        ))),
+    }
+}

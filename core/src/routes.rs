@@ -1,0 +1,287 @@
+//! The route table: every route of the spec and the decisions, defined once.
+//!
+//! Dispatch ([`crate::app`]), the 405 `Allow` header, rate limiting, the OpenAPI document and the
+//! docs page all read this table; nothing else lists paths. A pattern is a `/`-separated list of
+//! literal segments and placeholders: `{collection}` (one of the 19 names), `{name}` (any one
+//! segment) and `{slug+}` (one or more segments, for nested slugs).
+
+use crate::collections::is_collection;
+
+/// Which handler answers a dynamic operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handler {
+    /// GET `/api/<collection>` with `limit`/`offset`, or POST with options.
+    Collection,
+    /// GET `/api/search`.
+    Search,
+    /// GET `/api/encyclopedia` (query, filters, pagination).
+    EncyclopediaList,
+    /// GET `/api/encyclopedia/suggest`.
+    EncyclopediaSuggest,
+    /// GET `/api/encyclopedia/facets`.
+    EncyclopediaFacets,
+    /// POST `/api/export`.
+    Export,
+    /// POST `/api/match-category`.
+    MatchCategory,
+    /// POST `/api/submit-voice`.
+    SubmitVoice,
+    /// POST `/api/send-booking-confirmation`.
+    Booking,
+    /// GET `/api/weather`.
+    Weather,
+    /// GET `/api/weather-alerts`.
+    WeatherAlerts,
+    /// GET `/api/geolocation`.
+    Geolocation,
+    /// GET `/api/v1/spatial.json` with filters.
+    SpatialJson,
+    /// GET `/api/v1/spatial.csv` with filters.
+    SpatialCsv,
+    /// GET or POST on the MCP endpoint.
+    Mcp,
+    /// `/pages/<slug>`: a permanent redirect to `/<slug>`.
+    PageRedirect,
+}
+
+/// Where an operation's answer comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Serve {
+    /// The file the build wrote for this exact path (through the manifest).
+    File,
+    /// The built file, unless the query carries one of these parameters; then the handler.
+    FileUnlessQuery(&'static [&'static str], Handler),
+    /// Always the handler.
+    Handler(Handler),
+}
+
+/// One method on one route.
+#[derive(Debug, Clone, Copy)]
+pub struct Operation {
+    /// `GET` or `POST` (HEAD follows GET; OPTIONS is answered for every API path).
+    pub method: &'static str,
+    /// The unique OpenAPI `operationId`.
+    pub operation_id: &'static str,
+    /// One line for the docs.
+    pub summary: &'static str,
+    /// Whether the per-client budget of spec section 8 applies.
+    pub rate_limited: bool,
+    /// Where the answer comes from.
+    pub serve: Serve,
+    /// The media type of a successful answer.
+    pub content_type: &'static str,
+}
+
+/// A path pattern and the operations it supports.
+#[derive(Debug, Clone, Copy)]
+pub struct Route {
+    /// The pattern, e.g. `/api/{collection}/{slug+}`.
+    pub pattern: &'static str,
+    /// The docs section it belongs to.
+    pub tag: &'static str,
+    /// Its operations.
+    pub operations: &'static [Operation],
+}
+
+const JSON: &str = "application/json";
+const HTML: &str = "text/html; charset=utf-8";
+
+const fn get(operation_id: &'static str, summary: &'static str, serve: Serve, content_type: &'static str) -> Operation {
+    Operation { method: "GET", operation_id, summary, rate_limited: false, serve, content_type }
+}
+
+const fn limited(mut op: Operation) -> Operation {
+    op.rate_limited = true;
+    op
+}
+
+const fn post(operation_id: &'static str, summary: &'static str, handler: Handler) -> Operation {
+    Operation { method: "POST", operation_id, summary, rate_limited: true, serve: Serve::Handler(handler), content_type: JSON }
+}
+
+const fn page(operation_id: &'static str, summary: &'static str) -> Operation {
+    get(operation_id, summary, Serve::File, HTML)
+}
+
+macro_rules! route {
+    ($pattern:expr, $tag:expr, [$($op:expr),+ $(,)?]) => {
+        Route { pattern: $pattern, tag: $tag, operations: &[$($op),+] }
+    };
+}
+
+/// Every route, most specific first: the first pattern that matches a path owns it.
+pub const ROUTES: &[Route] = &[
+    route!("/api/search", "search", [limited(get("searchPortal", "Search every collection (and the encyclopedia).", Serve::Handler(Handler::Search), JSON))]),
+    route!("/api/search-index.json", "search", [get("getSearchIndex", "The flat public search index.", Serve::File, JSON)]),
+    route!("/api/rss", "search", [get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File, "application/rss+xml; charset=utf-8")]),
+    route!("/api/encyclopedia", "encyclopedia", [limited(get("listEncyclopediaEntries", "Query encyclopedia entries with filters and pagination.", Serve::Handler(Handler::EncyclopediaList), JSON))]),
+    route!("/api/encyclopedia/suggest", "encyclopedia", [limited(get("suggestEncyclopediaEntries", "Title and alias suggestions by prefix.", Serve::Handler(Handler::EncyclopediaSuggest), JSON))]),
+    route!("/api/encyclopedia/facets", "encyclopedia", [limited(get("getEncyclopediaFacets", "Category, tag and letter counts under the list filters.", Serve::Handler(Handler::EncyclopediaFacets), JSON))]),
+    route!("/api/encyclopedia/{name}/jsonld", "encyclopedia", [get("getEncyclopediaEntryJsonLd", "An entry as a schema.org Article in JSON-LD.", Serve::File, "application/ld+json")]),
+    route!("/api/encyclopedia/{name}", "encyclopedia", [get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", Serve::File, JSON)]),
+    route!("/api/export", "actions", [
+        get("describeExport", "Describe the export endpoint and its collections.", Serve::File, JSON),
+        post("exportCollections", "Export several collections at once.", Handler::Export),
+    ]),
+    route!("/api/match-category", "actions", [post("matchCategory", "Confirm a skills-exchange category match.", Handler::MatchCategory)]),
+    route!("/api/submit-voice", "actions", [post("submitVoice", "Submit a community story for review.", Handler::SubmitVoice)]),
+    route!("/api/send-booking-confirmation", "actions", [post("sendBookingConfirmation", "Request a visit booking and its confirmation email.", Handler::Booking)]),
+    route!("/api/alerts", "data", [get("getAlerts", "Curated high-priority alerts.", Serve::File, JSON)]),
+    route!("/api/population", "data", [get("getPopulation", "Population totals and breakdowns.", Serve::File, JSON)]),
+    route!("/api/finance", "data", [get("getFinance", "Funding snapshot.", Serve::File, JSON)]),
+    route!("/api/charts", "data", [get("getCharts", "Prepared chart series.", Serve::File, JSON)]),
+    route!("/api/weather", "data", [get("getWeather", "Current weather and forecast, with seasonal fallback.", Serve::Handler(Handler::Weather), JSON)]),
+    route!("/api/weather-alerts", "data", [get("getWeatherAlerts", "Weather alerts from the upstream CAP feed.", Serve::Handler(Handler::WeatherAlerts), JSON)]),
+    route!("/api/geolocation", "data", [get("getGeolocation", "Coarse location of the client.", Serve::Handler(Handler::Geolocation), JSON)]),
+    route!("/api/analytics/pageviews", "data", [get("getPageviews", "Deprecated: always zero.", Serve::File, JSON)]),
+    route!("/api/v1/spatial.json", "spatial", [get("getSpatialGeoJson", "Published places as a GeoJSON FeatureCollection.", Serve::FileUnlessQuery(&["category", "zone", "protocol", "format"], Handler::SpatialJson), "application/geo+json")]),
+    route!("/api/v1/spatial.csv", "spatial", [get("getSpatialCsv", "Published places as CSV.", Serve::FileUnlessQuery(&["category", "zone"], Handler::SpatialCsv), "text/csv; charset=utf-8")]),
+    route!("/api/openapi.json", "discovery", [get("getOpenApi", "This API's OpenAPI 3.1 description.", Serve::File, "application/openapi+json")]),
+    route!("/api/deprecation-policy", "discovery", [get("getDeprecationPolicy", "Versioning and deprecation policy.", Serve::File, JSON)]),
+    route!("/api/status", "discovery", [get("getStatus", "Health and discovery status.", Serve::File, JSON)]),
+    route!("/api/{collection}", "collections", [
+        limited(get("listCollection", "All published records of a collection.", Serve::FileUnlessQuery(&["limit", "offset"], Handler::Collection), JSON)),
+        post("queryCollection", "A collection with optional metadata and stats.", Handler::Collection),
+    ]),
+    route!("/api/{collection}/{slug+}", "collections", [get("getRecord", "One record with its rendered HTML.", Serve::File, JSON)]),
+    route!("/mcp", "mcp", [
+        get("getMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
+        post("callMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
+    ]),
+    route!("/.well-known/mcp", "mcp", [
+        get("getWellKnownMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
+        post("callWellKnownMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
+    ]),
+    route!("/mcp/server-card", "discovery", [get("getMcpServerCardAlias", "The MCP server card.", Serve::File, JSON)]),
+    route!("/.well-known/mcp/server-card.json", "discovery", [get("getMcpServerCard", "The MCP server card.", Serve::File, JSON)]),
+    route!("/.well-known/api-catalog", "discovery", [get("getApiCatalog", "API catalog (RFC 9727 linkset).", Serve::File, "application/linkset+json")]),
+    route!("/.well-known/agent-skills/index.json", "discovery", [get("getAgentSkills", "Index of published agent skills.", Serve::File, JSON)]),
+    route!("/.well-known/agent-skills/{name}/SKILL.md", "discovery", [get("getAgentSkill", "One agent skill.", Serve::File, "text/markdown; charset=utf-8")]),
+    route!("/llms.txt", "discovery", [get("getLlmsTxt", "Plain-text summary for language models.", Serve::File, "text/plain; charset=utf-8")]),
+    route!("/", "pages", [page("getHomePage", "The home page.")]),
+    route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
+    route!("/encyclopedia", "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
+    route!("/encyclopedia/{name}", "pages", [page("getEncyclopediaEntryPage", "An encyclopedia entry's page.")]),
+    route!("/pages/{slug+}", "pages", [get("redirectPage", "Permanent redirect to the page's canonical URL.", Serve::Handler(Handler::PageRedirect), HTML)]),
+    route!("/{collection}", "pages", [page("getCollectionPage", "A collection's listing page.")]),
+    route!("/{collection}/{slug+}", "pages", [page("getRecordPage", "A record's page.")]),
+    route!("/{slug+}", "pages", [page("getPage", "A markdown reference page or another built file.")]),
+];
+
+/// The values a pattern's placeholders took on a path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Params {
+    /// `{collection}`
+    pub collection: Option<String>,
+    /// `{name}`
+    pub name: Option<String>,
+    /// `{slug+}`, segments joined with `/`.
+    pub slug: Option<String>,
+}
+
+/// Matches `path` (already decoded, no trailing slash) against `pattern`.
+pub fn match_pattern(pattern: &str, path: &str) -> Option<Params> {
+    let mut params = Params::default();
+    let pattern_segments: Vec<&str> = pattern.split('/').skip(1).collect();
+    let path_segments: Vec<&str> = path.split('/').skip(1).collect();
+    if pattern == "/" || path == "/" {
+        return (pattern == path).then_some(params);
+    }
+    let mut rest = path_segments.as_slice();
+    for (index, segment) in pattern_segments.iter().enumerate() {
+        let Some((head, tail)) = rest.split_first() else { return None };
+        if head.is_empty() {
+            return None;
+        }
+        match *segment {
+            "{collection}" if is_collection(head) => params.collection = Some(head.to_string()),
+            "{collection}" => return None,
+            "{name}" => params.name = Some(head.to_string()),
+            "{slug+}" if index + 1 == pattern_segments.len() => {
+                if rest.iter().any(|s| s.is_empty()) {
+                    return None;
+                }
+                params.slug = Some(rest.join("/"));
+                return Some(params);
+            }
+            literal if literal == *head => {}
+            _ => return None,
+        }
+        rest = tail;
+    }
+    rest.is_empty().then_some(params)
+}
+
+/// The first route whose pattern matches `path`, with its parameters.
+pub fn find(path: &str) -> Option<(&'static Route, Params)> {
+    let is_api = path == "/api" || path.starts_with("/api/");
+    ROUTES
+        .iter()
+        .filter(|route| !is_api || !route.tag.eq("pages"))
+        .find_map(|route| match_pattern(route.pattern, path).map(|params| (route, params)))
+}
+
+impl Route {
+    /// The operation for `method` (HEAD is served by GET).
+    pub fn operation(&self, method: &str) -> Option<&'static Operation> {
+        let method = if method == "HEAD" { "GET" } else { method };
+        self.operations.iter().find(|op| op.method == method)
+    }
+
+    /// The `Allow` header value: the route's methods, HEAD with GET, and OPTIONS (answered everywhere).
+    pub fn allow(&self) -> String {
+        let mut methods: Vec<&str> = Vec::new();
+        for op in self.operations {
+            methods.push(op.method);
+            if op.method == "GET" {
+                methods.push("HEAD");
+            }
+        }
+        methods.push("OPTIONS");
+        methods.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern_of(path: &str) -> Option<&'static str> {
+        find(path).map(|(route, _)| route.pattern)
+    }
+
+    #[test]
+    fn specific_routes_win_over_placeholders() {
+        assert_eq!(pattern_of("/api/search"), Some("/api/search"));
+        assert_eq!(pattern_of("/api/services"), Some("/api/{collection}"));
+        assert_eq!(pattern_of("/api/docs/api/getting-started"), Some("/api/{collection}/{slug+}"));
+        assert_eq!(pattern_of("/api/encyclopedia/suggest"), Some("/api/encyclopedia/suggest"));
+        assert_eq!(pattern_of("/api/encyclopedia/water/jsonld"), Some("/api/encyclopedia/{name}/jsonld"));
+        assert_eq!(pattern_of("/api/nonsense"), None);
+        assert_eq!(pattern_of("/about/team"), Some("/{slug+}"));
+        assert_eq!(pattern_of("/news/x"), Some("/{collection}/{slug+}"));
+        assert_eq!(pattern_of("/"), Some("/"));
+    }
+
+    #[test]
+    fn nested_slugs_are_captured_whole() {
+        let (_, params) = find("/api/docs/a/b").expect("route");
+        assert_eq!(params.collection.as_deref(), Some("docs"));
+        assert_eq!(params.slug.as_deref(), Some("a/b"));
+    }
+
+    #[test]
+    fn operation_ids_are_unique() {
+        let mut ids: Vec<&str> = ROUTES.iter().flat_map(|r| r.operations.iter().map(|o| o.operation_id)).collect();
+        let before = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), before);
+    }
+
+    #[test]
+    fn allow_lists_head_and_options() {
+        let (route, _) = find("/api/services").expect("route");
+        assert_eq!(route.allow(), "GET, HEAD, POST, OPTIONS");
+    }
+}
