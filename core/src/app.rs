@@ -63,6 +63,14 @@ impl App {
         response
     }
 
+    /// A problem answered before the request reached [`App::handle`] (e.g. a body over the limit
+    /// while the adapter was reading it), with the same shared headers.
+    pub fn reject(&self, problem: Problem, path: &str) -> Response {
+        let mut response = problem.into_response(self.manifest.site.base(), &normalize_path(path));
+        apply_common(&mut response);
+        response
+    }
+
     async fn route<P: Platform>(
         &self,
         platform: &P,

@@ -1,1 +1,178 @@
-fn main(){}
+//! The `portal` command line: `build`, `check` and `serve` (decision D9).
+//!
+//! Exit codes: 0 success, 1 content errors (all listed as `file:line: message`), 2 usage or I/O errors.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use portal::build::{self, BuildError, BuildOptions, BuildReport};
+use portal::progress::Progress;
+use portal::serve::{self, ServerState};
+use portal_core::ratelimit::Limits;
+
+#[derive(Parser)]
+#[command(name = "portal", version, about = "Turns a folder of community content into a public content and data API.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Render every static endpoint into the output folder.
+    Build(BuildArgs),
+    /// Validate the content folder without writing anything.
+    Check {
+        /// The content folder.
+        #[arg(long, default_value = "content")]
+        content: PathBuf,
+    },
+    /// Build, then serve every endpoint, static and dynamic, on one port.
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Clone)]
+struct BuildArgs {
+    /// The content folder.
+    #[arg(long, default_value = "content")]
+    content: PathBuf,
+    /// A folder of templates overriding the built-in theme.
+    #[arg(long, default_value = "templates")]
+    templates: PathBuf,
+    /// The output folder.
+    #[arg(long, default_value = "dist")]
+    out: PathBuf,
+    /// The public address, overriding `base_url` in site.yaml.
+    #[arg(long)]
+    base_url: Option<String>,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    build: BuildArgs,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8787)]
+    port: u16,
+    /// Serve an existing build folder without building.
+    #[arg(long, conflicts_with = "watch")]
+    dist: Option<PathBuf>,
+    /// Rebuild when content or templates change.
+    #[arg(long)]
+    watch: bool,
+    /// Folder for state (submissions, mail outbox).
+    #[arg(long, default_value = ".portal")]
+    state: PathBuf,
+    /// Requests per window and client address.
+    #[arg(long, default_value_t = Limits::default().limit)]
+    rate_limit: u32,
+    /// Rate-limit window length in seconds.
+    #[arg(long, default_value_t = Limits::default().window_ms / 1000)]
+    rate_window: u64,
+}
+
+impl BuildArgs {
+    fn options(&self) -> BuildOptions {
+        BuildOptions {
+            content: self.content.clone(),
+            templates: Some(self.templates.clone()),
+            out: self.out.clone(),
+            base_url: self.base_url.clone(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let progress = Progress::for_terminal();
+    match cli.command {
+        Command::Build(args) => match build::build(&args.options(), &progress) {
+            Ok(report) => {
+                print_summary(&report, &args.out);
+                ExitCode::SUCCESS
+            }
+            Err(e) => report_failure(e),
+        },
+        Command::Check { content } => match build::check(&content, &progress) {
+            Ok(loaded) => {
+                println!("portal: {} is valid ({} published records)", content.display(), loaded.record_count());
+                ExitCode::SUCCESS
+            }
+            Err(e) => report_failure(e),
+        },
+        Command::Serve(args) => run_serve(args, &progress),
+    }
+}
+
+fn print_summary(report: &BuildReport, out: &std::path::Path) {
+    let records: usize = report.collections.iter().map(|(_, n)| n).sum();
+    let per: Vec<String> = report.collections.iter().filter(|(_, n)| *n > 0).map(|(c, n)| format!("{c} {n}")).collect();
+    println!(
+        "portal: built {records} records ({}) into {}: {} files, {} bytes ({} written, {} removed) in {} ms",
+        per.join(", "),
+        out.display(),
+        report.write.files,
+        report.write.bytes,
+        report.write.written,
+        report.write.removed,
+        report.elapsed.as_millis()
+    );
+}
+
+fn report_failure(error: BuildError) -> ExitCode {
+    match error {
+        BuildError::Content(errors) => {
+            for error in &errors {
+                eprintln!("{error}");
+            }
+            eprintln!("portal: {} content error(s); nothing was written", errors.len());
+            ExitCode::from(1)
+        }
+        BuildError::Io(e) => {
+            eprintln!("portal: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
+    let dist = match &args.dist {
+        Some(dist) => dist.clone(),
+        None => match build::build(&args.build.options(), progress) {
+            Ok(report) => {
+                print_summary(&report, &args.build.out);
+                args.build.out.clone()
+            }
+            Err(e) => return report_failure(e),
+        },
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("portal: cannot start the runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let limits = Limits { limit: args.rate_limit, window_ms: args.rate_window.max(1) * 1000 };
+    let result = runtime.block_on(async {
+        let state = ServerState::open(dist, limits).await?;
+        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}:{}: {e}", args.host, args.port))?;
+        let address = listener.local_addr()?;
+        let _watcher = if args.watch { Some(serve::watch::start(args.build.options(), state.clone())?) } else { None };
+        println!("portal: listening on http://{address}");
+        serve::serve(listener, state).await
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("portal: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! `portal build`: load the content, render every static endpoint, write `dist/` and its manifest.
+//!
+//! A sequence of named steps; each later issue adds its renderer as one more step.
+
+pub mod api;
+pub mod output;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use portal_core::content::ContentError;
+use portal_core::manifest::{Manifest, MANIFEST_FORMAT};
+use portal_core::time::DateTime;
+
+use crate::load::{self, Content, LoadError};
+use crate::progress::Progress;
+
+/// Where to read and write.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// The content folder.
+    pub content: PathBuf,
+    /// A folder of templates overriding the built-in theme.
+    pub templates: Option<PathBuf>,
+    /// The output folder.
+    pub out: PathBuf,
+    /// Overrides `base_url` of `site.yaml`.
+    pub base_url: Option<String>,
+}
+
+/// What a build did.
+#[derive(Debug, Clone)]
+pub struct BuildReport {
+    /// Published records per collection.
+    pub collections: Vec<(&'static str, usize)>,
+    /// What writing changed.
+    pub write: output::WriteStats,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Why a build failed.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The content has problems (all listed).
+    Content(Vec<ContentError>),
+    /// Reading or writing failed.
+    Io(anyhow::Error),
+}
+
+impl From<LoadError> for BuildError {
+    fn from(e: LoadError) -> Self {
+        match e {
+            LoadError::Content(errors) => BuildError::Content(errors),
+            LoadError::Io(e) => BuildError::Io(e),
+        }
+    }
+}
+
+impl From<anyhow::Error> for BuildError {
+    fn from(e: anyhow::Error) -> Self {
+        BuildError::Io(e)
+    }
+}
+
+/// The build time: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
+pub fn build_time() -> DateTime {
+    let from_env = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|v| v.trim().parse::<i64>().ok());
+    let now = || {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+    };
+    DateTime::from_unix(from_env.unwrap_or_else(now))
+}
+
+/// Loads and validates the content without writing anything (`portal check`).
+pub fn check(content: &std::path::Path, progress: &Progress) -> Result<Content, BuildError> {
+    Ok(load::load(content, progress)?)
+}
+
+/// Runs a full build.
+pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport, BuildError> {
+    let started = Instant::now();
+    let mut content = load::load(&options.content, progress)?;
+    if let Some(base_url) = &options.base_url {
+        content.site.base_url = base_url.clone();
+    }
+    if content.site.base_url.is_empty() {
+        content.site.base_url = "http://127.0.0.1:8787".to_string();
+    }
+    let generated_at = build_time();
+    let mut files = api::files(&content);
+    let mut manifest = Manifest {
+        format: MANIFEST_FORMAT,
+        generated_at: generated_at.rfc3339(),
+        site: content.site.clone(),
+        ..Manifest::default()
+    };
+    output::fill_manifest(&mut manifest, &files)?;
+    files.sort_by(|a, b| a.file.cmp(&b.file));
+    let write = output::write(&options.out, files, &manifest)?;
+    Ok(BuildReport {
+        collections: content.collections.iter().map(|(name, records)| (*name, records.len())).collect(),
+        write,
+        elapsed: started.elapsed(),
+    })
+}

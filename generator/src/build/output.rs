@@ -1,0 +1,176 @@
+//! The build's output: files with their URL paths, written incrementally into the output folder
+//! together with the manifest that tells every server what to send for each path.
+//!
+//! Only files whose bytes changed are rewritten, and files the build no longer produces are
+//! removed, so `dist/` never holds a stale record and uploads stay small.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+/// One file of the build.
+#[derive(Debug, Clone)]
+pub struct OutFile {
+    /// The URL path it is served at, if it is served directly.
+    pub route: Option<String>,
+    /// Its path relative to the output folder.
+    pub file: String,
+    /// Its media type.
+    pub content_type: String,
+    /// A header set of the manifest to send with it.
+    pub headers: Option<String>,
+    /// The markdown twin's file, for HTML pages.
+    pub markdown: Option<String>,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl OutFile {
+    /// A file served at `route`.
+    pub fn served(route: impl Into<String>, file: impl Into<String>, content_type: &str, bytes: Vec<u8>) -> Self {
+        OutFile {
+            route: Some(route.into()),
+            file: file.into(),
+            content_type: content_type.to_string(),
+            headers: None,
+            markdown: None,
+            bytes,
+        }
+    }
+
+    /// A file that is only read by servers (not addressed by a URL of its own).
+    pub fn internal(file: impl Into<String>, bytes: Vec<u8>) -> Self {
+        OutFile { route: None, file: file.into(), content_type: String::new(), headers: None, markdown: None, bytes }
+    }
+}
+
+/// A strong entity tag of some bytes.
+pub fn etag(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let hex: String = digest.iter().take(10).map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
+}
+
+/// What writing changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriteStats {
+    /// Files the build produced (manifest included).
+    pub files: usize,
+    /// Their total size.
+    pub bytes: u64,
+    /// Files actually written (new or changed).
+    pub written: usize,
+    /// Stale files removed.
+    pub removed: usize,
+}
+
+/// Adds every served file to the manifest's routes.
+pub fn fill_manifest(manifest: &mut Manifest, files: &[OutFile]) -> Result<()> {
+    let assets: Vec<(String, Asset)> = files
+        .par_iter()
+        .filter_map(|f| {
+            f.route.as_ref().map(|route| {
+                let asset = Asset {
+                    file: f.file.clone(),
+                    content_type: f.content_type.clone(),
+                    etag: etag(&f.bytes),
+                    headers: f.headers.clone(),
+                    markdown: f.markdown.clone(),
+                };
+                (route.clone(), asset)
+            })
+        })
+        .collect();
+    for (route, asset) in assets {
+        if let Some(previous) = manifest.routes.insert(route.clone(), asset) {
+            bail!("two outputs claim the URL {route} (one is {}); rename one of the records", previous.file);
+        }
+    }
+    Ok(())
+}
+
+/// Writes `files` and the manifest into `out`, rewriting only what changed and removing the rest.
+pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest) -> Result<WriteStats> {
+    guard_output_folder(out)?;
+    let manifest_bytes = serde_json::to_vec(manifest).context("serialising the manifest")?;
+    files.push(OutFile::internal(MANIFEST_FILE, manifest_bytes));
+    let mut seen = HashSet::new();
+    for f in &files {
+        if !seen.insert(f.file.as_str()) {
+            bail!("two outputs would be written to {}; rename one of the records", f.file);
+        }
+    }
+    let written: usize = files
+        .par_iter()
+        .map(|f| write_if_changed(&out.join(&f.file), &f.bytes).map(usize::from))
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .sum();
+    let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.file)).collect();
+    let removed = remove_stale(out, &keep)?;
+    Ok(WriteStats {
+        files: files.len(),
+        bytes: files.iter().map(|f| f.bytes.len() as u64).sum(),
+        written,
+        removed,
+    })
+}
+
+/// Refuses to write into a non-empty folder that is not a previous build (it would be pruned).
+fn guard_output_folder(out: &Path) -> Result<()> {
+    if !out.exists() {
+        return std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()));
+    }
+    let empty = std::fs::read_dir(out).with_context(|| format!("reading {}", out.display()))?.next().is_none();
+    if !empty && !out.join(MANIFEST_FILE).exists() {
+        bail!(
+            "{} is not empty and was not written by `portal build` (no {MANIFEST_FILE}); \
+             choose another --out folder or empty this one",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.len() == bytes.len() as u64 && std::fs::read(path).is_ok_and(|old| old == bytes) {
+            return Ok(false);
+        }
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    }
+    let temporary = path.with_extension(format!(
+        "{}.tmp",
+        path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
+    ));
+    std::fs::write(&temporary, bytes).with_context(|| format!("writing {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(true)
+}
+
+fn remove_stale(out: &Path, keep: &HashSet<PathBuf>) -> Result<usize> {
+    let mut removed = 0;
+    let mut dirs = Vec::new();
+    for entry in walkdir::WalkDir::new(out).min_depth(1) {
+        let entry = entry.with_context(|| format!("reading {}", out.display()))?;
+        let path = entry.path();
+        if entry.file_type().is_dir() {
+            dirs.push((entry.depth(), path.to_path_buf()));
+        } else if !keep.contains(path) {
+            std::fs::remove_file(path).with_context(|| format!("removing stale {}", path.display()))?;
+            removed += 1;
+        }
+    }
+    dirs.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, dir) in &dirs {
+        // Only empty folders go; a non-empty one simply stays.
+        let _ = std::fs::remove_dir(dir);
+    }
+    Ok(removed)
+}

@@ -1,0 +1,11 @@
+//! `portal`: builds a content folder into `dist/` and serves it.
+//!
+//! [`load`] reads `content/` into the core's model, [`build`] renders every static endpoint into
+//! `dist/` with its manifest, and [`serve`] runs the core's handlers natively over `dist/`.
+//! Data flows one way: content, model, dist, handlers.
+
+pub mod build;
+pub mod load;
+pub mod markdown;
+pub mod progress;
+pub mod serve;

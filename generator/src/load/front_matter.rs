@@ -1,0 +1,174 @@
+//! Splitting a markdown file into YAML front matter and body, converting YAML to JSON in key order,
+//! and finding the line of a top-level key (so errors can name `file:line`).
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Number, Value};
+
+/// A file split into front matter and body, with the line the front matter starts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split<'a> {
+    /// The YAML between the `---` lines.
+    pub yaml: &'a str,
+    /// The 1-based line of the file where `yaml` starts.
+    pub first_line: usize,
+    /// Everything after the closing `---` line.
+    pub body: &'a str,
+}
+
+/// Splits `---\n<yaml>\n---\n<body>`; `Err` carries the message for line 1 when there is no front matter.
+pub fn split(text: &str) -> Result<Split<'_>, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some(after_open) = strip_fence(text) else {
+        return Err("missing front matter: a record starts with a `---` line, its YAML (with `title:`), and a closing `---` line".into());
+    };
+    let mut offset = 0;
+    for line in after_open.split_inclusive('\n') {
+        let trimmed = line.trim_end_matches(['\n', '\r']);
+        if trimmed.trim_end() == "---" || trimmed.trim_end() == "..." {
+            let yaml = &after_open[..offset];
+            let body = &after_open[offset + line.len()..];
+            return Ok(Split { yaml, first_line: 2, body });
+        }
+        offset += line.len();
+    }
+    Err("the front matter is not closed: add a `---` line after the YAML".into())
+}
+
+fn strip_fence(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("---")?;
+    let rest = rest.trim_start_matches([' ', '\t']);
+    rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n'))
+}
+
+/// A YAML or JSON problem with the 1-based line (within the text given) where it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Line within the parsed text.
+    pub line: usize,
+    /// The parser's message.
+    pub message: String,
+}
+
+/// Parses YAML into a JSON object, keeping key order. Empty YAML is an empty object.
+pub fn yaml_object(yaml: &str) -> Result<Map<String, Value>, SyntaxError> {
+    let value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| SyntaxError {
+        line: e.location().map_or(1, |l| l.line()),
+        message: format!("invalid YAML: {}", strip_location(&e.to_string())),
+    })?;
+    match to_json(value) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(Value::Null) => Ok(Map::new()),
+        Ok(_) => Err(SyntaxError { line: 1, message: "the front matter must be a mapping of `key: value` lines".into() }),
+        Err(message) => Err(SyntaxError { line: 1, message }),
+    }
+}
+
+/// Parses a JSON record file into an object.
+pub fn json_object(text: &str) -> Result<Map<String, Value>, SyntaxError> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(SyntaxError { line: 1, message: "a JSON record must be an object".into() }),
+        Err(e) => Err(SyntaxError { line: e.line(), message: format!("invalid JSON: {}", strip_location(&e.to_string())) }),
+    }
+}
+
+fn strip_location(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// Converts a YAML value to JSON, in order. Scalar keys become strings; `.nan`/`.inf` become null.
+pub fn to_json(value: serde_yaml::Value) -> Result<Value, String> {
+    use serde_yaml::Value as Y;
+    Ok(match value {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::Number(i.into())
+            } else if let Some(u) = n.as_u64() {
+                Value::Number(u.into())
+            } else {
+                n.as_f64().and_then(Number::from_f64).map_or(Value::Null, Value::Number)
+            }
+        }
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(items.into_iter().map(to_json).collect::<Result<_, _>>()?),
+        Y::Mapping(mapping) => {
+            let mut map = Map::new();
+            for (key, value) in mapping {
+                let key = match key {
+                    Y::String(s) => s,
+                    Y::Number(n) => n.to_string(),
+                    Y::Bool(b) => b.to_string(),
+                    Y::Null => "null".to_string(),
+                    _ => return Err("a mapping key must be a plain value, not a list or mapping".into()),
+                };
+                map.insert(key, to_json(value)?);
+            }
+            Value::Object(map)
+        }
+        Y::Tagged(tagged) => to_json(tagged.value)?,
+    })
+}
+
+/// The 1-based line of each top-level key of a YAML mapping or JSON object (first occurrence).
+pub fn key_lines(text: &str) -> HashMap<String, usize> {
+    let mut lines = HashMap::new();
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let indented = trimmed.len() != line.len();
+        let key = if let Some(rest) = trimmed.strip_prefix('"') {
+            rest.split_once('"').filter(|(_, after)| after.trim_start().starts_with(':')).map(|(k, _)| k)
+        } else if indented {
+            None
+        } else {
+            trimmed.split_once(':').map(|(k, _)| k.trim_end().trim_matches('\''))
+        };
+        if let Some(key) = key {
+            lines.entry(key.to_string()).or_insert(index + 1);
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_front_matter_and_body() {
+        let s = split("---\ntitle: A\n---\n# Body\n").expect("front matter");
+        assert_eq!(s.yaml, "title: A\n");
+        assert_eq!(s.body, "# Body\n");
+        assert_eq!(s.first_line, 2);
+        let crlf = split("\u{feff}---\r\ntitle: A\r\n---\r\nbody").expect("crlf");
+        assert_eq!(crlf.body, "body");
+    }
+
+    #[test]
+    fn missing_or_unclosed_front_matter_is_an_error() {
+        assert!(split("# just markdown").is_err());
+        assert!(split("---\ntitle: A\n").is_err());
+    }
+
+    #[test]
+    fn yaml_keeps_key_order_and_reports_lines() {
+        let map = yaml_object("zeta: 1\nalpha: [a, b]\n2024: year\n").expect("yaml");
+        let keys: Vec<&String> = map.keys().collect();
+        assert_eq!(keys, ["zeta", "alpha", "2024"]);
+        let err = yaml_object("title: A\nbad: [unclosed\n").expect_err("bad yaml");
+        assert!(err.line >= 2, "{err:?}");
+    }
+
+    #[test]
+    fn key_lines_find_top_level_keys() {
+        let lines = key_lines("title: A\nnested:\n  date: x\ndate: 2026-01-01\n");
+        assert_eq!(lines.get("date"), Some(&4));
+        let json = key_lines("{\n  \"title\": \"A\",\n  \"date\": \"x\"\n}");
+        assert_eq!(json.get("date"), Some(&3));
+    }
+}

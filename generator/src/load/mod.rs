@@ -1,0 +1,141 @@
+//! Loading a content folder (decision D1) into the core's model: site settings and the 19
+//! collections, every file parsed in parallel, every problem collected as `file:line: message`.
+
+pub mod front_matter;
+pub mod records;
+pub mod site;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use portal_core::collections::{nearest_collection, COLLECTIONS};
+use portal_core::content::{sort_records, ContentError, Record, SiteConfig};
+use rayon::prelude::*;
+
+use crate::progress::Progress;
+
+/// Top-level folders with a meaning besides the collections (D1).
+pub const OTHER_FOLDERS: &[&str] = &["encyclopedia", "data", "spatial", "skills"];
+
+/// A loaded content folder: published records only, in D2 order.
+#[derive(Debug, Clone)]
+pub struct Content {
+    /// `site.yaml`.
+    pub site: SiteConfig,
+    /// Every collection (missing folders are empty), published records in D2 order.
+    pub collections: BTreeMap<&'static str, Vec<Record>>,
+    /// The content folder it came from.
+    pub root: PathBuf,
+}
+
+impl Content {
+    /// The records of `collection` (empty for an unknown name).
+    pub fn records(&self, collection: &str) -> &[Record] {
+        self.collections.get(collection).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Number of published records over all collections.
+    pub fn record_count(&self) -> usize {
+        self.collections.values().map(Vec::len).sum()
+    }
+}
+
+/// Why loading failed: content problems (all of them) or an I/O error.
+#[derive(Debug)]
+pub enum LoadError {
+    /// Problems in the content, every one found, sorted by file and line.
+    Content(Vec<ContentError>),
+    /// The folder could not be read at all.
+    Io(anyhow::Error),
+}
+
+/// Loads and validates `root`. Reports every content error in one go.
+pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
+    if !root.is_dir() {
+        return Err(LoadError::Io(anyhow::anyhow!("content folder {} does not exist", root.display())));
+    }
+    let mut errors = Vec::new();
+    let site = site::load(root).map_err(|e| errors.push(e)).ok();
+    let files = collect_files(root, &mut errors).map_err(LoadError::Io)?;
+    let bar = progress.bar("parsing", files.len() as u64);
+    let parsed: Vec<(usize, Result<Record, Vec<ContentError>>, String)> = files
+        .par_iter()
+        .map(|(collection, path)| {
+            let file = path.display().to_string();
+            let result = records::load(collection, &root.join(collection), path);
+            bar.inc(1);
+            (COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0), result, file)
+        })
+        .collect();
+    bar.finish();
+    let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
+    let mut seen: HashMap<(usize, String), String> = HashMap::new();
+    for (index, result, file) in parsed {
+        match result {
+            Ok(record) if record.draft => {}
+            Ok(record) => {
+                if let Some(first) = seen.insert((index, record.slug.clone()), file.clone()) {
+                    let line = records::slug_line(Path::new(&file));
+                    errors.push(ContentError::new(
+                        &file,
+                        line,
+                        format!("duplicate slug `{}` in `{}`: {first} already uses it", record.slug, record.collection),
+                    ));
+                    continue;
+                }
+                collections.entry(COLLECTIONS[index]).or_default().push(record);
+            }
+            Err(mut problems) => errors.append(&mut problems),
+        }
+    }
+    if !errors.is_empty() {
+        errors.sort();
+        return Err(LoadError::Content(errors));
+    }
+    collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
+    Ok(Content { site: site.unwrap_or_default(), collections, root: root.to_path_buf() })
+}
+
+/// Lists every record file of every collection, checking the top-level folders on the way.
+fn collect_files(root: &Path, errors: &mut Vec<ContentError>) -> anyhow::Result<Vec<(&'static str, PathBuf)>> {
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(root)
+        .map_err(|e| anyhow::anyhow!("cannot read content folder {}: {e}", root.display()))?
+        .collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !entry.file_type()?.is_dir() {
+            continue;
+        }
+        if let Some(collection) = COLLECTIONS.iter().find(|c| **c == name) {
+            for path in record_files(&entry.path())? {
+                files.push((*collection, path));
+            }
+        } else if !OTHER_FOLDERS.contains(&name.as_str()) {
+            let hint = nearest_collection(&name).map(|c| format!(" Did you mean `{c}`?")).unwrap_or_default();
+            errors.push(ContentError::new(
+                entry.path().display().to_string(),
+                1,
+                format!(
+                    "unknown folder `{name}`: top-level folders are the 19 collections and {}.{hint}",
+                    OTHER_FOLDERS.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(files)
+}
+
+/// The record files below a collection folder, sorted (hidden files skipped).
+fn record_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let walker = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter();
+    for entry in walker.filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.')) {
+        let entry = entry.map_err(|e| anyhow::anyhow!("cannot read {}: {e}", dir.display()))?;
+        if entry.file_type().is_file() && records::Format::of(entry.path()).is_some() {
+            out.push(entry.into_path());
+        }
+    }
+    Ok(out)
+}

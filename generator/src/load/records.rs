@@ -1,0 +1,126 @@
+//! One record file (`.md` with front matter, or `.yaml`/`.yml`/`.json`) into a validated record,
+//! with its markdown rendered. Errors carry the file and the line inside it.
+
+use std::path::Path;
+
+use portal_core::content::{ContentError, Issue, Record};
+
+use super::front_matter::{self, key_lines};
+use crate::markdown;
+
+/// The record file formats of D1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Front matter and a markdown body.
+    Markdown,
+    /// A YAML mapping, no body.
+    Yaml,
+    /// A JSON object, no body.
+    Json,
+}
+
+impl Format {
+    /// The format of a file by extension; `None` for files that are not records.
+    pub fn of(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()? {
+            "md" => Some(Format::Markdown),
+            "yaml" | "yml" => Some(Format::Yaml),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+}
+
+/// The default slug: the path inside the collection folder, without extension, lower-cased.
+pub fn path_slug(collection_dir: &Path, path: &Path) -> String {
+    let relative = path.strip_prefix(collection_dir).unwrap_or(path).with_extension("");
+    let parts: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().to_lowercase()).collect();
+    parts.join("/")
+}
+
+/// Loads one record file of `collection`.
+pub fn load(collection: &str, collection_dir: &Path, path: &Path) -> Result<Record, Vec<ContentError>> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])?;
+    parse(collection, &path_slug(collection_dir, path), &file, Format::of(path).unwrap_or(Format::Markdown), &text)
+}
+
+/// Parses the text of a record file. Pure, so tests and fuzzers can call it without files.
+pub fn parse(collection: &str, slug: &str, file: &str, format: Format, text: &str) -> Result<Record, Vec<ContentError>> {
+    let at = |line: usize, message: String| vec![ContentError::new(file, line, message)];
+    let (fields, body, first_line, source) = match format {
+        Format::Markdown => {
+            let split = front_matter::split(text).map_err(|m| at(1, m))?;
+            // A parser that stops at the end of the front matter points past it: clamp to its last line.
+            let last_line = split.yaml.lines().count().max(1);
+            let fields = front_matter::yaml_object(split.yaml)
+                .map_err(|e| at(e.line.min(last_line) + split.first_line - 1, e.message))?;
+            let body = split.body.trim_start_matches(['\n', '\r']).trim_end();
+            (fields, (!body.is_empty()).then(|| body.to_string()), split.first_line, split.yaml)
+        }
+        Format::Yaml => (front_matter::yaml_object(text).map_err(|e| at(e.line, e.message))?, None, 1, text),
+        Format::Json => (front_matter::json_object(text).map_err(|e| at(e.line, e.message))?, None, 1, text),
+    };
+    let mut record = Record::from_fields(collection, slug, fields, body).map_err(|issues| {
+        let lines = key_lines(source);
+        issues
+            .into_iter()
+            .map(|Issue { key, message }| {
+                let line = key.and_then(|k| lines.get(&k).copied()).map_or(1, |l| l + first_line - 1);
+                ContentError::new(file, line, message)
+            })
+            .collect::<Vec<_>>()
+    })?;
+    if let Some(body) = &record.body {
+        record.html = Some(markdown::to_html(body));
+    }
+    Ok(record)
+}
+
+/// The line of the `slug:` key of a record file, else 1 (for duplicate-slug errors).
+pub fn slug_line(path: &Path) -> usize {
+    let Ok(text) = std::fs::read_to_string(path) else { return 1 };
+    key_lines(&text).get("slug").copied().unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_md(text: &str) -> Result<Record, Vec<ContentError>> {
+        parse("news", "x", "news/x.md", Format::Markdown, text)
+    }
+
+    #[test]
+    fn errors_count_lines_from_the_top_of_the_file() {
+        let errors = parse_md("---\ntitle: Ok\nsummary: fine\ndate: 2026-02-31\n---\nbody\n").expect_err("bad date");
+        assert_eq!(errors[0].line, 4);
+        assert_eq!(errors[0].to_string().split(": ").next(), Some("news/x.md:4"));
+        let errors = parse_md("---\ntitle: Ok\nlist: [a\n---\n").expect_err("bad yaml");
+        assert!(errors[0].line >= 3, "{errors:?}");
+    }
+
+    #[test]
+    fn body_is_rendered_and_kept() {
+        let r = parse_md("---\ntitle: Café Amani\n---\n\n# Open daily\n").expect("valid");
+        assert_eq!(r.body.as_deref(), Some("# Open daily"));
+        assert_eq!(r.html.as_deref(), Some("<h1>Open daily</h1>\n"));
+        assert_eq!(r.title, "Café Amani");
+    }
+
+    #[test]
+    fn json_and_yaml_records_have_no_body() {
+        let r = parse("news", "x", "x.json", Format::Json, r#"{"title": "T", "b": 1, "a": 2}"#).expect("json");
+        assert!(r.body.is_none());
+        let keys: Vec<&String> = r.fields.keys().collect();
+        assert_eq!(keys, ["title", "b", "a"]);
+        let missing = parse("news", "x", "x.yaml", Format::Yaml, "summary: no title\n").expect_err("no title");
+        assert_eq!(missing[0].line, 1);
+    }
+
+    #[test]
+    fn nested_paths_make_nested_slugs() {
+        let slug = path_slug(Path::new("content/docs"), Path::new("content/docs/API/Getting-Started.md"));
+        assert_eq!(slug, "api/getting-started");
+    }
+}

@@ -1,0 +1,151 @@
+//! `portal serve`: the core's handlers over `dist/`, natively, on one port.
+//!
+//! [`router`] is the whole HTTP surface (used by `main` and by tests); [`run`] adds the build,
+//! `--watch` and graceful shutdown.
+
+mod platform;
+pub mod watch;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, RwLock};
+
+use anyhow::{Context, Result};
+use axum::body::Body;
+use axum::extract::{ConnectInfo, State};
+use axum::Router;
+use portal_core::app::App;
+use portal_core::body::{too_large, MAX_BODY_BYTES};
+use portal_core::http::{Method, Request, Response};
+use portal_core::ratelimit::{Limits, MemoryStore};
+use tower_http::compression::CompressionLayer;
+
+pub use platform::{is_contained, NativePlatform};
+
+/// How many client windows the rate limiter keeps at most.
+pub const MAX_RATE_LIMIT_ENTRIES: usize = 100_000;
+
+/// One build being served: the app and the platform over its folder.
+pub struct Site {
+    /// The core app over the build's manifest.
+    pub app: App,
+    /// The platform over the build's folder.
+    pub platform: NativePlatform,
+}
+
+/// The server's state: the current build (swapped by `--watch`) and the rate limiter (kept).
+pub struct ServerState {
+    dist: PathBuf,
+    limiter: Arc<Mutex<MemoryStore>>,
+    site: RwLock<Arc<Site>>,
+}
+
+impl ServerState {
+    /// Loads the build in `dist`.
+    pub async fn open(dist: PathBuf, limits: Limits) -> Result<Arc<Self>> {
+        let limiter = Arc::new(Mutex::new(MemoryStore::new(limits, MAX_RATE_LIMIT_ENTRIES)));
+        let site = load_site(&dist, &limiter).await?;
+        Ok(Arc::new(ServerState { dist, limiter, site: RwLock::new(Arc::new(site)) }))
+    }
+
+    /// Re-reads the build after a rebuild; requests in flight finish on the old one.
+    pub async fn reload(&self) -> Result<()> {
+        let site = load_site(&self.dist, &self.limiter).await?;
+        if let Ok(mut current) = self.site.write() {
+            *current = Arc::new(site);
+        }
+        Ok(())
+    }
+
+    fn current(&self) -> Option<Arc<Site>> {
+        self.site.read().ok().map(|site| Arc::clone(&site))
+    }
+}
+
+async fn load_site(dist: &std::path::Path, limiter: &Arc<Mutex<MemoryStore>>) -> Result<Site> {
+    let platform = NativePlatform::new(dist, Arc::clone(limiter));
+    let app = App::load(&platform).await.with_context(|| format!("opening the build in {}", dist.display()))?;
+    Ok(Site { app, platform })
+}
+
+/// The HTTP surface: every path goes to the core app; responses are compressed when asked.
+pub fn router(state: Arc<ServerState>) -> Router {
+    Router::new().fallback(handle).with_state(state).layer(CompressionLayer::new())
+}
+
+async fn handle(
+    State(state): State<Arc<ServerState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    let Some(site) = state.current() else {
+        return into_axum(Response::new(500));
+    };
+    let (parts, body) = request.into_parts();
+    let path = parts.uri.path().to_string();
+    let declared = parts
+        .headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    let body = match declared {
+        Some(length) if length > MAX_BODY_BYTES => None,
+        _ => axum::body::to_bytes(body, MAX_BODY_BYTES).await.ok(),
+    };
+    let Some(body) = body else {
+        return into_axum(site.app.reject(too_large(), &path));
+    };
+    let core_request = Request {
+        method: Method::parse(parts.method.as_str()),
+        path,
+        query: parts.uri.query().map(str::to_string),
+        headers: parts
+            .headers
+            .iter()
+            .filter_map(|(name, value)| value.to_str().ok().map(|v| (name.as_str().to_string(), v.to_string())))
+            .collect(),
+        body,
+        peer: Some(peer.ip().to_string()),
+    };
+    into_axum(site.app.handle(&site.platform, core_request).await)
+}
+
+fn into_axum(response: Response) -> axum::response::Response {
+    let mut builder = axum::http::Response::builder().status(response.status);
+    for (name, value) in &response.headers {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
+    builder.body(Body::from(response.body)).unwrap_or_else(|_| {
+        let mut fallback = axum::response::Response::new(Body::empty());
+        *fallback.status_mut() = axum::http::StatusCode::INTERNAL_SERVER_ERROR;
+        fallback
+    })
+}
+
+/// Serves `state` on `listener` until SIGINT or SIGTERM, letting requests in flight finish.
+pub async fn serve(listener: tokio::net::TcpListener, state: Arc<ServerState>) -> Result<()> {
+    let service = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service).with_graceful_shutdown(shutdown_signal()).await.context("serving")
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    eprintln!("portal: shutting down, finishing requests in flight");
+}

@@ -1,0 +1,107 @@
+//! The native [`Platform`]: built files from the `dist/` folder (cached in memory, bounded),
+//! rate-limit windows in a bounded in-memory store, the system clock.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use portal_core::platform::{Platform, PlatformError};
+use portal_core::ratelimit::{Decision, MemoryStore};
+
+/// Files larger than this are read from disk every time instead of being cached.
+const CACHE_FILE_LIMIT: usize = 1 << 20;
+/// The cache's total budget in bytes.
+const CACHE_BUDGET: usize = 256 << 20;
+
+/// The platform of `portal serve` over one build folder.
+#[derive(Debug)]
+pub struct NativePlatform {
+    dist: PathBuf,
+    limiter: Arc<Mutex<MemoryStore>>,
+    cache: Mutex<FileCache>,
+}
+
+#[derive(Debug, Default)]
+struct FileCache {
+    files: HashMap<String, Bytes>,
+    bytes: usize,
+}
+
+impl NativePlatform {
+    /// A platform over `dist`, sharing `limiter` (which outlives rebuilds under `--watch`).
+    pub fn new(dist: impl Into<PathBuf>, limiter: Arc<Mutex<MemoryStore>>) -> Self {
+        NativePlatform { dist: dist.into(), limiter, cache: Mutex::new(FileCache::default()) }
+    }
+
+    /// The build folder.
+    pub fn dist(&self) -> &Path {
+        &self.dist
+    }
+
+    fn cached(&self, file: &str) -> Option<Bytes> {
+        self.cache.lock().ok()?.files.get(file).cloned()
+    }
+
+    fn remember(&self, file: &str, bytes: &Bytes) {
+        if bytes.len() > CACHE_FILE_LIMIT {
+            return;
+        }
+        if let Ok(mut cache) = self.cache.lock() {
+            if cache.bytes + bytes.len() > CACHE_BUDGET {
+                cache.files.clear();
+                cache.bytes = 0;
+            }
+            cache.bytes += bytes.len();
+            cache.files.insert(file.to_string(), bytes.clone());
+        }
+    }
+}
+
+/// Whether a manifest file name stays inside the build folder (no `..`, no absolute path).
+pub fn is_contained(file: &str) -> bool {
+    !file.contains('\\') && Path::new(file).components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+impl Platform for NativePlatform {
+    async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+        if !is_contained(file) {
+            return Ok(None);
+        }
+        if let Some(bytes) = self.cached(file) {
+            return Ok(Some(bytes));
+        }
+        match tokio::fs::read(self.dist.join(file)).await {
+            Ok(data) => {
+                let bytes = Bytes::from(data);
+                self.remember(file, &bytes);
+                Ok(Some(bytes))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(PlatformError(format!("reading {file}: {e}"))),
+        }
+    }
+
+    async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {
+        let mut store = self.limiter.lock().map_err(|_| PlatformError("rate-limit store poisoned".into()))?;
+        Ok(store.check(client, now_ms))
+    }
+
+    fn now_ms(&self) -> u64 {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_relative_names_are_read() {
+        assert!(is_contained("api/news.json"));
+        assert!(!is_contained("../etc/passwd"));
+        assert!(!is_contained("/etc/passwd"));
+        assert!(!is_contained("api\\..\\x"));
+        assert!(!is_contained("api/./x"));
+    }
+}
