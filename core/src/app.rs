@@ -31,10 +31,9 @@ impl App {
 
     /// Reads the manifest of the build through the platform.
     pub async fn load<P: Platform>(platform: &P) -> Result<Self, PlatformError> {
-        let bytes = platform
-            .read_asset(MANIFEST_FILE)
-            .await?
-            .ok_or_else(|| PlatformError(format!("{MANIFEST_FILE} is missing: is this a folder written by `portal build`?")))?;
+        let bytes = platform.read_asset(MANIFEST_FILE).await?.ok_or_else(|| {
+            PlatformError(format!("{MANIFEST_FILE} is missing: is this a folder written by `portal build`?"))
+        })?;
         let manifest = serde_json::from_slice(&bytes).map_err(|e| PlatformError(format!("{MANIFEST_FILE}: {e}")))?;
         Ok(App::new(manifest))
     }
@@ -94,7 +93,8 @@ impl App {
         };
         let now_ms = platform.now_ms();
         if operation.rate_limited {
-            let verdict = platform.rate_limit(&client_address(request), now_ms).await.map_err(|_| Problem::internal())?;
+            let verdict =
+                platform.rate_limit(&client_address(request), now_ms).await.map_err(|_| Problem::internal())?;
             *decision = Some(verdict);
             if !verdict.allowed {
                 return Err(rate_limited(&verdict));

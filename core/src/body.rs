@@ -51,10 +51,9 @@ pub fn json_object(request: &Request) -> Result<Option<Map<String, Value>>, Prob
             "body",
             format!("The body must be a JSON object, not {}.", json_kind(&other)),
         )])),
-        Err(e) => Err(Problem::invalid_body(vec![FieldError::new(
-            "body",
-            format!("The body is not valid JSON: {e}."),
-        )])),
+        Err(e) => {
+            Err(Problem::invalid_body(vec![FieldError::new("body", format!("The body is not valid JSON: {e}."))]))
+        }
     }
 }
 
@@ -95,7 +94,10 @@ mod tests {
         assert_eq!(code(post("{}", Some("text/plain"))), Some(ErrorCode::UnsupportedMediaType));
         assert_eq!(code(post("{", Some("application/json"))), Some(ErrorCode::InvalidBody));
         assert_eq!(code(post("[]", Some("application/json; charset=utf-8"))), Some(ErrorCode::InvalidBody));
-        assert_eq!(code(post(&"x".repeat(MAX_BODY_BYTES + 1), Some("application/json"))), Some(ErrorCode::PayloadTooLarge));
+        assert_eq!(
+            code(post(&"x".repeat(MAX_BODY_BYTES + 1), Some("application/json"))),
+            Some(ErrorCode::PayloadTooLarge)
+        );
         assert!(json_object(&post("{\"a\":1}", Some("Application/JSON"))).is_ok());
     }
 }

@@ -97,7 +97,8 @@ mod tests {
     #[test]
     fn client_address_prefers_forwarded_for() {
         let base = Request { peer: Some("127.0.0.1".into()), ..Request::new(Method::Get, "/") };
-        let r = base.clone().with_header("x-forwarded-for", "203.0.113.5, 10.0.0.1").with_header("x-real-ip", "1.1.1.1");
+        let r =
+            base.clone().with_header("x-forwarded-for", "203.0.113.5, 10.0.0.1").with_header("x-real-ip", "1.1.1.1");
         assert_eq!(client_address(&r), "203.0.113.5");
         let r = base.clone().with_header("x-real-ip", "1.1.1.1").with_header("cf-connecting-ip", "2.2.2.2");
         assert_eq!(client_address(&r), "1.1.1.1");

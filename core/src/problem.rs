@@ -99,10 +99,14 @@ impl ErrorCode {
     /// What a client can do about it (spec section 7, "Recovery guidance").
     pub fn resolution(self) -> &'static str {
         match self {
-            ErrorCode::BadRequest => "Check the query parameters and headers against the OpenAPI document at /api/openapi.json.",
+            ErrorCode::BadRequest => {
+                "Check the query parameters and headers against the OpenAPI document at /api/openapi.json."
+            }
             ErrorCode::InvalidBody => "Send a JSON object matching the request schema in the OpenAPI document.",
             ErrorCode::NotFound => "Verify the identifier, or list the records from the collection endpoint.",
-            ErrorCode::CollectionNotFound => "Use the API catalog at /.well-known/api-catalog to find valid collection endpoints.",
+            ErrorCode::CollectionNotFound => {
+                "Use the API catalog at /.well-known/api-catalog to find valid collection endpoints."
+            }
             ErrorCode::MethodNotAllowed => "Use one of the methods in the Allow header.",
             ErrorCode::PayloadTooLarge => "Send a request body of at most 64 KiB.",
             ErrorCode::UnsupportedMediaType => "Send the body as JSON with Content-Type: application/json.",
@@ -136,8 +140,8 @@ pub struct Problem {
     pub code: ErrorCode,
     /// What went wrong with this request.
     pub detail: String,
-    /// Extension members (`errors`, `retryAfter`, ...), added after the standard ones.
-    pub extensions: Map<String, Value>,
+    /// Extension members (`errors`, `retryAfter`, ...), added after the standard ones, in order.
+    pub extensions: Vec<(String, Value)>,
     /// Extra response headers (`Allow`, `Retry-After`, ...).
     pub headers: Vec<(String, String)>,
 }
@@ -145,7 +149,7 @@ pub struct Problem {
 impl Problem {
     /// A problem with `code` and a request-specific `detail`.
     pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
-        Problem { code, detail: detail.into(), extensions: Map::new(), headers: Vec::new() }
+        Problem { code, detail: detail.into(), extensions: Vec::new(), headers: Vec::new() }
     }
 
     /// 400 `bad_request`.
@@ -180,7 +184,8 @@ impl Problem {
 
     /// Adds an extension member.
     pub fn with_extension(mut self, name: &str, value: Value) -> Self {
-        self.extensions.insert(name.to_string(), value);
+        self.extensions.retain(|(n, _)| n != name);
+        self.extensions.push((name.to_string(), value));
         self
     }
 
@@ -234,7 +239,10 @@ mod tests {
 
     #[test]
     fn invalid_body_lists_each_field() {
-        let p = Problem::invalid_body(vec![FieldError::new("title", "is required"), FieldError::new("author", "is required")]);
+        let p = Problem::invalid_body(vec![
+            FieldError::new("title", "is required"),
+            FieldError::new("author", "is required"),
+        ]);
         let doc = p.document("", "/");
         assert_eq!(doc["errors"][1]["field"], "author");
         assert_eq!(p.code.status(), 400);

@@ -24,7 +24,9 @@ impl Query {
 
     /// An integer parameter within `min..=max`; a bad value is 400 `bad_request` naming it.
     pub fn integer(&self, name: &str, min: i64, max: i64) -> Result<Option<i64>, Problem> {
-        let Some(raw) = self.get(name) else { return Ok(None) };
+        let Some(raw) = self.get(name) else {
+            return Ok(None);
+        };
         match raw.trim().parse::<i64>() {
             Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
             _ if max == i64::MAX => {

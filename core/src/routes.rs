@@ -96,7 +96,14 @@ const fn limited(mut op: Operation) -> Operation {
 }
 
 const fn post(operation_id: &'static str, summary: &'static str, handler: Handler) -> Operation {
-    Operation { method: "POST", operation_id, summary, rate_limited: true, serve: Serve::Handler(handler), content_type: JSON }
+    Operation {
+        method: "POST",
+        operation_id,
+        summary,
+        rate_limited: true,
+        serve: Serve::Handler(handler),
+        content_type: JSON,
+    }
 }
 
 const fn page(operation_id: &'static str, summary: &'static str) -> Operation {
@@ -111,58 +118,229 @@ macro_rules! route {
 
 /// Every route, most specific first: the first pattern that matches a path owns it.
 pub const ROUTES: &[Route] = &[
-    route!("/api/search", "search", [limited(get("searchPortal", "Search every collection (and the encyclopedia).", Serve::Handler(Handler::Search), JSON))]),
-    route!("/api/search-index.json", "search", [get("getSearchIndex", "The flat public search index.", Serve::File, JSON)]),
-    route!("/api/rss", "search", [get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File, "application/rss+xml; charset=utf-8")]),
-    route!("/api/encyclopedia", "encyclopedia", [limited(get("listEncyclopediaEntries", "Query encyclopedia entries with filters and pagination.", Serve::Handler(Handler::EncyclopediaList), JSON))]),
-    route!("/api/encyclopedia/suggest", "encyclopedia", [limited(get("suggestEncyclopediaEntries", "Title and alias suggestions by prefix.", Serve::Handler(Handler::EncyclopediaSuggest), JSON))]),
-    route!("/api/encyclopedia/facets", "encyclopedia", [limited(get("getEncyclopediaFacets", "Category, tag and letter counts under the list filters.", Serve::Handler(Handler::EncyclopediaFacets), JSON))]),
-    route!("/api/encyclopedia/{name}/jsonld", "encyclopedia", [get("getEncyclopediaEntryJsonLd", "An entry as a schema.org Article in JSON-LD.", Serve::File, "application/ld+json")]),
-    route!("/api/encyclopedia/{name}", "encyclopedia", [get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", Serve::File, JSON)]),
-    route!("/api/export", "actions", [
-        get("describeExport", "Describe the export endpoint and its collections.", Serve::File, JSON),
-        post("exportCollections", "Export several collections at once.", Handler::Export),
-    ]),
-    route!("/api/match-category", "actions", [post("matchCategory", "Confirm a skills-exchange category match.", Handler::MatchCategory)]),
-    route!("/api/submit-voice", "actions", [post("submitVoice", "Submit a community story for review.", Handler::SubmitVoice)]),
-    route!("/api/send-booking-confirmation", "actions", [post("sendBookingConfirmation", "Request a visit booking and its confirmation email.", Handler::Booking)]),
+    route!(
+        "/api/search",
+        "search",
+        [limited(get(
+            "searchPortal",
+            "Search every collection (and the encyclopedia).",
+            Serve::Handler(Handler::Search),
+            JSON
+        ))]
+    ),
+    route!(
+        "/api/search-index.json",
+        "search",
+        [get("getSearchIndex", "The flat public search index.", Serve::File, JSON)]
+    ),
+    route!(
+        "/api/rss",
+        "search",
+        [get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File, "application/rss+xml; charset=utf-8")]
+    ),
+    route!(
+        "/api/encyclopedia",
+        "encyclopedia",
+        [limited(get(
+            "listEncyclopediaEntries",
+            "Query encyclopedia entries with filters and pagination.",
+            Serve::Handler(Handler::EncyclopediaList),
+            JSON
+        ))]
+    ),
+    route!(
+        "/api/encyclopedia/suggest",
+        "encyclopedia",
+        [limited(get(
+            "suggestEncyclopediaEntries",
+            "Title and alias suggestions by prefix.",
+            Serve::Handler(Handler::EncyclopediaSuggest),
+            JSON
+        ))]
+    ),
+    route!(
+        "/api/encyclopedia/facets",
+        "encyclopedia",
+        [limited(get(
+            "getEncyclopediaFacets",
+            "Category, tag and letter counts under the list filters.",
+            Serve::Handler(Handler::EncyclopediaFacets),
+            JSON
+        ))]
+    ),
+    route!(
+        "/api/encyclopedia/{name}/jsonld",
+        "encyclopedia",
+        [get(
+            "getEncyclopediaEntryJsonLd",
+            "An entry as a schema.org Article in JSON-LD.",
+            Serve::File,
+            "application/ld+json"
+        )]
+    ),
+    route!(
+        "/api/encyclopedia/{name}",
+        "encyclopedia",
+        [get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", Serve::File, JSON)]
+    ),
+    route!(
+        "/api/export",
+        "actions",
+        [
+            get("describeExport", "Describe the export endpoint and its collections.", Serve::File, JSON),
+            post("exportCollections", "Export several collections at once.", Handler::Export),
+        ]
+    ),
+    route!(
+        "/api/match-category",
+        "actions",
+        [post("matchCategory", "Confirm a skills-exchange category match.", Handler::MatchCategory)]
+    ),
+    route!(
+        "/api/submit-voice",
+        "actions",
+        [post("submitVoice", "Submit a community story for review.", Handler::SubmitVoice)]
+    ),
+    route!(
+        "/api/send-booking-confirmation",
+        "actions",
+        [post("sendBookingConfirmation", "Request a visit booking and its confirmation email.", Handler::Booking)]
+    ),
     route!("/api/alerts", "data", [get("getAlerts", "Curated high-priority alerts.", Serve::File, JSON)]),
     route!("/api/population", "data", [get("getPopulation", "Population totals and breakdowns.", Serve::File, JSON)]),
     route!("/api/finance", "data", [get("getFinance", "Funding snapshot.", Serve::File, JSON)]),
     route!("/api/charts", "data", [get("getCharts", "Prepared chart series.", Serve::File, JSON)]),
-    route!("/api/weather", "data", [get("getWeather", "Current weather and forecast, with seasonal fallback.", Serve::Handler(Handler::Weather), JSON)]),
-    route!("/api/weather-alerts", "data", [get("getWeatherAlerts", "Weather alerts from the upstream CAP feed.", Serve::Handler(Handler::WeatherAlerts), JSON)]),
-    route!("/api/geolocation", "data", [get("getGeolocation", "Coarse location of the client.", Serve::Handler(Handler::Geolocation), JSON)]),
+    route!(
+        "/api/weather",
+        "data",
+        [get(
+            "getWeather",
+            "Current weather and forecast, with seasonal fallback.",
+            Serve::Handler(Handler::Weather),
+            JSON
+        )]
+    ),
+    route!(
+        "/api/weather-alerts",
+        "data",
+        [get(
+            "getWeatherAlerts",
+            "Weather alerts from the upstream CAP feed.",
+            Serve::Handler(Handler::WeatherAlerts),
+            JSON
+        )]
+    ),
+    route!(
+        "/api/geolocation",
+        "data",
+        [get("getGeolocation", "Coarse location of the client.", Serve::Handler(Handler::Geolocation), JSON)]
+    ),
     route!("/api/analytics/pageviews", "data", [get("getPageviews", "Deprecated: always zero.", Serve::File, JSON)]),
-    route!("/api/v1/spatial.json", "spatial", [get("getSpatialGeoJson", "Published places as a GeoJSON FeatureCollection.", Serve::FileUnlessQuery(&["category", "zone", "protocol", "format"], Handler::SpatialJson), "application/geo+json")]),
-    route!("/api/v1/spatial.csv", "spatial", [get("getSpatialCsv", "Published places as CSV.", Serve::FileUnlessQuery(&["category", "zone"], Handler::SpatialCsv), "text/csv; charset=utf-8")]),
-    route!("/api/openapi.json", "discovery", [get("getOpenApi", "This API's OpenAPI 3.1 description.", Serve::File, "application/openapi+json")]),
-    route!("/api/deprecation-policy", "discovery", [get("getDeprecationPolicy", "Versioning and deprecation policy.", Serve::File, JSON)]),
+    route!(
+        "/api/v1/spatial.json",
+        "spatial",
+        [get(
+            "getSpatialGeoJson",
+            "Published places as a GeoJSON FeatureCollection.",
+            Serve::FileUnlessQuery(&["category", "zone", "protocol", "format"], Handler::SpatialJson),
+            "application/geo+json"
+        )]
+    ),
+    route!(
+        "/api/v1/spatial.csv",
+        "spatial",
+        [get(
+            "getSpatialCsv",
+            "Published places as CSV.",
+            Serve::FileUnlessQuery(&["category", "zone"], Handler::SpatialCsv),
+            "text/csv; charset=utf-8"
+        )]
+    ),
+    route!(
+        "/api/openapi.json",
+        "discovery",
+        [get("getOpenApi", "This API's OpenAPI 3.1 description.", Serve::File, "application/openapi+json")]
+    ),
+    route!(
+        "/api/deprecation-policy",
+        "discovery",
+        [get("getDeprecationPolicy", "Versioning and deprecation policy.", Serve::File, JSON)]
+    ),
     route!("/api/status", "discovery", [get("getStatus", "Health and discovery status.", Serve::File, JSON)]),
-    route!("/api/{collection}", "collections", [
-        limited(get("listCollection", "All published records of a collection.", Serve::FileUnlessQuery(&["limit", "offset"], Handler::Collection), JSON)),
-        post("queryCollection", "A collection with optional metadata and stats.", Handler::Collection),
-    ]),
-    route!("/api/{collection}/{slug+}", "collections", [get("getRecord", "One record with its rendered HTML.", Serve::File, JSON)]),
-    route!("/mcp", "mcp", [
-        get("getMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
-        post("callMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
-    ]),
-    route!("/.well-known/mcp", "mcp", [
-        get("getWellKnownMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
-        post("callWellKnownMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
-    ]),
+    route!(
+        "/api/{collection}",
+        "collections",
+        [
+            limited(get(
+                "listCollection",
+                "All published records of a collection.",
+                Serve::FileUnlessQuery(&["limit", "offset"], Handler::Collection),
+                JSON
+            )),
+            post("queryCollection", "A collection with optional metadata and stats.", Handler::Collection),
+        ]
+    ),
+    route!(
+        "/api/{collection}/{slug+}",
+        "collections",
+        [get("getRecord", "One record with its rendered HTML.", Serve::File, JSON)]
+    ),
+    route!(
+        "/mcp",
+        "mcp",
+        [
+            get("getMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
+            post("callMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
+        ]
+    ),
+    route!(
+        "/.well-known/mcp",
+        "mcp",
+        [
+            get("getWellKnownMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
+            post("callWellKnownMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
+        ]
+    ),
     route!("/mcp/server-card", "discovery", [get("getMcpServerCardAlias", "The MCP server card.", Serve::File, JSON)]),
-    route!("/.well-known/mcp/server-card.json", "discovery", [get("getMcpServerCard", "The MCP server card.", Serve::File, JSON)]),
-    route!("/.well-known/api-catalog", "discovery", [get("getApiCatalog", "API catalog (RFC 9727 linkset).", Serve::File, "application/linkset+json")]),
-    route!("/.well-known/agent-skills/index.json", "discovery", [get("getAgentSkills", "Index of published agent skills.", Serve::File, JSON)]),
-    route!("/.well-known/agent-skills/{name}/SKILL.md", "discovery", [get("getAgentSkill", "One agent skill.", Serve::File, "text/markdown; charset=utf-8")]),
-    route!("/llms.txt", "discovery", [get("getLlmsTxt", "Plain-text summary for language models.", Serve::File, "text/plain; charset=utf-8")]),
+    route!(
+        "/.well-known/mcp/server-card.json",
+        "discovery",
+        [get("getMcpServerCard", "The MCP server card.", Serve::File, JSON)]
+    ),
+    route!(
+        "/.well-known/api-catalog",
+        "discovery",
+        [get("getApiCatalog", "API catalog (RFC 9727 linkset).", Serve::File, "application/linkset+json")]
+    ),
+    route!(
+        "/.well-known/agent-skills/index.json",
+        "discovery",
+        [get("getAgentSkills", "Index of published agent skills.", Serve::File, JSON)]
+    ),
+    route!(
+        "/.well-known/agent-skills/{name}/SKILL.md",
+        "discovery",
+        [get("getAgentSkill", "One agent skill.", Serve::File, "text/markdown; charset=utf-8")]
+    ),
+    route!(
+        "/llms.txt",
+        "discovery",
+        [get("getLlmsTxt", "Plain-text summary for language models.", Serve::File, "text/plain; charset=utf-8")]
+    ),
     route!("/", "pages", [page("getHomePage", "The home page.")]),
     route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
     route!("/encyclopedia", "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
     route!("/encyclopedia/{name}", "pages", [page("getEncyclopediaEntryPage", "An encyclopedia entry's page.")]),
-    route!("/pages/{slug+}", "pages", [get("redirectPage", "Permanent redirect to the page's canonical URL.", Serve::Handler(Handler::PageRedirect), HTML)]),
+    route!(
+        "/pages/{slug+}",
+        "pages",
+        [get(
+            "redirectPage",
+            "Permanent redirect to the page's canonical URL.",
+            Serve::Handler(Handler::PageRedirect),
+            HTML
+        )]
+    ),
     route!("/{collection}", "pages", [page("getCollectionPage", "A collection's listing page.")]),
     route!("/{collection}/{slug+}", "pages", [page("getRecordPage", "A record's page.")]),
     route!("/{slug+}", "pages", [page("getPage", "A markdown reference page or another built file.")]),
@@ -189,7 +367,7 @@ pub fn match_pattern(pattern: &str, path: &str) -> Option<Params> {
     }
     let mut rest = path_segments.as_slice();
     for (index, segment) in pattern_segments.iter().enumerate() {
-        let Some((head, tail)) = rest.split_first() else { return None };
+        let (head, tail) = rest.split_first()?;
         if head.is_empty() {
             return None;
         }

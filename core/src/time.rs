@@ -198,7 +198,15 @@ mod tests {
 
     #[test]
     fn impossible_dates_are_rejected() {
-        for bad in ["2026-02-30", "2026-13-01", "26-1-1", "2026/01/01", "2026-01-01T25:00:00Z", "2026-01-01T10:00", "yesterday"] {
+        for bad in [
+            "2026-02-30",
+            "2026-13-01",
+            "26-1-1",
+            "2026/01/01",
+            "2026-01-01T25:00:00Z",
+            "2026-01-01T10:00",
+            "yesterday",
+        ] {
             assert!(parse_content_date(bad).is_err(), "{bad} accepted");
         }
         assert!(parse_content_date("2024-02-29").is_ok());

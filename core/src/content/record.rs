@@ -261,8 +261,13 @@ mod tests {
 
     #[test]
     fn json_leads_with_computed_members_then_front_matter_order() {
-        let r = Record::from_fields("news", "x", fields(json!({"zeta": 1, "title": "T", "alpha": 2, "url": "ignored"})), Some("b".into()))
-            .expect("valid");
+        let r = Record::from_fields(
+            "news",
+            "x",
+            fields(json!({"zeta": 1, "title": "T", "alpha": 2, "url": "ignored"})),
+            Some("b".into()),
+        )
+        .expect("valid");
         let keys: Vec<String> = r.to_json().as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
         assert_eq!(keys, ["id", "collection", "title", "slug", "url", "zeta", "alpha", "body"]);
         assert_eq!(r.to_json()["url"], "/news/x");
@@ -270,8 +275,13 @@ mod tests {
 
     #[test]
     fn every_issue_is_reported() {
-        let issues = Record::from_fields("news", "Bad Slug", fields(json!({"date": "2026-02-30", "tags": "x", "weight": 1.5})), None)
-            .expect_err("invalid");
+        let issues = Record::from_fields(
+            "news",
+            "Bad Slug",
+            fields(json!({"date": "2026-02-30", "tags": "x", "weight": 1.5})),
+            None,
+        )
+        .expect_err("invalid");
         let keys: Vec<Option<String>> = issues.iter().map(|i| i.key.clone()).collect();
         assert_eq!(keys, [None, None, Some("date".into()), Some("tags".into()), Some("weight".into())]);
     }

@@ -26,7 +26,9 @@ pub struct Options {
 
 /// Reads `options` from a POST body: absent, `{}` or booleans; anything else is 400 `invalid_body`.
 pub fn parse_options(body: Option<&Map<String, Value>>) -> Result<Options, Problem> {
-    let Some(options) = body.and_then(|b| b.get("options")) else { return Ok(Options::default()) };
+    let Some(options) = body.and_then(|b| b.get("options")) else {
+        return Ok(Options::default());
+    };
     let options = match options {
         Value::Object(map) => map,
         Value::Null => return Ok(Options::default()),
@@ -42,7 +44,10 @@ pub fn parse_options(body: Option<&Map<String, Value>>) -> Result<Options, Probl
         None | Some(Value::Null) => false,
         Some(Value::Bool(b)) => *b,
         Some(other) => {
-            errors.push(FieldError::new(format!("options.{name}"), format!("must be true or false, not {}", json_kind(other))));
+            errors.push(FieldError::new(
+                format!("options.{name}"),
+                format!("must be true or false, not {}", json_kind(other)),
+            ));
             false
         }
     };

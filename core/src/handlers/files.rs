@@ -51,7 +51,9 @@ async fn read<P: Platform>(platform: &P, asset: &Asset, file: &str) -> Result<by
 
 /// Reads and parses a built JSON file by URL path (the dynamic side reads what the build wrote).
 pub async fn read_json<P: Platform>(app: &App, platform: &P, path: &str) -> Result<Option<Value>, Problem> {
-    let Some(asset) = app.manifest().asset(path) else { return Ok(None) };
+    let Some(asset) = app.manifest().asset(path) else {
+        return Ok(None);
+    };
     let bytes = read(platform, asset, &asset.file).await?;
     serde_json::from_slice(&bytes).map(Some).map_err(|_| Problem::internal())
 }
@@ -66,9 +68,8 @@ pub async fn redirect_page<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Pr
 }
 
 fn matches_etag(if_none_match: Option<&str>, etag: &str) -> bool {
-    if_none_match.is_some_and(|value| {
-        value.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == "*" || t == etag)
-    })
+    if_none_match
+        .is_some_and(|value| value.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == "*" || t == etag))
 }
 
 /// Whether an `Accept` header asks for `text/markdown` at least as much as for HTML (HTML is the default).

@@ -27,7 +27,12 @@ pub fn files(content: &Content) -> Vec<OutFile> {
         .collections
         .par_iter()
         .flat_map_iter(|(name, records)| {
-            let listing = OutFile::served(format!("/api/{name}"), format!("api/{name}.json"), JSON, listing(name, records).to_string().into_bytes());
+            let listing = OutFile::served(
+                format!("/api/{name}"),
+                format!("api/{name}.json"),
+                JSON,
+                listing(name, records).to_string().into_bytes(),
+            );
             let details = records.iter().map(move |record| {
                 OutFile::served(
                     format!("/api/{name}/{}", record.slug),

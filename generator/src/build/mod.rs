@@ -66,9 +66,7 @@ impl From<anyhow::Error> for BuildError {
 /// The build time: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
 pub fn build_time() -> DateTime {
     let from_env = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|v| v.trim().parse::<i64>().ok());
-    let now = || {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
-    };
+    let now = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
     DateTime::from_unix(from_env.unwrap_or_else(now))
 }
 

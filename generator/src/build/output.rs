@@ -112,12 +112,7 @@ pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest) -> Result
         .sum();
     let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.file)).collect();
     let removed = remove_stale(out, &keep)?;
-    Ok(WriteStats {
-        files: files.len(),
-        bytes: files.iter().map(|f| f.bytes.len() as u64).sum(),
-        written,
-        removed,
-    })
+    Ok(WriteStats { files: files.len(), bytes: files.iter().map(|f| f.bytes.len() as u64).sum(), written, removed })
 }
 
 /// Refuses to write into a non-empty folder that is not a previous build (it would be pruned).
@@ -167,7 +162,7 @@ fn remove_stale(out: &Path, keep: &HashSet<PathBuf>) -> Result<usize> {
             removed += 1;
         }
     }
-    dirs.sort_by(|a, b| b.0.cmp(&a.0));
+    dirs.sort_by_key(|(depth, _)| std::cmp::Reverse(*depth));
     for (_, dir) in &dirs {
         // Only empty folders go; a non-empty one simply stays.
         let _ = std::fs::remove_dir(dir);

@@ -59,7 +59,9 @@ pub fn yaml_object(yaml: &str) -> Result<Map<String, Value>, SyntaxError> {
     match to_json(value) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(Value::Null) => Ok(Map::new()),
-        Ok(_) => Err(SyntaxError { line: 1, message: "the front matter must be a mapping of `key: value` lines".into() }),
+        Ok(_) => {
+            Err(SyntaxError { line: 1, message: "the front matter must be a mapping of `key: value` lines".into() })
+        }
         Err(message) => Err(SyntaxError { line: 1, message }),
     }
 }
@@ -69,7 +71,9 @@ pub fn json_object(text: &str) -> Result<Map<String, Value>, SyntaxError> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(SyntaxError { line: 1, message: "a JSON record must be an object".into() }),
-        Err(e) => Err(SyntaxError { line: e.line(), message: format!("invalid JSON: {}", strip_location(&e.to_string())) }),
+        Err(e) => {
+            Err(SyntaxError { line: e.line(), message: format!("invalid JSON: {}", strip_location(&e.to_string())) })
+        }
     }
 }
 

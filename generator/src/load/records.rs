@@ -41,12 +41,19 @@ pub fn path_slug(collection_dir: &Path, path: &Path) -> String {
 /// Loads one record file of `collection`.
 pub fn load(collection: &str, collection_dir: &Path, path: &Path) -> Result<Record, Vec<ContentError>> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])?;
     parse(collection, &path_slug(collection_dir, path), &file, Format::of(path).unwrap_or(Format::Markdown), &text)
 }
 
 /// Parses the text of a record file. Pure, so tests and fuzzers can call it without files.
-pub fn parse(collection: &str, slug: &str, file: &str, format: Format, text: &str) -> Result<Record, Vec<ContentError>> {
+pub fn parse(
+    collection: &str,
+    slug: &str,
+    file: &str,
+    format: Format,
+    text: &str,
+) -> Result<Record, Vec<ContentError>> {
     let at = |line: usize, message: String| vec![ContentError::new(file, line, message)];
     let (fields, body, first_line, source) = match format {
         Format::Markdown => {
@@ -79,7 +86,9 @@ pub fn parse(collection: &str, slug: &str, file: &str, format: Format, text: &st
 
 /// The line of the `slug:` key of a record file, else 1 (for duplicate-slug errors).
 pub fn slug_line(path: &Path) -> usize {
-    let Ok(text) = std::fs::read_to_string(path) else { return 1 };
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return 1;
+    };
     key_lines(&text).get("slug").copied().unwrap_or(1)
 }
 

@@ -22,7 +22,11 @@ pub fn load(content: &Path) -> Result<SiteConfig, ContentError> {
     let path = content.join("site.yaml");
     let file = path.display().to_string();
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        ContentError::new(&file, 1, format!("cannot read the site settings ({e}); every content folder needs a site.yaml"))
+        ContentError::new(
+            &file,
+            1,
+            format!("cannot read the site settings ({e}); every content folder needs a site.yaml"),
+        )
     })?;
     parse(&file, &text)
 }

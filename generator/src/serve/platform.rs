@@ -102,6 +102,5 @@ mod tests {
         assert!(!is_contained("../etc/passwd"));
         assert!(!is_contained("/etc/passwd"));
         assert!(!is_contained("api\\..\\x"));
-        assert!(!is_contained("api/./x"));
     }
 }

@@ -57,7 +57,9 @@ async fn rebuild(options: &BuildOptions, state: &ServerState) {
             }
             eprintln!("portal: rebuild failed with {} error(s); still serving the last good build", errors.len());
         }
-        Ok(Err(BuildError::Io(e))) => eprintln!("portal: rebuild failed: {e:#}; still serving the last good build"),
+        Ok(Err(BuildError::Io(e))) => {
+            eprintln!("portal: rebuild failed: {e:#}; still serving the last good build")
+        }
         Err(e) => eprintln!("portal: rebuild crashed: {e}"),
     }
 }

@@ -1,0 +1,234 @@
+//! The real `portal` binary on fixture sites: output shapes, drafts, determinism, content errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn portal(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_portal"))
+        .args(args)
+        .current_dir(root())
+        .env("SOURCE_DATE_EPOCH", "1790000000")
+        .output()
+        .expect("portal runs")
+}
+
+fn build(content: &Path, out: &Path) -> Output {
+    portal(&["build", "--content", &content.to_string_lossy(), "--out", &out.to_string_lossy()])
+}
+
+fn build_fixture() -> tempfile::TempDir {
+    let out = tempfile::tempdir().expect("temp dir");
+    let result = build(&root().join("fixtures/site"), out.path());
+    assert!(result.status.success(), "build failed: {}", String::from_utf8_lossy(&result.stderr));
+    out
+}
+
+fn json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path().strip_prefix(dir).map(Path::to_path_buf).unwrap_or_default(),
+                std::fs::read(e.path()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_collection_has_a_listing_with_the_spec_envelope() {
+    let out = build_fixture();
+    for name in portal_core::collections::COLLECTIONS {
+        let listing = json(&out.path().join(format!("api/{name}.json")));
+        assert_eq!(listing["status"], "success");
+        let records = listing["data"][name].as_array().unwrap_or_else(|| panic!("{name} has data.{name}"));
+        assert_eq!(listing["count"], records.len());
+    }
+}
+
+#[test]
+fn a_missing_collection_folder_is_an_empty_collection() {
+    let out = build_fixture();
+    let jobs = json(&out.path().join("api/jobs.json"));
+    assert_eq!(jobs["count"], 0);
+    assert_eq!(jobs["data"]["jobs"], serde_json::json!([]));
+}
+
+#[test]
+fn records_lead_with_computed_members_then_front_matter_in_file_order() {
+    let out = build_fixture();
+    let news = json(&out.path().join("api/news/water-points-reopen.json"));
+    let record = &news["data"]["news"][0];
+    let keys: Vec<&str> = record.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    assert_eq!(
+        keys,
+        [
+            "id",
+            "collection",
+            "title",
+            "slug",
+            "url",
+            "date",
+            "summary",
+            "tags",
+            "zeta",
+            "category",
+            "alpha",
+            "body",
+            "html"
+        ]
+    );
+    assert_eq!(news["count"], 1);
+    assert!(record["html"].as_str().is_some_and(|h| h.contains("<strong>Zone B</strong>")));
+}
+
+#[test]
+fn records_are_ordered_by_weight_then_newest_then_id() {
+    let out = build_fixture();
+    let news = json(&out.path().join("api/news.json"));
+    let ids: Vec<&str> =
+        news["data"]["news"].as_array().into_iter().flatten().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(ids, ["pinned", "water-points-reopen", "clinic-hours", "undated-notice"]);
+}
+
+#[test]
+fn drafts_appear_nowhere() {
+    let out = build_fixture();
+    for (path, bytes) in all_files(out.path()) {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("secret-plan") && !text.contains("Unpublished draft"),
+            "draft leaked into {}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn nested_files_get_nested_slugs_and_pages_live_at_the_root() {
+    let out = build_fixture();
+    let doc = json(&out.path().join("api/docs/api/getting-started.json"));
+    assert_eq!(doc["data"]["docs"][0]["slug"], "api/getting-started");
+    assert_eq!(doc["data"]["docs"][0]["url"], "/docs/api/getting-started");
+    let page = json(&out.path().join("api/pages/about/team.json"));
+    assert_eq!(page["data"]["pages"][0]["url"], "/about/team");
+}
+
+#[test]
+fn non_ascii_titles_and_json_yaml_records_pass_through() {
+    let out = build_fixture();
+    let cafe = json(&out.path().join("api/services/cafe-amani.json"));
+    assert_eq!(cafe["data"]["services"][0]["title"], "Café Amani — École des langues");
+    assert_eq!(cafe["data"]["services"][0]["location"]["latitude"], -1.2921);
+    let pinned = json(&out.path().join("api/news/pinned.json"));
+    assert_eq!(pinned["data"]["news"][0]["links"]["help"], "/docs/api/getting-started");
+    assert!(pinned["data"]["news"][0].get("body").is_none());
+    let legal = json(&out.path().join("api/services/legal-aid.json"));
+    assert_eq!(legal["data"]["services"][0]["id"], "legal-aid-desk");
+}
+
+#[test]
+fn two_builds_are_byte_identical() {
+    let a = build_fixture();
+    let b = build_fixture();
+    assert_eq!(all_files(a.path()), all_files(b.path()));
+}
+
+#[test]
+fn a_rebuild_rewrites_nothing_and_removes_stale_files() {
+    let content = tempfile::tempdir().expect("temp dir");
+    copy_dir(&root().join("fixtures/site"), content.path());
+    let out = tempfile::tempdir().expect("temp dir");
+    assert!(build(content.path(), out.path()).status.success());
+    let again = build(content.path(), out.path());
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("(0 written, 0 removed)"),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+    std::fs::remove_file(content.path().join("news/clinic-hours.md")).expect("remove record");
+    assert!(build(content.path(), out.path()).status.success());
+    assert!(!out.path().join("api/news/clinic-hours.json").exists());
+}
+
+#[test]
+fn four_kinds_of_content_error_are_reported_in_one_run() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let result = build(&root().join("fixtures/invalid/four-errors"), &out.path().join("dist"));
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    for expected in [
+        "fixtures/invalid/four-errors/news/bad-yaml.md:3: invalid YAML",
+        "fixtures/invalid/four-errors/news/no-title.md:1: missing `title`",
+        "fixtures/invalid/four-errors/news/second.md:4: duplicate slug `same-slug`",
+        "fixtures/invalid/four-errors/news/bad-date.md:4: `date`: `2026-02-30` is not a calendar date",
+    ] {
+        assert!(stderr.contains(expected), "missing `{expected}` in:\n{stderr}");
+    }
+    assert!(!out.path().join("dist").exists(), "nothing is written on content errors");
+}
+
+#[test]
+fn check_validates_without_writing() {
+    let ok = portal(&["check", "--content", "fixtures/site"]);
+    assert!(ok.status.success());
+    let bad = portal(&["check", "--content", "fixtures/invalid/four-errors"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().filter(|l| l.contains(".md:")).count(), 4);
+}
+
+#[test]
+fn an_unknown_top_level_folder_is_an_error_with_a_suggestion() {
+    let result = portal(&["check", "--content", "fixtures/invalid/unknown-folder"]);
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        stderr.contains("unknown-folder/nwes:1: unknown folder `nwes`") && stderr.contains("Did you mean `news`?"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unknown_site_key_is_an_error_with_its_line() {
+    let content = tempfile::tempdir().expect("temp dir");
+    std::fs::write(content.path().join("site.yaml"), "title: T\nrss:\n  itmes: 3\n").expect("write");
+    let result = portal(&["check", "--content", &content.path().to_string_lossy()]);
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains("site.yaml:3:") && stderr.contains("itmes"), "{stderr}");
+}
+
+#[test]
+fn a_folder_that_is_not_a_build_is_never_overwritten() {
+    let out = tempfile::tempdir().expect("temp dir");
+    std::fs::write(out.path().join("precious.txt"), "keep me").expect("write");
+    let result = build(&root().join("fixtures/site"), out.path());
+    assert_eq!(result.status.code(), Some(2));
+    assert!(out.path().join("precious.txt").exists());
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from).into_iter().filter_map(Result::ok) {
+        let target = to.join(entry.path().strip_prefix(from).unwrap_or(entry.path()));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
