@@ -160,6 +160,41 @@ fn rate_limited(decision: &Decision) -> Problem {
 mod tests {
     use super::*;
 
+    use crate::manifest::{Asset, Manifest};
+    use crate::testing::{block_on, FakePlatform};
+
+    fn app() -> App {
+        let mut manifest = Manifest::default();
+        let asset = Asset {
+            file: "api/news.json".into(),
+            content_type: "application/json".into(),
+            etag: "\"e\"".into(),
+            headers: None,
+            markdown: None,
+        };
+        manifest.routes.insert("/api/news".into(), asset);
+        App::new(manifest)
+    }
+
+    #[test]
+    fn the_pipeline_serves_files_limits_and_counts_down() {
+        let platform = FakePlatform::default()
+            .with_file("api/news.json", r#"{"status":"success","count":0,"total":0,"data":{"news":[]}}"#);
+        let app = app();
+        let first = block_on(app.handle(&platform, Request::new(Method::Get, "/api/news")));
+        assert_eq!(first.status, 200);
+        assert_eq!(first.header("ratelimit-remaining"), Some("59"));
+        assert_eq!(first.header("api-version"), Some("1.0.0"));
+        for _ in 0..59 {
+            block_on(app.handle(&platform, Request::new(Method::Get, "/api/news?limit=1")));
+        }
+        let refused = block_on(app.handle(&platform, Request::new(Method::Get, "/api/news")));
+        assert_eq!(refused.status, 429);
+        assert_eq!(refused.header("retry-after"), Some("60"));
+        platform.advance(60_000);
+        assert_eq!(block_on(app.handle(&platform, Request::new(Method::Get, "/api/news"))).status, 200);
+    }
+
     #[test]
     fn paths_are_decoded_and_trimmed() {
         assert_eq!(normalize_path("/api/%73ervices/"), "/api/services");

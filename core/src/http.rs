@@ -59,6 +59,8 @@ pub struct Request {
     pub body: Bytes,
     /// The address of the connection's peer, when the platform knows it.
     pub peer: Option<String>,
+    /// The client's coarse location, when the platform knows it from the request (the edge).
+    pub location: Option<crate::platform::Location>,
 }
 
 impl Request {
@@ -68,7 +70,7 @@ impl Request {
             Some((path, query)) => (path.to_string(), Some(query.to_string())),
             None => (target.to_string(), None),
         };
-        Request { method, path, query, headers: Vec::new(), body: Bytes::new(), peer: None }
+        Request { method, path, query, headers: Vec::new(), body: Bytes::new(), peer: None, location: None }
     }
 
     /// Adds a header (name lower-cased).

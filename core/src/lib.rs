@@ -11,6 +11,7 @@ pub mod app;
 pub mod body;
 pub mod collections;
 pub mod content;
+pub mod deprecation;
 pub mod handlers;
 pub mod headers;
 pub mod http;
@@ -20,6 +21,7 @@ pub mod problem;
 pub mod query;
 pub mod ratelimit;
 pub mod routes;
+pub mod testing;
 pub mod time;
 
 /// The API version this build serves, sent in every `API-Version` response header.

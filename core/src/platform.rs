@@ -1,14 +1,17 @@
-//! The small trait through which core reaches the world: built files, rate-limit state and the clock.
+//! The small trait through which core reaches the world: built files, rate-limit state, a cache,
+//! upstream fetches, durable storage of submissions, and the clock.
 //!
-//! `portal serve` implements it over the `dist/` folder and memory; the Worker over the static-assets
-//! binding and a Durable Object. Methods are few and coarse, and async without `Send` bounds because
-//! Worker futures are not `Send`.
+//! `portal serve` implements it over the `dist/` folder, memory and SQLite; the Worker over the
+//! static-assets binding, a Durable Object, the Cache API, `Fetch` and D1. Methods are few and
+//! coarse, and async without `Send` bounds because Worker futures are not `Send`.
 
 use bytes::Bytes;
+use serde::{Deserialize, Serialize};
 
 use crate::ratelimit::Decision;
 
-/// A failure inside the platform (I/O, a binding). Core answers it with 500 and logs nothing private.
+/// A failure inside the platform (I/O, a binding, a network error). Core answers it with 500, or
+/// 503 where an upstream is concerned, and never shows its text to clients.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlatformError(pub String);
 
@@ -19,6 +22,75 @@ impl std::fmt::Display for PlatformError {
 }
 
 impl std::error::Error for PlatformError {}
+
+/// An outgoing GET to a third-party upstream (weather, alerts, geolocation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpstreamRequest {
+    /// The absolute URL.
+    pub url: String,
+    /// Headers to send (e.g. `accept`).
+    pub headers: Vec<(String, String)>,
+    /// Give up after this many milliseconds.
+    pub timeout_ms: u64,
+}
+
+/// An upstream's answer (any status; core decides what counts as failure).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpstreamResponse {
+    /// The status code.
+    pub status: u16,
+    /// Response headers, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Bytes,
+}
+
+/// An email to send from the outbox.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mail {
+    /// The sender (`notifications.from`).
+    pub from: String,
+    /// The recipients.
+    pub to: Vec<String>,
+    /// Where replies go, if not to the sender.
+    pub reply_to: Option<String>,
+    /// The subject line.
+    pub subject: String,
+    /// The plain-text body.
+    pub text: String,
+    /// The HTML body, if any.
+    pub html: Option<String>,
+}
+
+/// A submission (a community voice or a booking) with the mails it triggers, stored atomically.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Submission {
+    /// `voice` or `booking`.
+    pub kind: String,
+    /// The id or booking reference given to the client.
+    pub id: String,
+    /// When it was received (RFC 3339).
+    pub received_at: String,
+    /// The validated fields, as JSON.
+    pub data: serde_json::Value,
+    /// The mails to send once it is stored.
+    pub mails: Vec<Mail>,
+}
+
+/// A client location as the edge platform knows it from the request (D7: coarse only).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Location {
+    /// Country name or code.
+    pub country: Option<String>,
+    /// Region.
+    pub region: Option<String>,
+    /// City.
+    pub city: Option<String>,
+    /// Latitude in degrees.
+    pub latitude: Option<f64>,
+    /// Longitude in degrees.
+    pub longitude: Option<f64>,
+}
 
 /// What core needs from the machine it runs on.
 #[allow(async_fn_in_trait)]
@@ -33,4 +105,17 @@ pub trait Platform {
 
     /// The current time in Unix milliseconds. Called once per request.
     fn now_ms(&self) -> u64;
+
+    /// Sends a GET to an upstream. `Err` on a network failure or when `timeout_ms` passes.
+    async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError>;
+
+    /// A value cached under `key` that has not expired, if any (search results, upstream answers).
+    async fn cache_get(&self, key: &str) -> Option<Bytes>;
+
+    /// Caches `value` under `key` for `ttl_secs` seconds. Best effort: a full cache may drop it.
+    async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64);
+
+    /// Stores a submission and its mails durably, in one transaction, before returning `Ok`.
+    /// Delivering the mails is the platform's outbox's job, after this returns.
+    async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError>;
 }

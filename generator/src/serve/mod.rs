@@ -106,6 +106,7 @@ async fn handle(
             .collect(),
         body,
         peer: Some(peer.ip().to_string()),
+        location: None,
     };
     into_axum(site.app.handle(&site.platform, core_request).await)
 }

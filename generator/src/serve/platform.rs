@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use portal_core::platform::{Platform, PlatformError};
+use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 use portal_core::ratelimit::{Decision, MemoryStore};
 
 /// Files larger than this are read from disk every time instead of being cached.
@@ -89,6 +89,20 @@ impl Platform for NativePlatform {
 
     fn now_ms(&self) -> u64 {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    }
+
+    async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError> {
+        Err(PlatformError(format!("upstream fetches are not available yet ({})", request.url)))
+    }
+
+    async fn cache_get(&self, _key: &str) -> Option<Bytes> {
+        None
+    }
+
+    async fn cache_put(&self, _key: &str, _value: Bytes, _ttl_secs: u64) {}
+
+    async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
+        Err(PlatformError(format!("submissions are not stored yet ({})", submission.kind)))
     }
 }
 

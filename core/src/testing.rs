@@ -1,0 +1,114 @@
+//! An in-memory [`Platform`] for tests of handlers: files from a map, a settable clock, a real
+//! rate-limit store, a cache, recorded submissions and scripted upstream answers.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use bytes::Bytes;
+
+use crate::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
+use crate::ratelimit::{Decision, Limits, MemoryStore};
+
+/// A platform whose world is a few maps.
+#[derive(Debug)]
+pub struct FakePlatform {
+    /// Built files by path.
+    pub files: RefCell<HashMap<String, Bytes>>,
+    /// The clock, in Unix milliseconds.
+    pub now_ms: RefCell<u64>,
+    /// The rate-limit windows.
+    pub limiter: RefCell<MemoryStore>,
+    /// Cached values with their expiry (Unix ms).
+    pub cache: RefCell<HashMap<String, (Bytes, u64)>>,
+    /// Upstream answers by URL; a missing URL is a network failure.
+    pub upstreams: RefCell<HashMap<String, UpstreamResponse>>,
+    /// Upstream requests made, in order.
+    pub fetched: RefCell<Vec<UpstreamRequest>>,
+    /// Submissions stored, in order.
+    pub submissions: RefCell<Vec<Submission>>,
+}
+
+impl Default for FakePlatform {
+    fn default() -> Self {
+        FakePlatform {
+            files: RefCell::default(),
+            now_ms: RefCell::new(1_790_000_000_000),
+            limiter: RefCell::new(MemoryStore::new(Limits::default(), 10_000)),
+            cache: RefCell::default(),
+            upstreams: RefCell::default(),
+            fetched: RefCell::default(),
+            submissions: RefCell::default(),
+        }
+    }
+}
+
+impl FakePlatform {
+    /// Adds a built file.
+    pub fn with_file(self, path: &str, bytes: impl Into<Bytes>) -> Self {
+        self.files.borrow_mut().insert(path.to_string(), bytes.into());
+        self
+    }
+
+    /// Scripts an upstream answer for `url`.
+    pub fn with_upstream(self, url: &str, status: u16, body: impl Into<Bytes>) -> Self {
+        let response = UpstreamResponse { status, headers: Vec::new(), body: body.into() };
+        self.upstreams.borrow_mut().insert(url.to_string(), response);
+        self
+    }
+
+    /// Moves the clock forward.
+    pub fn advance(&self, ms: u64) {
+        *self.now_ms.borrow_mut() += ms;
+    }
+}
+
+impl Platform for FakePlatform {
+    async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+        Ok(self.files.borrow().get(file).cloned())
+    }
+
+    async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {
+        Ok(self.limiter.borrow_mut().check(client, now_ms))
+    }
+
+    fn now_ms(&self) -> u64 {
+        *self.now_ms.borrow()
+    }
+
+    async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError> {
+        self.fetched.borrow_mut().push(request.clone());
+        self.upstreams
+            .borrow()
+            .get(&request.url)
+            .cloned()
+            .ok_or_else(|| PlatformError(format!("no route to {}", request.url)))
+    }
+
+    async fn cache_get(&self, key: &str) -> Option<Bytes> {
+        let now = self.now_ms();
+        self.cache.borrow().get(key).filter(|(_, expires)| *expires > now).map(|(value, _)| value.clone())
+    }
+
+    async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64) {
+        let expires = self.now_ms() + ttl_secs * 1000;
+        self.cache.borrow_mut().insert(key.to_string(), (value, expires));
+    }
+
+    async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
+        self.submissions.borrow_mut().push(submission.clone());
+        Ok(())
+    }
+}
+
+/// Runs a future to completion on the current thread (core's futures never wait on real I/O).
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    use std::task::{Context, Poll, Waker};
+    let waker = Waker::noop();
+    let mut context = Context::from_waker(waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+    }
+}
