@@ -3,6 +3,7 @@
 //! A sequence of named steps; each later issue adds its renderer as one more step.
 
 pub mod api;
+pub mod cdn;
 pub mod output;
 
 use std::path::PathBuf;
@@ -94,6 +95,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
         ..Manifest::default()
     };
     output::fill_manifest(&mut manifest, &files)?;
+    files.push(cdn::headers_file(&manifest));
     files.sort_by(|a, b| a.file.cmp(&b.file));
     let write = output::write(&options.out, files, &manifest)?;
     Ok(BuildReport {

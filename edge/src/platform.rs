@@ -1,0 +1,124 @@
+//! The edge [`Platform`]: built files through the static-assets binding, rate-limit windows in a
+//! Durable Object per client address, the Cache API, outbound `fetch` with a timeout, the
+//! platform clock.
+
+use bytes::Bytes;
+use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
+use portal_core::ratelimit::{Decision, Limits};
+use worker::{AbortController, Cache, Delay, Env, Fetch, Headers, Method, RequestInit};
+
+use crate::rate_limiter::Ask;
+
+/// A host name for URLs the runtime needs but never resolves (asset and cache keys).
+const INTERNAL_HOST: &str = "https://portal.internal";
+
+/// The platform of one Worker request.
+pub struct EdgePlatform {
+    env: Env,
+    limits: Limits,
+}
+
+fn error(context: &str) -> impl Fn(worker::Error) -> PlatformError + '_ {
+    move |e| PlatformError(format!("{context}: {e}"))
+}
+
+impl EdgePlatform {
+    /// The platform over the bindings of `env`; limits come from the `RATE_LIMIT` and
+    /// `RATE_WINDOW_SECONDS` vars (the spec's 60 per 60 s when absent).
+    pub fn new(env: Env) -> worker::Result<Self> {
+        let var = |name: &str| env.var(name).ok().and_then(|v| v.to_string().parse::<u64>().ok());
+        let defaults = Limits::default();
+        let limits = Limits {
+            limit: var("RATE_LIMIT").map_or(defaults.limit, |v| v as u32),
+            window_ms: var("RATE_WINDOW_SECONDS").map_or(defaults.window_ms, |s| s.max(1) * 1000),
+        };
+        Ok(EdgePlatform { env, limits })
+    }
+}
+
+impl Platform for EdgePlatform {
+    async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+        let assets = self.env.assets("ASSETS").map_err(error("ASSETS binding"))?;
+        let mut response =
+            assets.fetch(format!("{INTERNAL_HOST}/{file}"), None).await.map_err(error("reading an asset"))?;
+        match response.status_code() {
+            200 => Ok(Some(Bytes::from(response.bytes().await.map_err(error("reading an asset"))?))),
+            404 => Ok(None),
+            status => Err(PlatformError(format!("asset {file} answered {status}"))),
+        }
+    }
+
+    async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {
+        let namespace = self.env.durable_object("RATE_LIMITER").map_err(error("RATE_LIMITER binding"))?;
+        let stub = namespace.id_from_name(client).and_then(|id| id.get_stub()).map_err(error("rate-limit object"))?;
+        let ask = Ask { now_ms, limit: self.limits.limit, window_ms: self.limits.window_ms };
+        let body = serde_json::to_string(&ask).map_err(|e| PlatformError(e.to_string()))?;
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post).with_body(Some(body.into()));
+        let request = worker::Request::new_with_init(&format!("{INTERNAL_HOST}/rate-limit"), &init)
+            .map_err(error("rate-limit request"))?;
+        let mut response = stub.fetch_with_request(request).await.map_err(error("rate-limit object"))?;
+        response.json::<Decision>().await.map_err(error("rate-limit answer"))
+    }
+
+    fn now_ms(&self) -> u64 {
+        worker::Date::now().as_millis()
+    }
+
+    async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError> {
+        let headers = Headers::new();
+        for (name, value) in &request.headers {
+            headers.set(name, value).map_err(error("upstream headers"))?;
+        }
+        let mut init = RequestInit::new();
+        init.with_method(Method::Get).with_headers(headers);
+        let outgoing = worker::Request::new_with_init(&request.url, &init).map_err(error("upstream request"))?;
+        let controller = AbortController::default();
+        let signal = controller.signal();
+        let timeout = request.timeout_ms;
+        worker::wasm_bindgen_futures::spawn_local(async move {
+            Delay::from(std::time::Duration::from_millis(timeout)).await;
+            controller.abort();
+        });
+        let mut response = Fetch::Request(outgoing).send_with_signal(&signal).await.map_err(error("upstream fetch"))?;
+        let body = response.bytes().await.map_err(error("upstream body"))?;
+        Ok(UpstreamResponse {
+            status: response.status_code(),
+            headers: response.headers().entries().map(|(n, v)| (n.to_ascii_lowercase(), v)).collect(),
+            body: Bytes::from(body),
+        })
+    }
+
+    async fn cache_get(&self, key: &str) -> Option<Bytes> {
+        let mut response = Cache::default().get(cache_url(key), false).await.ok().flatten()?;
+        response.bytes().await.ok().map(Bytes::from)
+    }
+
+    async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64) {
+        let Ok(response) = worker::Response::from_bytes(value.to_vec()) else { return };
+        let headers = Headers::new();
+        if headers.set("cache-control", &format!("max-age={ttl_secs}")).is_err() {
+            return;
+        }
+        let _ = Cache::default().put(cache_url(key), response.with_headers(headers)).await;
+    }
+
+    async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
+        Err(PlatformError(format!("submissions are not stored on the edge yet ({})", submission.kind)))
+    }
+}
+
+/// A cache key as a URL (the Cache API keys by request URL).
+fn cache_url(key: &str) -> String {
+    let encoded: String = key
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    format!("{INTERNAL_HOST}/cache/{encoded}")
+}

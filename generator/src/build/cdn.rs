@@ -1,0 +1,83 @@
+//! `_headers`: what a CDN needs to send the same headers as our servers for files it serves
+//! straight from `dist/` (Cloudflare's static assets, and assets the Worker reads through its
+//! binding). The Worker itself sends headers from the manifest; this covers the rest.
+
+use std::fmt::Write;
+
+use portal_core::headers::{CORS, HTML_LINKS};
+use portal_core::manifest::Manifest;
+use portal_core::API_VERSION;
+
+use super::output::OutFile;
+
+/// Cloudflare reads at most this many rules; we stay well below it.
+const MAX_RULES: usize = 90;
+
+/// The media type a CDN infers from a file's extension, when it is the one we would send.
+fn inferred(file: &str, content_type: &str) -> bool {
+    let extension = file.rsplit('.').next().unwrap_or("");
+    let base = content_type.split(';').next().unwrap_or("").trim();
+    matches!(
+        (extension, base),
+        ("json", "application/json")
+            | ("html", "text/html")
+            | ("txt", "text/plain")
+            | ("xml", "application/xml")
+            | ("css", "text/css")
+            | ("js", "text/javascript")
+            | ("md", "text/markdown")
+            | ("csv", "text/csv")
+    )
+}
+
+/// The `_headers` file for `manifest`.
+pub fn headers_file(manifest: &Manifest) -> OutFile {
+    let mut out = String::from("# Written by `portal build`: the headers `portal serve` and the Worker send.\n/*\n");
+    for (name, value) in CORS {
+        let _ = writeln!(out, "  {name}: {value}");
+    }
+    let _ = writeln!(out, "  api-version: {API_VERSION}\n  link: {HTML_LINKS}");
+    let mut rules = 1;
+    for asset in manifest.routes.values() {
+        let extra = manifest.headers_of(asset);
+        let special = asset.headers.as_deref().is_some_and(|set| set != "html");
+        if rules >= MAX_RULES || (!special && inferred(&asset.file, &asset.content_type)) {
+            continue;
+        }
+        let _ = writeln!(out, "/{}\n  content-type: {}", asset.file, asset.content_type);
+        if special {
+            for (name, value) in extra {
+                let _ = writeln!(out, "  {name}: {value}");
+            }
+        }
+        rules += 1;
+    }
+    OutFile::internal("_headers", out.into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use portal_core::manifest::Asset;
+
+    #[test]
+    fn every_file_gets_cors_and_special_files_their_own_rule() {
+        let mut manifest = Manifest::default();
+        let asset = |file: &str, content_type: &str, headers: Option<&str>| Asset {
+            file: file.into(),
+            content_type: content_type.into(),
+            etag: "\"x\"".into(),
+            headers: headers.map(str::to_string),
+            markdown: None,
+        };
+        manifest.routes.insert("/api/news".into(), asset("api/news.json", "application/json", None));
+        manifest.routes.insert("/api/rss".into(), asset("api/rss.xml", "application/rss+xml; charset=utf-8", None));
+        manifest.routes.insert("/old".into(), asset("old.json", "application/json", Some("old")));
+        manifest.header_sets.insert("old".into(), vec![("sunset".into(), "Mon, 01 Mar 2027 00:00:00 GMT".into())]);
+        let text = String::from_utf8(headers_file(&manifest).bytes).unwrap_or_default();
+        assert!(text.contains("/*\n  access-control-allow-origin: *"));
+        assert!(text.contains("/api/rss.xml\n  content-type: application/rss+xml; charset=utf-8"));
+        assert!(text.contains("/old.json\n  content-type: application/json\n  sunset: Mon, 01 Mar 2027"));
+        assert!(!text.contains("/api/news.json"));
+    }
+}
