@@ -4,6 +4,8 @@
 //! [`App`] holds what the build wrote (the manifest) and nothing that changes per request, so
 //! adapters build it once and share it.
 
+use std::sync::{Arc, OnceLock};
+
 use bytes::Bytes;
 
 use crate::collections::nearest_collection;
@@ -16,17 +18,40 @@ use crate::problem::{ErrorCode, Problem};
 use crate::query::Query;
 use crate::ratelimit::Decision;
 use crate::routes::{self, Serve};
+use crate::search::pack::{PackManifest, INDEX_MANIFEST};
+use crate::search::SearchIndex;
 
 /// The API over one build.
 #[derive(Debug, Clone)]
 pub struct App {
     manifest: Manifest,
+    /// The search index, opened on first use (natively at start) and kept.
+    search: OnceLock<Arc<SearchIndex>>,
 }
 
 impl App {
     /// An app over an already parsed manifest.
     pub fn new(manifest: Manifest) -> Self {
-        App { manifest }
+        App { manifest, search: OnceLock::new() }
+    }
+
+    /// The build's search index: read through the platform on first use (chunks concatenated into
+    /// one buffer sized from the index manifest), then kept for the life of the app.
+    pub async fn search_index<P: Platform>(&self, platform: &P) -> Result<Arc<SearchIndex>, Problem> {
+        if let Some(index) = self.search.get() {
+            return Ok(Arc::clone(index));
+        }
+        let unavailable = || Problem::internal();
+        let manifest_bytes =
+            platform.read_asset(INDEX_MANIFEST).await.map_err(|_| unavailable())?.ok_or_else(unavailable)?;
+        let manifest: PackManifest = serde_json::from_slice(&manifest_bytes).map_err(|_| unavailable())?;
+        let mut blob = Vec::with_capacity(manifest.total_bytes);
+        for chunk in &manifest.chunks {
+            let bytes = platform.read_asset(chunk).await.map_err(|_| unavailable())?.ok_or_else(unavailable)?;
+            blob.extend_from_slice(&bytes);
+        }
+        let index = Arc::new(SearchIndex::open(&manifest, blob).map_err(|_| unavailable())?);
+        Ok(Arc::clone(self.search.get_or_init(|| index)))
     }
 
     /// Reads the manifest of the build through the platform.

@@ -21,6 +21,7 @@ pub mod problem;
 pub mod query;
 pub mod ratelimit;
 pub mod routes;
+pub mod search;
 pub mod testing;
 pub mod time;
 

@@ -2,6 +2,7 @@
 
 pub mod collections;
 pub mod files;
+pub mod search;
 
 use crate::app::App;
 use crate::http::{Request, Response};
@@ -31,6 +32,7 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
     match handler {
         Handler::Collection => collections::handle(ctx).await,
         Handler::PageRedirect => files::redirect_page(ctx).await,
+        Handler::Search => search::handle(ctx).await,
         other => Err(Problem::not_found(format!(
             "{} is not available in this build ({other:?} is not enabled).",
             ctx.request.path

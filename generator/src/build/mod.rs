@@ -5,6 +5,7 @@
 pub mod api;
 pub mod cdn;
 pub mod output;
+pub mod search;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -88,6 +89,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     }
     let generated_at = build_time();
     let mut files = api::files(&content);
+    files.extend(search::files(&content)?);
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),

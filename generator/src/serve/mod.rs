@@ -3,6 +3,7 @@
 //! [`router`] is the whole HTTP surface (used by `main` and by tests); [`run`] adds the build,
 //! `--watch` and graceful shutdown.
 
+pub mod cache;
 mod platform;
 pub mod watch;
 
@@ -65,6 +66,10 @@ impl ServerState {
 async fn load_site(dist: &std::path::Path, limiter: &Arc<Mutex<MemoryStore>>) -> Result<Site> {
     let platform = NativePlatform::new(dist, Arc::clone(limiter));
     let app = App::load(&platform).await.with_context(|| format!("opening the build in {}", dist.display()))?;
+    // Open the search index now rather than on the first search.
+    if app.search_index(&platform).await.is_err() {
+        eprintln!("portal: the build in {} has no readable search index; /api/search will fail", dist.display());
+    }
     Ok(Site { app, platform })
 }
 

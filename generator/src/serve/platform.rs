@@ -9,6 +9,8 @@ use bytes::Bytes;
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 use portal_core::ratelimit::{Decision, MemoryStore};
 
+use super::cache::TtlCache;
+
 /// Files larger than this are read from disk every time instead of being cached.
 const CACHE_FILE_LIMIT: usize = 1 << 20;
 /// The cache's total budget in bytes.
@@ -20,6 +22,17 @@ pub struct NativePlatform {
     dist: PathBuf,
     limiter: Arc<Mutex<MemoryStore>>,
     cache: Mutex<FileCache>,
+    answers: Arc<Mutex<TtlCache>>,
+}
+
+/// Cached answers (search, upstreams): at most this many...
+const ANSWER_ENTRIES: usize = 10_000;
+/// ...and this many bytes.
+const ANSWER_BYTES: usize = 64 << 20;
+
+/// A fresh answer cache for [`NativePlatform::new`].
+pub fn answer_cache() -> Arc<Mutex<TtlCache>> {
+    Arc::new(Mutex::new(TtlCache::new(ANSWER_ENTRIES, ANSWER_BYTES)))
 }
 
 #[derive(Debug, Default)]
@@ -29,9 +42,10 @@ struct FileCache {
 }
 
 impl NativePlatform {
-    /// A platform over `dist`, sharing `limiter` (which outlives rebuilds under `--watch`).
+    /// A platform over `dist`, sharing `limiter` (which outlives rebuilds under `--watch`) and a
+    /// fresh answer cache (answers of an older build must not outlive it).
     pub fn new(dist: impl Into<PathBuf>, limiter: Arc<Mutex<MemoryStore>>) -> Self {
-        NativePlatform { dist: dist.into(), limiter, cache: Mutex::new(FileCache::default()) }
+        NativePlatform { dist: dist.into(), limiter, cache: Mutex::new(FileCache::default()), answers: answer_cache() }
     }
 
     /// The build folder.
@@ -95,11 +109,17 @@ impl Platform for NativePlatform {
         Err(PlatformError(format!("upstream fetches are not available yet ({})", request.url)))
     }
 
-    async fn cache_get(&self, _key: &str) -> Option<Bytes> {
-        None
+    async fn cache_get(&self, key: &str) -> Option<Bytes> {
+        let now = self.now_ms();
+        self.answers.lock().ok()?.get(key, now)
     }
 
-    async fn cache_put(&self, _key: &str, _value: Bytes, _ttl_secs: u64) {}
+    async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64) {
+        let now = self.now_ms();
+        if let Ok(mut answers) = self.answers.lock() {
+            answers.put(key, value, now, ttl_secs.saturating_mul(1000));
+        }
+    }
 
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
         Err(PlatformError(format!("submissions are not stored yet ({})", submission.kind)))

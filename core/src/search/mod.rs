@@ -1,0 +1,145 @@
+//! Full-text search over every record and encyclopedia entry (spec 4.2, decision D4).
+//!
+//! One tantivy index, written by `portal build` ([`writer`]), carried through `dist/` as chunk files
+//! ([`pack`]), and opened read-only from those bytes by `portal serve` and by the Worker alike
+//! ([`SearchIndex`]), so both answer every query identically.
+
+pub mod pack;
+pub mod query;
+pub mod schema;
+pub mod writer;
+
+use tantivy::collector::{Count, TopDocs};
+use tantivy::schema::Value;
+use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
+
+use self::pack::{BlobDirectory, PackManifest};
+use self::schema::{register, schema, Fields};
+
+/// One search hit (spec 2.3).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Hit {
+    /// The record's slug.
+    pub slug: String,
+    /// Its title.
+    pub title: String,
+    /// Its collection (`entries` for the encyclopedia).
+    pub collection: String,
+    /// The site-relative URL of its page.
+    pub url: String,
+}
+
+/// An open, read-only index.
+pub struct SearchIndex {
+    reader: IndexReader,
+    fields: Fields,
+}
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SearchIndex({} documents)", self.reader.searcher().num_docs())
+    }
+}
+
+impl SearchIndex {
+    /// Opens the packed index from its manifest and the concatenated chunk bytes.
+    pub fn open(manifest: &PackManifest, blob: Vec<u8>) -> Result<Self, String> {
+        let directory = BlobDirectory::new(manifest, blob)?;
+        let index = Index::open(directory).map_err(|e| format!("opening the search index: {e}"))?;
+        register(&index);
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e| format!("reading the search index: {e}"))?;
+        Ok(SearchIndex { reader, fields: schema().1 })
+    }
+
+    /// The top `limit` hits of `words` in `collection`, best first (ties by id), and how many
+    /// documents matched in all.
+    pub fn search(&self, words: &[String], collection: &str, limit: usize) -> Result<(Vec<Hit>, usize), String> {
+        if words.is_empty() {
+            return Ok((Vec::new(), 0));
+        }
+        let searcher = self.reader.searcher();
+        let query = query::matching(&self.fields, words, collection);
+        let collector = (TopDocs::with_limit(limit.max(1)).order_by_score(), Count);
+        let (top, total) = searcher.search(&query, &collector).map_err(|e| format!("searching: {e}"))?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (_, address) in top.into_iter().take(limit) {
+            let document: TantivyDocument = searcher.doc(address).map_err(|e| format!("reading a hit: {e}"))?;
+            let text = |field| document.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+            hits.push(Hit {
+                slug: text(self.fields.slug),
+                title: text(self.fields.title),
+                collection: text(self.fields.collection),
+                url: text(self.fields.url),
+            });
+        }
+        Ok((hits, total))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::writer::{build, SearchDoc};
+    use super::*;
+
+    fn doc(collection: &str, id: &str, title: &str, body: &str) -> SearchDoc {
+        SearchDoc {
+            collection: collection.into(),
+            id: id.into(),
+            slug: id.into(),
+            url: format!("/{collection}/{id}"),
+            title: title.into(),
+            body: body.into(),
+            ..SearchDoc::default()
+        }
+    }
+
+    fn index(docs: Vec<SearchDoc>) -> SearchIndex {
+        let files = build(docs).expect("index builds");
+        let (manifest, chunks) = pack::pack(&files);
+        let blob: Vec<u8> = chunks.into_iter().flat_map(|(_, bytes)| bytes).collect();
+        SearchIndex::open(&manifest, blob).expect("index opens")
+    }
+
+    fn ids(index: &SearchIndex, q: &str, collection: &str) -> Vec<String> {
+        let words = schema::words(q);
+        index.search(&words, collection, 10).expect("search").0.into_iter().map(|h| h.slug).collect()
+    }
+
+    #[test]
+    fn accents_case_prefix_and_and() {
+        let index = index(vec![
+            doc("services", "cafe", "Café Amani", "Tea and language lessons"),
+            doc("services", "clinic", "Health clinic", "Open daily for vaccinations"),
+            doc("services", "water", "Water point", "Clean water at the cafe corner"),
+        ]);
+        assert_eq!(ids(&index, "CAFE", "services"), ["cafe", "water"]);
+        assert_eq!(ids(&index, "vacc", "services"), ["clinic"]);
+        assert_eq!(ids(&index, "clean cafe", "services"), ["water"]);
+        assert!(ids(&index, "clean vaccinations", "services").is_empty());
+        assert!(ids(&index, "cafe", "news").is_empty());
+    }
+
+    #[test]
+    fn a_title_match_ranks_above_a_body_match_and_ties_go_by_id() {
+        let index = index(vec![
+            doc("news", "b-body", "Market news", "The borehole is repaired"),
+            doc("news", "a-title", "Borehole repaired", "Good news for zone B"),
+            doc("news", "d-same", "Same", "identical words here"),
+            doc("news", "c-same", "Same", "identical words here"),
+        ]);
+        assert_eq!(ids(&index, "borehole", "news"), ["a-title", "b-body"]);
+        assert_eq!(ids(&index, "identical", "news"), ["c-same", "d-same"]);
+    }
+
+    #[test]
+    fn the_same_documents_give_the_same_bytes() {
+        let docs = vec![doc("news", "a", "One", "x"), doc("news", "b", "Two", "y")];
+        let first = build(docs.clone()).expect("first");
+        assert!(first == build(docs).expect("second"), "index bytes differ between two builds");
+        assert!(first.iter().any(|(name, _)| name == "meta.json"));
+    }
+}

@@ -1,0 +1,37 @@
+//! From words to a tantivy query: every word must match (AND) in some text field, weighted by
+//! field; the last word also matches as a prefix, for search as you type.
+
+use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::Term;
+
+use super::schema::Fields;
+
+/// How much a prefix match counts against a whole-word match of the same field.
+const PREFIX_DISCOUNT: f32 = 0.5;
+
+fn word_clause(fields: &Fields, word: &str, prefix: bool) -> Box<dyn Query> {
+    let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for (field, weight) in fields.weighted() {
+        let term = Term::from_field_text(field, word);
+        let exact = TermQuery::new(term.clone(), IndexRecordOption::WithFreqs);
+        alternatives.push((Occur::Should, Box::new(BoostQuery::new(Box::new(exact), weight))));
+        if prefix {
+            let starts = FuzzyTermQuery::new_prefix(term, 0, true);
+            alternatives.push((Occur::Should, Box::new(BoostQuery::new(Box::new(starts), weight * PREFIX_DISCOUNT))));
+        }
+    }
+    Box::new(BooleanQuery::new(alternatives))
+}
+
+/// The query for `words` (already analyzed) within one collection.
+pub fn matching(fields: &Fields, words: &[String], collection: &str) -> BooleanQuery {
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(
+        Occur::Must,
+        Box::new(TermQuery::new(Term::from_field_text(fields.collection, collection), IndexRecordOption::Basic)),
+    )];
+    for (index, word) in words.iter().enumerate() {
+        clauses.push((Occur::Must, word_clause(fields, word, index + 1 == words.len())));
+    }
+    BooleanQuery::new(clauses)
+}

@@ -1,0 +1,56 @@
+//! The search outputs: the tantivy index (one segment, packed into chunk files under
+//! `_portal/search/` with a manifest) and `/api/search-index.json`, the flat public index (D4).
+
+use anyhow::{Context, Result};
+use portal_core::content::Record;
+use portal_core::search::pack::{pack, INDEX_MANIFEST};
+use portal_core::search::writer::{build as build_index, SearchDoc};
+use serde_json::{json, Value};
+
+use super::output::OutFile;
+use crate::load::Content;
+
+/// A record as the index sees it.
+pub fn search_doc(record: &Record) -> SearchDoc {
+    SearchDoc {
+        collection: record.collection.clone(),
+        id: record.id.clone(),
+        slug: record.slug.clone(),
+        url: record.url.clone(),
+        title: record.title.clone(),
+        summary: record.summary.clone().unwrap_or_default(),
+        tags: record.tags.clone(),
+        body: record.body.clone().unwrap_or_default(),
+    }
+}
+
+/// A record's entry in `search-index.json`.
+pub fn flat_entry(record: &Record) -> Value {
+    json!({
+        "slug": record.slug,
+        "title": record.title,
+        "collection": record.collection,
+        "url": record.url,
+        "summary": record.summary,
+        "tags": record.tags,
+        "date": record.fields.get("date").cloned().unwrap_or(Value::Null),
+    })
+}
+
+/// The index chunks, their manifest and the flat index.
+pub fn files(content: &Content) -> Result<Vec<OutFile>> {
+    let records: Vec<&Record> = content.collections.values().flatten().collect();
+    let index_files =
+        build_index(records.iter().map(|r| search_doc(r)).collect()).context("building the search index")?;
+    let (manifest, chunks) = pack(&index_files);
+    let mut out: Vec<OutFile> = chunks.into_iter().map(|(name, bytes)| OutFile::internal(name, bytes)).collect();
+    out.push(OutFile::internal(INDEX_MANIFEST, serde_json::to_vec(&manifest)?));
+    let flat: Vec<Value> = records.iter().map(|r| flat_entry(r)).collect();
+    out.push(OutFile::served(
+        "/api/search-index.json",
+        "api/search-index.json",
+        "application/json",
+        serde_json::to_vec(&flat)?,
+    ));
+    Ok(out)
+}
