@@ -9,6 +9,7 @@ use std::sync::{Arc, OnceLock};
 use bytes::Bytes;
 
 use crate::collections::nearest_collection;
+use crate::encyclopedia::{Catalog, CATALOG_FILE};
 use crate::handlers::{self, Ctx};
 use crate::headers::{apply_common, apply_rate_limit, check_api_version, client_address, CORS_MAX_AGE};
 use crate::http::{Method, Request, Response};
@@ -27,12 +28,26 @@ pub struct App {
     manifest: Manifest,
     /// The search index, opened on first use (natively at start) and kept.
     search: OnceLock<Arc<SearchIndex>>,
+    /// The encyclopedia catalog, read on first use and kept.
+    catalog: OnceLock<Arc<Catalog>>,
 }
 
 impl App {
     /// An app over an already parsed manifest.
     pub fn new(manifest: Manifest) -> Self {
-        App { manifest, search: OnceLock::new() }
+        App { manifest, search: OnceLock::new(), catalog: OnceLock::new() }
+    }
+
+    /// The encyclopedia catalog of the build, read on first use and kept.
+    pub async fn catalog<P: Platform>(&self, platform: &P) -> Result<Arc<Catalog>, Problem> {
+        if let Some(catalog) = self.catalog.get() {
+            return Ok(Arc::clone(catalog));
+        }
+        let catalog: Catalog = match platform.read_asset(CATALOG_FILE).await.map_err(|_| Problem::internal())? {
+            Some(bytes) => serde_json::from_slice(&bytes).map_err(|_| Problem::internal())?,
+            None => Catalog::default(),
+        };
+        Ok(Arc::clone(self.catalog.get_or_init(|| Arc::new(catalog))))
     }
 
     /// The build's search index: read through the platform on first use (chunks concatenated into

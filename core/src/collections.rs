@@ -35,12 +35,13 @@ pub fn is_collection(name: &str) -> bool {
     COLLECTIONS.contains(&name)
 }
 
-/// The site-relative URL of a record's HTML page (decision D2: pages live at `/<slug>`).
+/// The site-relative URL of a record's HTML page (decision D2: pages live at `/<slug>`, encyclopedia
+/// entries at `/encyclopedia/<slug>`).
 pub fn record_url(collection: &str, slug: &str) -> String {
-    if collection == PAGES {
-        format!("/{slug}")
-    } else {
-        format!("/{collection}/{slug}")
+    match collection {
+        PAGES => format!("/{slug}"),
+        ENCYCLOPEDIA => format!("/encyclopedia/{slug}"),
+        _ => format!("/{collection}/{slug}"),
     }
 }
 
@@ -94,5 +95,6 @@ mod tests {
     fn pages_live_at_the_root() {
         assert_eq!(record_url("pages", "about/team"), "/about/team");
         assert_eq!(record_url("news", "x"), "/news/x");
+        assert_eq!(record_url("entries", "asylum"), "/encyclopedia/asylum");
     }
 }

@@ -12,6 +12,7 @@ pub mod body;
 pub mod collections;
 pub mod content;
 pub mod deprecation;
+pub mod encyclopedia;
 pub mod handlers;
 pub mod headers;
 pub mod http;

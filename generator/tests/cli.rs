@@ -232,3 +232,28 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn an_entry_without_sources_or_with_an_unknown_related_slug_fails_the_build() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let result = build(&root().join("fixtures/invalid/encyclopedia"), &out.path().join("dist"));
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    for expected in [
+        "encyclopedia/no-sources.md:1: missing `sources`",
+        "encyclopedia/bad-related.md:3: `related` names `does-not-exist`, which is not a published encyclopedia entry",
+    ] {
+        assert!(stderr.contains(expected), "missing `{expected}` in:\n{stderr}");
+    }
+}
+
+#[test]
+fn encyclopedia_entries_get_detail_and_json_ld_files() {
+    let out = build_fixture();
+    let detail = json(&out.path().join("api/encyclopedia/asylum.json"));
+    assert_eq!(detail["data"]["entry"]["sources"][1]["publisher"], "United Nations");
+    let article = json(&out.path().join("api/encyclopedia/asylum.jsonld"));
+    assert_eq!(article["@type"], "Article");
+    assert_eq!(article["url"], "https://fixture.example.org/encyclopedia/asylum");
+    assert!(!out.path().join("api/encyclopedia/draft-topic.json").exists());
+}

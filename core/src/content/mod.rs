@@ -3,10 +3,12 @@
 //! Types and validation only; reading files is the generator's job. Validation reports problems
 //! by front-matter key so the loader, which knows the text, can turn each into `file:line`.
 
+mod entry;
 mod error;
 mod record;
 mod site;
 
+pub use entry::{Entry, Source, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;
 pub use record::{is_valid_slug, sort_records, Issue, Record, RESERVED_KEYS};
 pub use site::{Booking, Contact, Notifications, Rss, SiteConfig, Upstreams};

@@ -1,6 +1,7 @@
 //! The handlers: plain async functions of a request context, one file per resource.
 
 pub mod collections;
+pub mod encyclopedia;
 pub mod files;
 pub mod search;
 
@@ -33,6 +34,9 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
         Handler::Collection => collections::handle(ctx).await,
         Handler::PageRedirect => files::redirect_page(ctx).await,
         Handler::Search => search::handle(ctx).await,
+        Handler::EncyclopediaList => encyclopedia::list(ctx).await,
+        Handler::EncyclopediaSuggest => encyclopedia::suggestions(ctx).await,
+        Handler::EncyclopediaFacets => encyclopedia::facet_counts(ctx).await,
         other => Err(Problem::not_found(format!(
             "{} is not available in this build ({other:?} is not enabled).",
             ctx.request.path

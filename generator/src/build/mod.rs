@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod cdn;
+pub mod encyclopedia;
 pub mod output;
 pub mod search;
 
@@ -90,6 +91,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     let generated_at = build_time();
     let mut files = api::files(&content);
     files.extend(search::files(&content)?);
+    files.extend(encyclopedia::files(&content)?);
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),

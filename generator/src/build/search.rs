@@ -2,7 +2,7 @@
 //! `_portal/search/` with a manifest) and `/api/search-index.json`, the flat public index (D4).
 
 use anyhow::{Context, Result};
-use portal_core::content::Record;
+use portal_core::content::{Entry, Record};
 use portal_core::search::pack::{pack, INDEX_MANIFEST};
 use portal_core::search::writer::{build as build_index, SearchDoc};
 use serde_json::{json, Value};
@@ -33,15 +33,23 @@ pub fn flat_entry(record: &Record) -> Value {
         "url": record.url,
         "summary": record.summary,
         "tags": record.tags,
-        "date": record.fields.get("date").cloned().unwrap_or(Value::Null),
+        "date": record.fields.get("date").or_else(|| record.fields.get("updated")).cloned().unwrap_or(Value::Null),
     })
 }
 
-/// The index chunks, their manifest and the flat index.
+/// An encyclopedia entry as the index sees it: its aliases count as tags.
+pub fn entry_doc(entry: &Entry) -> SearchDoc {
+    let mut doc = search_doc(&entry.record);
+    doc.tags.extend(entry.aliases.iter().cloned());
+    doc
+}
+
+/// The index chunks, their manifest and the flat index (records and encyclopedia entries).
 pub fn files(content: &Content) -> Result<Vec<OutFile>> {
-    let records: Vec<&Record> = content.collections.values().flatten().collect();
-    let index_files =
-        build_index(records.iter().map(|r| search_doc(r)).collect()).context("building the search index")?;
+    let entries = content.entries.iter().map(|e| &e.record);
+    let records: Vec<&Record> = content.collections.values().flatten().chain(entries).collect();
+    let docs = content.collections.values().flatten().map(search_doc).chain(content.entries.iter().map(entry_doc));
+    let index_files = build_index(docs.collect()).context("building the search index")?;
     let (manifest, chunks) = pack(&index_files);
     let mut out: Vec<OutFile> = chunks.into_iter().map(|(name, bytes)| OutFile::internal(name, bytes)).collect();
     out.push(OutFile::internal(INDEX_MANIFEST, serde_json::to_vec(&manifest)?));

@@ -1,6 +1,7 @@
 //! Loading a content folder (decision D1) into the core's model: site settings and the 19
 //! collections, every file parsed in parallel, every problem collected as `file:line: message`.
 
+pub mod encyclopedia;
 pub mod front_matter;
 pub mod records;
 pub mod site;
@@ -9,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use portal_core::collections::{nearest_collection, COLLECTIONS};
-use portal_core::content::{sort_records, ContentError, Record, SiteConfig};
+use portal_core::content::{sort_records, ContentError, Entry, Record, SiteConfig};
 use rayon::prelude::*;
 
 use crate::progress::Progress;
@@ -24,6 +25,8 @@ pub struct Content {
     pub site: SiteConfig,
     /// Every collection (missing folders are empty), published records in D2 order.
     pub collections: BTreeMap<&'static str, Vec<Record>>,
+    /// Published encyclopedia entries, in title order.
+    pub entries: Vec<Entry>,
     /// The content folder it came from.
     pub root: PathBuf,
 }
@@ -68,6 +71,7 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
         })
         .collect();
     bar.finish();
+    let entries = encyclopedia::load(root, &mut errors);
     let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file) in parsed {
@@ -75,7 +79,7 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
             Ok(record) if record.draft => {}
             Ok(record) => {
                 if let Some(first) = seen.insert((index, record.slug.clone()), file.clone()) {
-                    let line = records::slug_line(Path::new(&file));
+                    let line = records::key_line(Path::new(&file), "slug");
                     errors.push(ContentError::new(
                         &file,
                         line,
@@ -93,7 +97,7 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
         return Err(LoadError::Content(errors));
     }
     collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
-    Ok(Content { site: site.unwrap_or_default(), collections, root: root.to_path_buf() })
+    Ok(Content { site: site.unwrap_or_default(), collections, entries, root: root.to_path_buf() })
 }
 
 /// Lists every record file of every collection, checking the top-level folders on the way.

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use portal_core::content::{ContentError, Issue, Record};
+use serde_json::{Map, Value};
 
 use super::front_matter::{self, key_lines};
 use crate::markdown;
@@ -46,6 +47,59 @@ pub fn load(collection: &str, collection_dir: &Path, path: &Path) -> Result<Reco
     parse(collection, &path_slug(collection_dir, path), &file, Format::of(path).unwrap_or(Format::Markdown), &text)
 }
 
+/// A record file's front matter and body, with where the front matter starts (for error lines).
+pub struct Parsed<'a> {
+    /// Front-matter keys in file order.
+    pub fields: Map<String, Value>,
+    /// The markdown body, when there is one.
+    pub body: Option<String>,
+    /// The 1-based file line where the front matter text starts.
+    pub first_line: usize,
+    /// The front matter text (for finding a key's line).
+    pub source: &'a str,
+}
+
+/// Splits and parses a record file's text (front matter syntax only; no validation).
+pub fn parse_source<'a>(file: &str, format: Format, text: &'a str) -> Result<Parsed<'a>, Vec<ContentError>> {
+    let at = |line: usize, message: String| vec![ContentError::new(file, line, message)];
+    Ok(match format {
+        Format::Markdown => {
+            let split = front_matter::split(text).map_err(|m| at(1, m))?;
+            // A parser that stops at the end of the front matter points past it: clamp to its last line.
+            let last_line = split.yaml.lines().count().max(1);
+            let fields = front_matter::yaml_object(split.yaml)
+                .map_err(|e| at(e.line.min(last_line) + split.first_line - 1, e.message))?;
+            let body = split.body.trim_start_matches(['\n', '\r']).trim_end();
+            let body = (!body.is_empty()).then(|| body.to_string());
+            Parsed { fields, body, first_line: split.first_line, source: split.yaml }
+        }
+        Format::Yaml => Parsed {
+            fields: front_matter::yaml_object(text).map_err(|e| at(e.line, e.message))?,
+            body: None,
+            first_line: 1,
+            source: text,
+        },
+        Format::Json => Parsed {
+            fields: front_matter::json_object(text).map_err(|e| at(e.line, e.message))?,
+            body: None,
+            first_line: 1,
+            source: text,
+        },
+    })
+}
+
+/// Pins validation issues to `file:line` using the line of the key each concerns.
+pub fn locate(file: &str, parsed_source: &str, first_line: usize, issues: Vec<Issue>) -> Vec<ContentError> {
+    let lines = key_lines(parsed_source);
+    issues
+        .into_iter()
+        .map(|Issue { key, message }| {
+            let line = key.and_then(|k| lines.get(&k).copied()).map_or(1, |l| l + first_line - 1);
+            ContentError::new(file, line, message)
+        })
+        .collect()
+}
+
 /// Parses the text of a record file. Pure, so tests and fuzzers can call it without files.
 pub fn parse(
     collection: &str,
@@ -54,42 +108,22 @@ pub fn parse(
     format: Format,
     text: &str,
 ) -> Result<Record, Vec<ContentError>> {
-    let at = |line: usize, message: String| vec![ContentError::new(file, line, message)];
-    let (fields, body, first_line, source) = match format {
-        Format::Markdown => {
-            let split = front_matter::split(text).map_err(|m| at(1, m))?;
-            // A parser that stops at the end of the front matter points past it: clamp to its last line.
-            let last_line = split.yaml.lines().count().max(1);
-            let fields = front_matter::yaml_object(split.yaml)
-                .map_err(|e| at(e.line.min(last_line) + split.first_line - 1, e.message))?;
-            let body = split.body.trim_start_matches(['\n', '\r']).trim_end();
-            (fields, (!body.is_empty()).then(|| body.to_string()), split.first_line, split.yaml)
-        }
-        Format::Yaml => (front_matter::yaml_object(text).map_err(|e| at(e.line, e.message))?, None, 1, text),
-        Format::Json => (front_matter::json_object(text).map_err(|e| at(e.line, e.message))?, None, 1, text),
-    };
-    let mut record = Record::from_fields(collection, slug, fields, body).map_err(|issues| {
-        let lines = key_lines(source);
-        issues
-            .into_iter()
-            .map(|Issue { key, message }| {
-                let line = key.and_then(|k| lines.get(&k).copied()).map_or(1, |l| l + first_line - 1);
-                ContentError::new(file, line, message)
-            })
-            .collect::<Vec<_>>()
-    })?;
+    let Parsed { fields, body, first_line, source } = parse_source(file, format, text)?;
+    let mut record = Record::from_fields(collection, slug, fields, body)
+        .map_err(|issues| locate(file, source, first_line, issues))?;
     if let Some(body) = &record.body {
         record.html = Some(markdown::to_html(body));
     }
     Ok(record)
 }
 
-/// The line of the `slug:` key of a record file, else 1 (for duplicate-slug errors).
-pub fn slug_line(path: &Path) -> usize {
+/// The line of a top-level `key:` of a record file, else 1 (for errors found after parsing,
+/// such as duplicate slugs or unknown related entries).
+pub fn key_line(path: &Path, key: &str) -> usize {
     let Ok(text) = std::fs::read_to_string(path) else {
         return 1;
     };
-    key_lines(&text).get("slug").copied().unwrap_or(1)
+    key_lines(&text).get(key).copied().unwrap_or(1)
 }
 
 #[cfg(test)]

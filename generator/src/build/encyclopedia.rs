@@ -1,0 +1,111 @@
+//! The encyclopedia as files (decision D5): each entry's detail and its JSON-LD (a schema.org
+//! `Article` citing its sources), plus the catalog the list, facets and suggestions read.
+
+use portal_core::content::{Entry, SiteConfig};
+use portal_core::encyclopedia::{letter_of, Catalog, CatalogEntry, CATALOG_FILE};
+use portal_core::search::schema::fold;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+use super::output::OutFile;
+use crate::load::Content;
+
+/// The media type of JSON-LD.
+pub const JSON_LD: &str = "application/ld+json";
+
+/// An entry as the list shows it: the record without its body.
+pub fn list_item(entry: &Entry) -> Value {
+    let mut item = entry.record.to_json();
+    if let Value::Object(map) = &mut item {
+        map.remove("body");
+    }
+    item
+}
+
+/// The schema.org `Article` of an entry, with absolute URLs under the site's base URL.
+pub fn json_ld(entry: &Entry, site: &SiteConfig) -> Value {
+    let record = &entry.record;
+    let url = format!("{}{}", site.base(), record.url);
+    let mut article = json!({
+        "@context": "https://schema.org",
+        "@type": "Article",
+        "@id": url,
+        "url": url,
+        "headline": record.title,
+        "name": record.title,
+        "inLanguage": entry.language.clone().unwrap_or_else(|| site.language.clone()),
+        "citation": entry.sources.iter().map(|source| {
+            let mut work = json!({"@type": "CreativeWork", "name": source.title, "url": source.url});
+            if let Some(publisher) = &source.publisher {
+                work["publisher"] = json!({"@type": "Organization", "name": publisher});
+            }
+            if let Some(date) = &source.date {
+                work["datePublished"] = json!(date);
+            }
+            work
+        }).collect::<Vec<_>>(),
+        "isPartOf": {"@type": "WebSite", "name": site.title, "url": site.base()},
+    });
+    let extra = [
+        ("description", record.summary.clone().map(Value::from)),
+        ("dateModified", record.updated.or(record.date).map(|d| Value::from(d.date()))),
+        ("about", record.category.clone().map(|c| json!({"@type": "Thing", "name": c}))),
+        ("keywords", (!record.tags.is_empty()).then(|| json!(record.tags))),
+        ("alternateName", (!entry.aliases.is_empty()).then(|| json!(entry.aliases))),
+        ("license", (!site.license.is_empty()).then(|| Value::from(site.license.clone()))),
+    ];
+    for (key, value) in extra {
+        if let Some(value) = value {
+            article[key] = value;
+        }
+    }
+    article
+}
+
+fn catalog(entries: &[Entry]) -> Catalog {
+    Catalog {
+        entries: entries
+            .iter()
+            .map(|entry| CatalogEntry {
+                slug: entry.record.slug.clone(),
+                title: entry.record.title.clone(),
+                url: entry.record.url.clone(),
+                fold: fold(&entry.record.title),
+                letter: letter_of(&entry.record.title),
+                aliases: entry.aliases.clone(),
+                category: entry.record.category.clone(),
+                tags: entry.record.tags.clone(),
+                updated: entry.record.updated.or(entry.record.date).map(|d| d.unix),
+                item: list_item(entry),
+            })
+            .collect(),
+    }
+}
+
+/// Every entry's detail and JSON-LD, and the catalog.
+pub fn files(content: &Content) -> anyhow::Result<Vec<OutFile>> {
+    let mut out: Vec<OutFile> = content
+        .entries
+        .par_iter()
+        .flat_map_iter(|entry| {
+            let slug = &entry.record.slug;
+            let detail = json!({"status": "success", "data": {"entry": entry.record.to_detail_json()}});
+            [
+                OutFile::served(
+                    format!("/api/encyclopedia/{slug}"),
+                    format!("api/encyclopedia/{slug}.json"),
+                    "application/json",
+                    detail.to_string().into_bytes(),
+                ),
+                OutFile::served(
+                    format!("/api/encyclopedia/{slug}/jsonld"),
+                    format!("api/encyclopedia/{slug}.jsonld"),
+                    JSON_LD,
+                    json_ld(entry, &content.site).to_string().into_bytes(),
+                ),
+            ]
+        })
+        .collect();
+    out.push(OutFile::internal(CATALOG_FILE, serde_json::to_vec(&catalog(&content.entries))?));
+    Ok(out)
+}

@@ -1,0 +1,121 @@
+//! Loading `content/encyclopedia/*.md` (decision D5): entries validated like records plus their
+//! sources, aliases and language; then every `related` slug must name a published entry.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use portal_core::content::{ContentError, Entry};
+use portal_core::search::schema::fold;
+use rayon::prelude::*;
+
+use super::records::{key_line, locate, parse_source, path_slug, Format};
+use crate::markdown;
+
+/// The encyclopedia folder inside the content folder.
+pub const FOLDER: &str = "encyclopedia";
+
+/// Parses one entry file's text.
+pub fn parse(slug: &str, file: &str, text: &str) -> Result<Entry, Vec<ContentError>> {
+    let parsed = parse_source(file, Format::Markdown, text)?;
+    let mut entry = Entry::from_fields(slug, parsed.fields, parsed.body)
+        .map_err(|issues| locate(file, parsed.source, parsed.first_line, issues))?;
+    if let Some(body) = &entry.record.body {
+        entry.record.html = Some(markdown::to_html(body));
+    }
+    Ok(entry)
+}
+
+/// Loads every published entry, in title order; all problems are collected into `errors`.
+pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> Vec<Entry> {
+    let dir = content.join(FOLDER);
+    let files = entry_files(&dir, errors);
+    let parsed: Vec<(PathBuf, Result<Entry, Vec<ContentError>>)> = files
+        .par_iter()
+        .map(|path| {
+            let file = path.display().to_string();
+            let result = std::fs::read_to_string(path)
+                .map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])
+                .and_then(|text| parse(&path_slug(&dir, path), &file, &text));
+            (path.clone(), result)
+        })
+        .collect();
+    let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
+    let mut seen: HashMap<String, PathBuf> = HashMap::new();
+    for (path, result) in parsed {
+        match result {
+            Ok(entry) if entry.record.draft => {}
+            Ok(entry) => {
+                if let Some(first) = seen.insert(entry.record.slug.clone(), path.clone()) {
+                    errors.push(ContentError::new(
+                        path.display().to_string(),
+                        key_line(&path, "slug"),
+                        format!(
+                            "duplicate slug `{}` in the encyclopedia: {} already uses it",
+                            entry.record.slug,
+                            first.display()
+                        ),
+                    ));
+                    continue;
+                }
+                entries.push((path, entry));
+            }
+            Err(mut problems) => errors.append(&mut problems),
+        }
+    }
+    check_related(&entries, errors);
+    let mut entries: Vec<Entry> = entries.into_iter().map(|(_, entry)| entry).collect();
+    entries.sort_by_cached_key(|e| (fold(&e.record.title), e.record.slug.clone()));
+    entries
+}
+
+fn check_related(entries: &[(PathBuf, Entry)], errors: &mut Vec<ContentError>) {
+    let known: std::collections::HashSet<&str> = entries.iter().map(|(_, e)| e.record.slug.as_str()).collect();
+    for (path, entry) in entries {
+        for related in &entry.related {
+            if !known.contains(related.as_str()) {
+                errors.push(ContentError::new(
+                    path.display().to_string(),
+                    key_line(path, "related"),
+                    format!("`related` names `{related}`, which is not a published encyclopedia entry"),
+                ));
+            }
+        }
+    }
+}
+
+fn entry_files(dir: &Path, errors: &mut Vec<ContentError>) -> Vec<PathBuf> {
+    let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files = Vec::new();
+    for entry in read.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            errors.push(ContentError::new(
+                path.display().to_string(),
+                1,
+                "encyclopedia entries are not nested: move these files up",
+            ));
+        } else if Format::of(&path) == Some(Format::Markdown) {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_source_names_the_file_and_line() {
+        let errors = parse("asylum", "encyclopedia/asylum.md", "---\ntitle: Asylum\nsummary: x\n---\nBody\n")
+            .expect_err("no sources");
+        assert_eq!(errors[0].to_string(), "encyclopedia/asylum.md:1: missing `sources`: every encyclopedia entry cites at least one source ({title, url, publisher?, date?})");
+        let errors = parse("asylum", "e.md", "---\ntitle: A\nsources: []\n---\n").expect_err("empty sources");
+        assert_eq!(errors[0].line, 3);
+    }
+}
