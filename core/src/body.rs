@@ -57,6 +57,29 @@ pub fn json_object(request: &Request) -> Result<Option<Map<String, Value>>, Prob
     }
 }
 
+/// Why a JSON body could not be read: an HTTP-level problem (413, 415), or text that is not JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BodyError {
+    /// Too large, or not sent as JSON.
+    Problem(Problem),
+    /// Not valid JSON (the parser's message).
+    NotJson(String),
+}
+
+/// The JSON value of a body of any shape (for JSON-RPC, where the shape is checked later).
+pub fn json_value(request: &Request) -> Result<Value, BodyError> {
+    if request.body.len() > MAX_BODY_BYTES {
+        return Err(BodyError::Problem(too_large()));
+    }
+    if let Some(value) = request.header("content-type").filter(|v| !is_json_media_type(v)) {
+        return Err(BodyError::Problem(Problem::new(
+            ErrorCode::UnsupportedMediaType,
+            format!("Content-Type `{value}` is not supported: send the body as application/json."),
+        )));
+    }
+    serde_json::from_slice(&request.body).map_err(|e| BodyError::NotJson(format!("The body is not valid JSON: {e}.")))
+}
+
 /// "a string", "an array"... for messages about JSON values.
 pub fn json_kind(value: &Value) -> &'static str {
     match value {

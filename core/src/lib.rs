@@ -17,6 +17,7 @@ pub mod handlers;
 pub mod headers;
 pub mod http;
 pub mod manifest;
+pub mod mcp;
 pub mod platform;
 pub mod problem;
 pub mod query;

@@ -12,6 +12,11 @@ impl Query {
         Query(raw.map(|q| form_urlencoded::parse(q.as_bytes()).into_owned().collect()).unwrap_or_default())
     }
 
+    /// A query from name/value pairs (for calling a handler on behalf of another interface, e.g. MCP).
+    pub fn from_pairs(pairs: Vec<(String, String)>) -> Self {
+        Query(pairs)
+    }
+
     /// The first value of `name`.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())

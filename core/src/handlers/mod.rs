@@ -37,6 +37,7 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
         Handler::EncyclopediaList => encyclopedia::list(ctx).await,
         Handler::EncyclopediaSuggest => encyclopedia::suggestions(ctx).await,
         Handler::EncyclopediaFacets => encyclopedia::facet_counts(ctx).await,
+        Handler::Mcp => crate::mcp::handle(ctx).await,
         other => Err(Problem::not_found(format!(
             "{} is not available in this build ({other:?} is not enabled).",
             ctx.request.path

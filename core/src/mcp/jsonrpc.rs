@@ -1,0 +1,89 @@
+//! JSON-RPC 2.0 framing for the MCP endpoint: what a message is, and the error codes.
+
+use serde_json::{json, Value};
+
+/// The body is not JSON.
+pub const PARSE_ERROR: i64 = -32700;
+/// The JSON is not a valid request object (or is a batch, which MCP 2025-06-18 dropped).
+pub const INVALID_REQUEST: i64 = -32600;
+/// No such method.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// The params do not fit the method.
+pub const INVALID_PARAMS: i64 = -32602;
+
+/// What a POSTed message is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// A request: it gets a response.
+    Request {
+        /// Its id (string or number).
+        id: Value,
+        /// The method.
+        method: String,
+        /// The params (an object, or null when absent).
+        params: Value,
+    },
+    /// A notification, or a client's response to us: accepted with 202 and no body.
+    Accepted,
+}
+
+/// Classifies a parsed JSON value; `Err` is the JSON-RPC error response to send (HTTP 400).
+pub fn classify(value: Value) -> Result<Message, Value> {
+    let Value::Object(map) = value else {
+        return Err(error(
+            Value::Null,
+            INVALID_REQUEST,
+            "A JSON-RPC message must be one object (batches are not supported).",
+        ));
+    };
+    let id = map.get("id").cloned();
+    if map.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(error(id.unwrap_or(Value::Null), INVALID_REQUEST, "`jsonrpc` must be \"2.0\"."));
+    }
+    let valid_id = |id: &Value| id.is_string() || id.is_i64() || id.is_u64();
+    match (map.get("method"), id) {
+        (Some(Value::String(method)), Some(id)) if valid_id(&id) => {
+            let params = map.get("params").cloned().unwrap_or(Value::Null);
+            if !(params.is_object() || params.is_null()) {
+                return Err(error(id, INVALID_REQUEST, "`params` must be an object."));
+            }
+            Ok(Message::Request { id, method: method.clone(), params })
+        }
+        (Some(Value::String(_)), Some(id)) => Err(error(id, INVALID_REQUEST, "`id` must be a string or an integer.")),
+        (Some(Value::String(_)), None) => Ok(Message::Accepted),
+        (None, Some(_)) if map.contains_key("result") || map.contains_key("error") => Ok(Message::Accepted),
+        (_, id) => Err(error(id.unwrap_or(Value::Null), INVALID_REQUEST, "A request needs a string `method`.")),
+    }
+}
+
+/// A success response.
+pub fn result(id: Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// An error response.
+pub fn error(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_classified() {
+        let request = classify(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
+        assert!(matches!(request, Ok(Message::Request { .. })));
+        assert_eq!(classify(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})), Ok(Message::Accepted));
+        assert_eq!(classify(json!({"jsonrpc": "2.0", "id": 1, "result": {}})), Ok(Message::Accepted));
+        for bad in [
+            json!([]),
+            json!({"id": 1, "method": "x"}),
+            json!({"jsonrpc": "2.0", "id": 1}),
+            json!({"jsonrpc": "2.0", "id": 1.5, "method": "x"}),
+        ] {
+            let err = classify(bad).expect_err("invalid");
+            assert_eq!(err["error"]["code"], INVALID_REQUEST);
+        }
+    }
+}

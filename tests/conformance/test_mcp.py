@@ -1,0 +1,140 @@
+"""The MCP server over raw HTTP: JSON-RPC framing, errors, notifications, GET rules, rate limit (D8)."""
+
+import json
+
+import pytest
+
+from conftest import RATE_LIMIT, problem
+
+PATHS = ["/mcp", "/.well-known/mcp"]
+
+
+def rpc(client, payload, path="/mcp", **headers):
+    data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
+    return client.post(path, data=data, headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers})
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_initialize_negotiates_the_protocol(client, path):
+    r = rpc(client, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}, path)
+    assert r.status_code == 200 and r.headers["Content-Type"].startswith("application/json")
+    body = r.json()
+    assert body["jsonrpc"] == "2.0" and body["id"] == 1
+    result = body["result"]
+    assert result["protocolVersion"] == "2025-06-18"
+    assert "tools" in result["capabilities"]
+    assert result["serverInfo"]["name"] and result["serverInfo"]["version"]
+    assert result["instructions"]
+
+
+def test_an_unknown_client_version_gets_ours(client):
+    r = rpc(client, {"jsonrpc": "2.0", "id": "a", "method": "initialize", "params": {"protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    assert r.json()["result"]["protocolVersion"] == "2025-06-18"
+
+
+def test_notifications_get_202_and_no_body(client):
+    r = rpc(client, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    assert r.status_code == 202 and r.content == b""
+
+
+def test_ping(client):
+    assert rpc(client, {"jsonrpc": "2.0", "id": 7, "method": "ping"}).json() == {"jsonrpc": "2.0", "id": 7, "result": {}}
+
+
+def test_tools_list_names_four_read_only_tools(client):
+    tools = rpc(client, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).json()["result"]["tools"]
+    assert [t["name"] for t in tools] == ["search_portal", "list_portal_collection", "search_portal_encyclopedia", "get_portal_encyclopedia_entry"]
+    for tool in tools:
+        assert tool["inputSchema"]["type"] == "object" and tool["outputSchema"]["type"] == "object"
+        assert tool["annotations"]["readOnlyHint"] is True
+
+
+def test_unparsable_json_is_32700(client):
+    r = rpc(client, "{not json")
+    assert r.json()["error"]["code"] == -32700 and r.json()["id"] is None
+
+
+@pytest.mark.parametrize("payload", [[], [{"jsonrpc": "2.0", "id": 1, "method": "ping"}], {"id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 1}, {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": [1]}])
+def test_invalid_requests_are_32600(client, payload):
+    assert rpc(client, payload).json()["error"]["code"] == -32600
+
+
+def test_an_unknown_method_is_32601(client):
+    body = rpc(client, {"jsonrpc": "2.0", "id": 3, "method": "resources/list"}).json()
+    assert body["error"]["code"] == -32601 and body["id"] == 3
+
+
+@pytest.mark.parametrize("params", [{}, {"name": 3}, {"name": "search_portal", "arguments": []}, {"name": "no_such_tool"}])
+def test_bad_call_params_are_32602(client, params):
+    assert rpc(client, {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": params}).json()["error"]["code"] == -32602
+
+
+def call(client, name, arguments):
+    body = rpc(client, {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": name, "arguments": arguments}}).json()
+    return body["result"]
+
+
+def test_a_tool_result_has_text_and_structured_content(client):
+    result = call(client, "search_portal", {"query": "water", "collections": ["resources"]})
+    assert result["isError"] is False
+    assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+    assert [h["slug"] for h in result["structuredContent"]["results"]["resources"]] == ["water-safety", "hygiene-kit"]
+
+
+@pytest.mark.parametrize(
+    "name,arguments",
+    [
+        ("search_portal", {"query": "a"}),
+        ("search_portal", {}),
+        ("search_portal", {"query": "water", "limit": "ten"}),
+        ("search_portal", {"query": "water", "collections": ["nope"]}),
+        ("list_portal_collection", {"collection": "unicorns"}),
+        ("list_portal_collection", {"collection": "news", "limit": 0}),
+        ("search_portal_encyclopedia", {"pageSize": 500}),
+        ("search_portal_encyclopedia", {"colour": "red"}),
+        ("get_portal_encyclopedia_entry", {"slug": "no-such-entry"}),
+        ("get_portal_encyclopedia_entry", {}),
+    ],
+)
+def test_bad_arguments_are_tool_errors(client, name, arguments):
+    result = call(client, name, arguments)
+    assert result["isError"] is True
+    assert result["content"][0]["text"]
+
+
+def test_an_unknown_entry_says_how_to_find_one(client):
+    text = call(client, "get_portal_encyclopedia_entry", {"slug": "atlantis"})["content"][0]["text"]
+    assert "atlantis" in text and "search_portal_encyclopedia" in text
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_get_answers_the_discovery_document(client, path):
+    r = client.get(path, headers={"Accept": "application/json"})
+    assert r.status_code == 200
+    doc = r.json()
+    assert doc["protocolVersion"] == "2025-06-18" and doc["transport"] == "streamable-http"
+    assert doc["endpoint"].endswith("/mcp") and doc["serverCard"].endswith("/.well-known/mcp/server-card.json")
+    assert [t["name"] for t in doc["tools"]][0] == "search_portal"
+    assert "RateLimit-Remaining" not in r.headers
+
+
+def test_get_asking_for_a_stream_is_405(client):
+    r = client.get("/mcp", headers={"Accept": "text/event-stream"})
+    problem(r, 405, "method_not_allowed")
+    assert "POST" in r.headers["Allow"]
+
+
+def test_an_unsupported_protocol_header_is_400(client):
+    r = rpc(client, {"jsonrpc": "2.0", "id": 1, "method": "ping"}, **{"MCP-Protocol-Version": "1999-01-01"})
+    problem(r, 400, "bad_request")
+
+
+def test_mcp_shares_the_rest_budget_and_429_is_a_problem_document(client):
+    for _ in range(RATE_LIMIT // 2):
+        client.get("/api/news")
+    for _ in range(RATE_LIMIT - RATE_LIMIT // 2):
+        assert rpc(client, {"jsonrpc": "2.0", "id": 1, "method": "ping"}).status_code == 200
+    r = rpc(client, {"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    problem(r, 429, "rate_limited")
+    assert int(r.headers["Retry-After"]) > 0
