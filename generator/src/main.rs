@@ -30,6 +30,20 @@ enum Command {
     },
     /// Build, then serve every endpoint, static and dynamic, on one port.
     Serve(ServeArgs),
+    /// Pack a build into one archive with SHA-256 checksums, for offline copies.
+    Snapshot {
+        /// The build folder.
+        #[arg(long, default_value = "dist")]
+        dist: PathBuf,
+        /// The archive to write.
+        #[arg(long, default_value = "portal-snapshot.tar.gz")]
+        out: PathBuf,
+    },
+    /// Check a snapshot archive: every file present and unaltered.
+    Verify {
+        /// The archive.
+        file: PathBuf,
+    },
 }
 
 #[derive(Args, Clone)]
@@ -58,7 +72,7 @@ struct ServeArgs {
     /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 8787)]
     port: u16,
-    /// Serve an existing build folder without building.
+    /// Serve an existing build folder, or a snapshot archive, without building.
     #[arg(long, conflicts_with = "watch")]
     dist: Option<PathBuf>,
     /// Rebuild when content or templates change.
@@ -105,6 +119,32 @@ fn main() -> ExitCode {
             Err(e) => report_failure(e),
         },
         Command::Serve(args) => run_serve(args, &progress),
+        Command::Snapshot { dist, out } => match portal::snapshot::pack(&dist, &out) {
+            Ok(files) => {
+                println!("portal: packed {files} files of {} into {}", dist.display(), out.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("portal: {e:#}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Verify { file } => match portal::snapshot::open(&file) {
+            Ok(snapshot) => {
+                println!(
+                    "portal: {} is intact: {} files of {} built {}",
+                    file.display(),
+                    snapshot.manifest.files.len(),
+                    snapshot.manifest.site,
+                    snapshot.manifest.generated_at
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("portal: {e:#}");
+                ExitCode::from(1)
+            }
+        },
     }
 }
 

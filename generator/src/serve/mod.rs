@@ -37,21 +37,29 @@ pub struct Site {
 /// The server's state: the current build (swapped by `--watch`) and the rate limiter (kept).
 pub struct ServerState {
     dist: PathBuf,
+    archive: Option<Arc<std::collections::HashMap<String, bytes::Bytes>>>,
     limiter: Arc<Mutex<MemoryStore>>,
     site: RwLock<Arc<Site>>,
 }
 
 impl ServerState {
-    /// Loads the build in `dist`.
+    /// Loads the build in `dist` (a build folder, or a snapshot archive made by `portal snapshot`).
     pub async fn open(dist: PathBuf, limits: Limits) -> Result<Arc<Self>> {
         let limiter = Arc::new(Mutex::new(MemoryStore::new(limits, MAX_RATE_LIMIT_ENTRIES)));
-        let site = load_site(&dist, &limiter).await?;
-        Ok(Arc::new(ServerState { dist, limiter, site: RwLock::new(Arc::new(site)) }))
+        let archive = if dist.is_file() {
+            let snapshot = crate::snapshot::open(&dist)?;
+            eprintln!("portal: serving the snapshot {} (built {})", dist.display(), snapshot.manifest.generated_at);
+            Some(Arc::new(snapshot.files))
+        } else {
+            None
+        };
+        let site = load_site(&dist, archive.clone(), &limiter).await?;
+        Ok(Arc::new(ServerState { dist, archive, limiter, site: RwLock::new(Arc::new(site)) }))
     }
 
     /// Re-reads the build after a rebuild; requests in flight finish on the old one.
     pub async fn reload(&self) -> Result<()> {
-        let site = load_site(&self.dist, &self.limiter).await?;
+        let site = load_site(&self.dist, self.archive.clone(), &self.limiter).await?;
         if let Ok(mut current) = self.site.write() {
             *current = Arc::new(site);
         }
@@ -63,8 +71,15 @@ impl ServerState {
     }
 }
 
-async fn load_site(dist: &std::path::Path, limiter: &Arc<Mutex<MemoryStore>>) -> Result<Site> {
-    let platform = NativePlatform::new(dist, Arc::clone(limiter));
+async fn load_site(
+    dist: &std::path::Path,
+    archive: Option<Arc<std::collections::HashMap<String, bytes::Bytes>>>,
+    limiter: &Arc<Mutex<MemoryStore>>,
+) -> Result<Site> {
+    let mut platform = NativePlatform::new(dist, Arc::clone(limiter));
+    if let Some(files) = archive {
+        platform = platform.with_archive(files);
+    }
     let app = App::load(&platform).await.with_context(|| format!("opening the build in {}", dist.display()))?;
     // Open the search index now rather than on the first search.
     if app.search_index(&platform).await.is_err() {

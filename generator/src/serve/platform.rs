@@ -20,6 +20,8 @@ const CACHE_BUDGET: usize = 256 << 20;
 #[derive(Debug)]
 pub struct NativePlatform {
     dist: PathBuf,
+    /// The files of a snapshot archive, when serving one (`portal serve --dist FILE`).
+    archive: Option<Arc<HashMap<String, Bytes>>>,
     limiter: Arc<Mutex<MemoryStore>>,
     cache: Mutex<FileCache>,
     answers: Arc<Mutex<TtlCache>>,
@@ -45,7 +47,19 @@ impl NativePlatform {
     /// A platform over `dist`, sharing `limiter` (which outlives rebuilds under `--watch`) and a
     /// fresh answer cache (answers of an older build must not outlive it).
     pub fn new(dist: impl Into<PathBuf>, limiter: Arc<Mutex<MemoryStore>>) -> Self {
-        NativePlatform { dist: dist.into(), limiter, cache: Mutex::new(FileCache::default()), answers: answer_cache() }
+        NativePlatform {
+            dist: dist.into(),
+            archive: None,
+            limiter,
+            cache: Mutex::new(FileCache::default()),
+            answers: answer_cache(),
+        }
+    }
+
+    /// Serves the files of a verified snapshot archive instead of a folder.
+    pub fn with_archive(mut self, files: Arc<HashMap<String, Bytes>>) -> Self {
+        self.archive = Some(files);
+        self
     }
 
     /// The build folder.
@@ -81,6 +95,9 @@ impl Platform for NativePlatform {
     async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
         if !is_contained(file) {
             return Ok(None);
+        }
+        if let Some(archive) = &self.archive {
+            return Ok(archive.get(file).cloned());
         }
         if let Some(bytes) = self.cached(file) {
             return Ok(Some(bytes));
