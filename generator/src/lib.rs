@@ -8,5 +8,6 @@ pub mod build;
 pub mod load;
 pub mod markdown;
 pub mod progress;
+pub mod report;
 pub mod serve;
 pub mod snapshot;

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use portal::build::{self, BuildError, BuildOptions, BuildReport};
+use portal::build::{self, BuildError, BuildOptions};
 use portal::progress::Progress;
+use portal::report::{self, Format};
 use portal::serve::{self, ServerState};
 use portal_core::ratelimit::Limits;
 
@@ -27,6 +28,9 @@ enum Command {
         /// The content folder.
         #[arg(long, default_value = "content")]
         content: PathBuf,
+        /// How to report: human, github (workflow annotations) or json.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
     },
     /// Build, then serve every endpoint, static and dynamic, on one port.
     Serve(ServeArgs),
@@ -60,6 +64,9 @@ struct BuildArgs {
     /// The public address, overriding `base_url` in site.yaml.
     #[arg(long)]
     base_url: Option<String>,
+    /// How to report: human, github (workflow annotations) or json.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
 }
 
 #[derive(Args)]
@@ -106,17 +113,17 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Build(args) => match build::build(&args.options(), &progress) {
             Ok(report) => {
-                print_summary(&report, &args.out);
+                report::built(args.format, &report, &args.out);
                 ExitCode::SUCCESS
             }
-            Err(e) => report_failure(e),
+            Err(e) => report_failure(args.format, e),
         },
-        Command::Check { content } => match build::check(&content, &progress) {
+        Command::Check { content, format } => match build::check(&content, &progress) {
             Ok(loaded) => {
-                println!("portal: {} is valid ({} published records)", content.display(), loaded.record_count());
+                report::checked(format, &content, loaded.record_count(), loaded.entries.len());
                 ExitCode::SUCCESS
             }
-            Err(e) => report_failure(e),
+            Err(e) => report_failure(format, e),
         },
         Command::Serve(args) => run_serve(args, &progress),
         Command::Snapshot { dist, out } => match portal::snapshot::pack(&dist, &out) {
@@ -148,32 +155,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn print_summary(report: &BuildReport, out: &std::path::Path) {
-    let records: usize = report.collections.iter().map(|(_, n)| n).sum();
-    let per: Vec<String> = report.collections.iter().filter(|(_, n)| *n > 0).map(|(c, n)| format!("{c} {n}")).collect();
-    println!(
-        "portal: built {records} records ({}) into {}: {} files, {} bytes ({} written, {} removed) in {} ms",
-        per.join(", "),
-        out.display(),
-        report.write.files,
-        report.write.bytes,
-        report.write.written,
-        report.write.removed,
-        report.elapsed.as_millis()
-    );
-}
-
-fn report_failure(error: BuildError) -> ExitCode {
+fn report_failure(format: Format, error: BuildError) -> ExitCode {
     match error {
         BuildError::Content(errors) => {
-            for error in &errors {
-                eprintln!("{error}");
-            }
-            eprintln!("portal: {} content error(s); nothing was written", errors.len());
+            report::content_errors(format, &errors);
             ExitCode::from(1)
         }
         BuildError::Io(e) => {
-            eprintln!("portal: {e:#}");
+            report::failure(format, &e);
             ExitCode::from(2)
         }
     }
@@ -184,10 +173,10 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
         Some(dist) => dist.clone(),
         None => match build::build(&args.build.options(), progress) {
             Ok(report) => {
-                print_summary(&report, &args.build.out);
+                report::built(args.build.format, &report, &args.build.out);
                 args.build.out.clone()
             }
-            Err(e) => return report_failure(e),
+            Err(e) => return report_failure(args.build.format, e),
         },
     };
     let runtime = match tokio::runtime::Runtime::new() {

@@ -257,3 +257,36 @@ fn encyclopedia_entries_get_detail_and_json_ld_files() {
     assert_eq!(article["url"], "https://fixture.example.org/encyclopedia/asylum");
     assert!(!out.path().join("api/encyclopedia/draft-topic.json").exists());
 }
+
+#[test]
+fn exit_codes_separate_content_errors_from_usage_and_io_errors() {
+    assert_eq!(portal(&["check", "--content", "fixtures/site"]).status.code(), Some(0));
+    assert_eq!(portal(&["check", "--content", "fixtures/invalid/four-errors"]).status.code(), Some(1));
+    assert_eq!(portal(&["check", "--content", "fixtures/no-such-folder"]).status.code(), Some(2));
+    assert_eq!(portal(&["build", "--no-such-flag"]).status.code(), Some(2));
+}
+
+#[test]
+fn github_format_annotates_each_file_and_line() {
+    let result = portal(&["check", "--content", "fixtures/invalid/four-errors", "--format", "github"]);
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    let annotations: Vec<&str> = stdout.lines().filter(|l| l.starts_with("::error file=")).collect();
+    assert_eq!(annotations.len(), 4, "{stdout}");
+    assert!(annotations.contains(&"::error file=fixtures/invalid/four-errors/news/no-title.md,line=1,title=portal::missing `title`: every record needs a title string"));
+}
+
+#[test]
+fn json_format_is_machine_readable() {
+    let failed = portal(&["check", "--content", "fixtures/invalid/four-errors", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&failed.stdout).expect("json on stdout");
+    assert_eq!(doc["status"], "error");
+    assert_eq!(doc["errors"].as_array().map(Vec::len), Some(4));
+    assert_eq!(doc["errors"][0]["line"], 4);
+    let out = tempfile::tempdir().expect("temp dir");
+    let built =
+        portal(&["build", "--content", "fixtures/site", "--out", &out.path().to_string_lossy(), "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&built.stdout).expect("json on stdout");
+    assert_eq!(doc["status"], "ok");
+    assert_eq!(doc["collections"]["news"], 4);
+    assert_eq!(doc["entries"], 6);
+}

@@ -36,6 +36,8 @@ pub struct BuildOptions {
 pub struct BuildReport {
     /// Published records per collection.
     pub collections: Vec<(&'static str, usize)>,
+    /// Published encyclopedia entries.
+    pub entries: usize,
     /// What writing changed.
     pub write: output::WriteStats,
     /// Wall time.
@@ -104,6 +106,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     let write = output::write(&options.out, files, &manifest)?;
     Ok(BuildReport {
         collections: content.collections.iter().map(|(name, records)| (*name, records.len())).collect(),
+        entries: content.entries.len(),
         write,
         elapsed: started.elapsed(),
     })
