@@ -23,6 +23,8 @@ pub enum ErrorCode {
     CollectionNotFound,
     /// 405: the route exists but not with this method.
     MethodNotAllowed,
+    /// 408: the client took too long to send its request.
+    RequestTimeout,
     /// 413: the request body is over the limit.
     PayloadTooLarge,
     /// 415: a body sent with a content type other than JSON.
@@ -37,12 +39,13 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order the docs list them.
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::BadRequest,
         ErrorCode::InvalidBody,
         ErrorCode::NotFound,
         ErrorCode::CollectionNotFound,
         ErrorCode::MethodNotAllowed,
+        ErrorCode::RequestTimeout,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::RateLimited,
@@ -58,6 +61,7 @@ impl ErrorCode {
             ErrorCode::NotFound => "not_found",
             ErrorCode::CollectionNotFound => "collection_not_found",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::RateLimited => "rate_limited",
@@ -72,6 +76,7 @@ impl ErrorCode {
             ErrorCode::BadRequest | ErrorCode::InvalidBody => 400,
             ErrorCode::NotFound | ErrorCode::CollectionNotFound => 404,
             ErrorCode::MethodNotAllowed => 405,
+            ErrorCode::RequestTimeout => 408,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::UnsupportedMediaType => 415,
             ErrorCode::RateLimited => 429,
@@ -88,6 +93,7 @@ impl ErrorCode {
             ErrorCode::NotFound => "Not found",
             ErrorCode::CollectionNotFound => "Collection not found",
             ErrorCode::MethodNotAllowed => "Method not allowed",
+            ErrorCode::RequestTimeout => "Request timeout",
             ErrorCode::PayloadTooLarge => "Payload too large",
             ErrorCode::UnsupportedMediaType => "Unsupported media type",
             ErrorCode::RateLimited => "Too many requests",
@@ -108,6 +114,7 @@ impl ErrorCode {
                 "Use the API catalog at /.well-known/api-catalog to find valid collection endpoints."
             }
             ErrorCode::MethodNotAllowed => "Use one of the methods in the Allow header.",
+            ErrorCode::RequestTimeout => "Send the whole request promptly, then retry.",
             ErrorCode::PayloadTooLarge => "Send a request body of at most 64 KiB.",
             ErrorCode::UnsupportedMediaType => "Send the body as JSON with Content-Type: application/json.",
             ErrorCode::RateLimited => "Wait the number of seconds in Retry-After, then retry.",

@@ -4,6 +4,7 @@
 //! `--watch` and graceful shutdown.
 
 pub mod cache;
+pub mod listener;
 mod platform;
 pub mod watch;
 
@@ -18,6 +19,7 @@ use axum::Router;
 use portal_core::app::App;
 use portal_core::body::{too_large, MAX_BODY_BYTES};
 use portal_core::http::{Method, Request, Response};
+use portal_core::problem::{ErrorCode, Problem};
 use portal_core::ratelimit::{Limits, MemoryStore};
 use tower_http::compression::CompressionLayer;
 
@@ -108,12 +110,12 @@ async fn handle(
         .get(axum::http::header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<usize>().ok());
-    let body = match declared {
-        Some(length) if length > MAX_BODY_BYTES => None,
-        _ => axum::body::to_bytes(body, MAX_BODY_BYTES).await.ok(),
-    };
-    let Some(body) = body else {
+    if declared.is_some_and(|length| length > MAX_BODY_BYTES) {
         return into_axum(site.app.reject(too_large(), &path));
+    }
+    let body = match axum::body::to_bytes(body, MAX_BODY_BYTES).await {
+        Ok(body) => body,
+        Err(e) => return into_axum(site.app.reject(body_error(&e), &path)),
     };
     let core_request = Request {
         method: Method::parse(parts.method.as_str()),
@@ -131,6 +133,18 @@ async fn handle(
     into_axum(site.app.handle(&site.platform, core_request).await)
 }
 
+/// The problem for a body that could not be read: over the limit (413), or too slow (408).
+fn body_error(error: &axum::Error) -> Problem {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.is::<http_body_util::LengthLimitError>() {
+            return too_large();
+        }
+        source = current.source();
+    }
+    Problem::new(ErrorCode::RequestTimeout, "The request body did not arrive in time.")
+}
+
 fn into_axum(response: Response) -> axum::response::Response {
     let mut builder = axum::http::Response::builder().status(response.status);
     for (name, value) in &response.headers {
@@ -145,8 +159,8 @@ fn into_axum(response: Response) -> axum::response::Response {
 
 /// Serves `state` on `listener` until SIGINT or SIGTERM, letting requests in flight finish.
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<ServerState>) -> Result<()> {
-    let service = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service).with_graceful_shutdown(shutdown_signal()).await.context("serving")
+    let limits = listener::Limits::from_env();
+    listener::run(listener, listener::with_timeouts(router(state), limits), limits, shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

@@ -62,6 +62,16 @@ impl NativePlatform {
         self
     }
 
+    /// Whether `path`, with every symbolic link resolved, is still inside the build folder (a link
+    /// in `dist/` pointing elsewhere must not expose the rest of the machine).
+    async fn stays_inside(&self, path: &Path) -> bool {
+        let (Ok(root), Ok(target)) = (tokio::fs::canonicalize(&self.dist).await, tokio::fs::canonicalize(path).await)
+        else {
+            return true;
+        };
+        target.starts_with(root)
+    }
+
     /// The build folder.
     pub fn dist(&self) -> &Path {
         &self.dist
@@ -102,7 +112,11 @@ impl Platform for NativePlatform {
         if let Some(bytes) = self.cached(file) {
             return Ok(Some(bytes));
         }
-        match tokio::fs::read(self.dist.join(file)).await {
+        let path = self.dist.join(file);
+        if !self.stays_inside(&path).await {
+            return Ok(None);
+        }
+        match tokio::fs::read(path).await {
             Ok(data) => {
                 let bytes = Bytes::from(data);
                 self.remember(file, &bytes);

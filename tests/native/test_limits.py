@@ -1,0 +1,136 @@
+"""Abuse limits and path safety of `portal serve`: header, body and connection limits, a bounded
+rate-limit store, and no request reaching a file outside the build folder."""
+
+import os
+import shutil
+import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import requests
+
+import servers
+
+LIMITS = {"PORTAL_HEADER_TIMEOUT_MS": "700", "PORTAL_BODY_TIMEOUT_MS": "700", "PORTAL_MAX_CONNECTIONS": "4"}
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = servers.start_portal(["serve", "--dist", str(servers.conformance_dist()), "--port", "0"], env=LIMITS)
+    yield s
+    s.stop()
+
+
+def connect(server):
+    host, port = server.base_url.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=10)
+
+
+def raw(server, target):
+    conn = connect(server)
+    conn.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    data = b""
+    while chunk := conn.recv(65536):
+        data += chunk
+    conn.close()
+    return data
+
+
+def test_slow_headers_are_cut_off(server):
+    conn = connect(server)
+    conn.sendall(b"GET /api/news HTTP/1.1\r\nHost: x\r\n")
+    time.sleep(1.5)
+    try:
+        assert conn.recv(1024) in (b"",) or conn.recv(1024).startswith(b"HTTP/1.1 408")
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    conn.close()
+
+
+def test_a_slow_body_gets_408(server):
+    conn = connect(server)
+    conn.sendall(b"POST /api/news HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\"")
+    conn.settimeout(5)
+    started = time.monotonic()
+    data = conn.recv(1024)
+    conn.close()
+    assert data.startswith(b"HTTP/1.1 408"), data[:100]
+    assert time.monotonic() - started < 4
+
+
+def test_a_declared_body_over_64_kib_is_refused_before_reading_it(server):
+    conn = connect(server)
+    conn.sendall(b"POST /api/news HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n")
+    conn.settimeout(5)
+    assert conn.recv(1024).startswith(b"HTTP/1.1 413")
+    conn.close()
+
+
+def test_connections_beyond_the_cap_wait_their_turn(server):
+    idle = [connect(server) for _ in range(4)]
+    time.sleep(0.2)
+    with ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(lambda: requests.get(server.base_url + "/api/news/pinned", timeout=10).status_code)
+        time.sleep(0.3)
+        assert not waiting.done(), "a fifth connection is served only when one of four closes"
+        for conn in idle:
+            conn.close()
+        assert waiting.result(timeout=10) == 200
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/../../../../etc/passwd",
+        "/api/news/../../../etc/passwd",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/api/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/api/news/..%2f..%2f_portal%2fmanifest.json",
+        "/..\\..\\etc\\passwd",
+        "/api\\..\\..\\etc\\passwd",
+        "//etc/passwd",
+        "/%2fetc%2fpasswd",
+        "/_portal/manifest.json",
+        "/api/news.json",
+    ],
+)
+def test_no_path_reaches_a_file_outside_the_routes(server, target):
+    response = raw(server, target)
+    assert response.startswith(b"HTTP/1.1 404") or response.startswith(b"HTTP/1.1 400"), response[:200]
+    assert b"root:" not in response and b'"routes"' not in response
+
+
+def test_a_symlink_in_dist_pointing_out_is_not_followed(tmp_path):
+    dist = tmp_path / "dist"
+    shutil.copytree(servers.conformance_dist(), dist)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("top secret")
+    target = dist / "api" / "news" / "pinned.json"
+    target.unlink()
+    os.symlink(secret, target)
+    s = servers.start_portal(["serve", "--dist", str(dist), "--port", "0"])
+    try:
+        r = requests.get(s.base_url + "/api/news/pinned")
+        assert r.status_code == 404 and "top secret" not in r.text
+    finally:
+        s.stop()
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
+
+
+def test_many_distinct_addresses_keep_memory_bounded(server):
+    session = requests.Session()
+
+    def burst(start, count):
+        for i in range(start, start + count):
+            session.get(server.base_url + "/api/news?limit=1", headers={"X-Forwarded-For": f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}"})
+
+    burst(0, 2000)
+    before = rss_kib(server.process.pid)
+    burst(2000, 20000)
+    after = rss_kib(server.process.pid)
+    assert after - before < 64 * 1024, f"RSS grew by {after - before} KiB over 20,000 addresses"
