@@ -15,6 +15,7 @@ pub mod deprecation;
 pub mod handlers;
 pub mod headers;
 pub mod http;
+pub mod mail;
 pub mod manifest;
 pub mod platform;
 pub mod problem;
@@ -23,6 +24,7 @@ pub mod ratelimit;
 pub mod routes;
 pub mod testing;
 pub mod time;
+pub mod validate;
 
 /// The API version this build serves, sent in every `API-Version` response header.
 pub const API_VERSION: &str = "1.0.0";

@@ -9,3 +9,4 @@ pub mod load;
 pub mod markdown;
 pub mod progress;
 pub mod serve;
+pub mod submissions;

@@ -1,4 +1,4 @@
-//! The `portal` command line: `build`, `check` and `serve` (decision D9).
+//! The `portal` command line: `build`, `check`, `serve` and `submissions` (decision D9).
 //!
 //! Exit codes: 0 success, 1 content errors (all listed as `file:line: message`), 2 usage or I/O errors.
 
@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use portal::build::{self, BuildError, BuildOptions, BuildReport};
 use portal::progress::Progress;
 use portal::serve::{self, ServerState};
+use portal::submissions;
 use portal_core::ratelimit::Limits;
 
 #[derive(Parser)]
@@ -30,6 +31,24 @@ enum Command {
     },
     /// Build, then serve every endpoint, static and dynamic, on one port.
     Serve(ServeArgs),
+    /// List the stored community voices and bookings (for follow-up by the editors).
+    Submissions {
+        /// The state folder `portal serve` used.
+        #[arg(long, default_value = ".portal")]
+        state: PathBuf,
+        /// Only this kind.
+        #[arg(long, value_parser = ["voice", "booking"])]
+        kind: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "json")]
+        format: FormatArg,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Json,
+    Csv,
 }
 
 #[derive(Args, Clone)]
@@ -105,6 +124,19 @@ fn main() -> ExitCode {
             Err(e) => report_failure(e),
         },
         Command::Serve(args) => run_serve(args, &progress),
+        Command::Submissions { state, kind, format } => {
+            let format = match format {
+                FormatArg::Json => submissions::Format::Json,
+                FormatArg::Csv => submissions::Format::Csv,
+            };
+            match submissions::export(&state, kind.as_deref(), format, &mut std::io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("portal: {e:#}");
+                    ExitCode::from(2)
+                }
+            }
+        }
     }
 }
 
@@ -159,7 +191,7 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
     };
     let limits = Limits { limit: args.rate_limit, window_ms: args.rate_window.max(1) * 1000 };
     let result = runtime.block_on(async {
-        let state = ServerState::open(dist, limits).await?;
+        let state = ServerState::open(dist, &args.state, limits).await?;
         let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}:{}: {e}", args.host, args.port))?;

@@ -1,7 +1,12 @@
 //! The handlers: plain async functions of a request context, one file per resource.
 
+pub mod bookings;
 pub mod collections;
+pub mod export;
 pub mod files;
+pub mod match_category;
+pub mod submit;
+pub mod voices;
 
 use crate::app::App;
 use crate::http::{Request, Response};
@@ -31,6 +36,10 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
     match handler {
         Handler::Collection => collections::handle(ctx).await,
         Handler::PageRedirect => files::redirect_page(ctx).await,
+        Handler::Export => export::handle(ctx).await,
+        Handler::MatchCategory => match_category::handle(ctx).await,
+        Handler::SubmitVoice => voices::handle(ctx).await,
+        Handler::Booking => bookings::handle(ctx).await,
         other => Err(Problem::not_found(format!(
             "{} is not available in this build ({other:?} is not enabled).",
             ctx.request.path

@@ -3,11 +3,13 @@
 //! [`router`] is the whole HTTP surface (used by `main` and by tests); [`run`] adds the build,
 //! `--watch` and graceful shutdown.
 
+pub mod outbox;
 mod platform;
+pub mod store;
 pub mod watch;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 use anyhow::{Context, Result};
@@ -20,7 +22,9 @@ use portal_core::http::{Method, Request, Response};
 use portal_core::ratelimit::{Limits, MemoryStore};
 use tower_http::compression::CompressionLayer;
 
+use outbox::{Outbox, Transport};
 pub use platform::{is_contained, NativePlatform};
+use store::Store;
 
 /// How many client windows the rate limiter keeps at most.
 pub const MAX_RATE_LIMIT_ENTRIES: usize = 100_000;
@@ -37,20 +41,26 @@ pub struct Site {
 pub struct ServerState {
     dist: PathBuf,
     limiter: Arc<Mutex<MemoryStore>>,
+    outbox: Arc<Outbox>,
     site: RwLock<Arc<Site>>,
 }
 
 impl ServerState {
-    /// Loads the build in `dist`.
-    pub async fn open(dist: PathBuf, limits: Limits) -> Result<Arc<Self>> {
+    /// Loads the build in `dist`, opens the store in `state` and starts delivering its outbox
+    /// (to `PORTAL_SMTP_URL`, else `.eml` files under `<state>/mail/`).
+    pub async fn open(dist: PathBuf, state: &Path, limits: Limits) -> Result<Arc<Self>> {
         let limiter = Arc::new(Mutex::new(MemoryStore::new(limits, MAX_RATE_LIMIT_ENTRIES)));
-        let site = load_site(&dist, &limiter).await?;
-        Ok(Arc::new(ServerState { dist, limiter, site: RwLock::new(Arc::new(site)) }))
+        let transport = Transport::from_env(state)?;
+        let store = Store::open(state)?;
+        eprintln!("portal: submissions in {}, mail to {}", state.join(store::DB_FILE).display(), transport.describe());
+        let outbox = Outbox::start(store, transport);
+        let site = load_site(&dist, &limiter, &outbox).await?;
+        Ok(Arc::new(ServerState { dist, limiter, outbox, site: RwLock::new(Arc::new(site)) }))
     }
 
     /// Re-reads the build after a rebuild; requests in flight finish on the old one.
     pub async fn reload(&self) -> Result<()> {
-        let site = load_site(&self.dist, &self.limiter).await?;
+        let site = load_site(&self.dist, &self.limiter, &self.outbox).await?;
         if let Ok(mut current) = self.site.write() {
             *current = Arc::new(site);
         }
@@ -62,8 +72,8 @@ impl ServerState {
     }
 }
 
-async fn load_site(dist: &std::path::Path, limiter: &Arc<Mutex<MemoryStore>>) -> Result<Site> {
-    let platform = NativePlatform::new(dist, Arc::clone(limiter));
+async fn load_site(dist: &Path, limiter: &Arc<Mutex<MemoryStore>>, outbox: &Arc<Outbox>) -> Result<Site> {
+    let platform = NativePlatform::new(dist, Arc::clone(limiter), Arc::clone(outbox));
     let app = App::load(&platform).await.with_context(|| format!("opening the build in {}", dist.display()))?;
     Ok(Site { app, platform })
 }

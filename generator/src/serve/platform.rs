@@ -1,5 +1,6 @@
 //! The native [`Platform`]: built files from the `dist/` folder (cached in memory, bounded),
-//! rate-limit windows in a bounded in-memory store, the system clock.
+//! rate-limit windows in a bounded in-memory store, the system clock, submissions in the SQLite
+//! outbox.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -8,6 +9,8 @@ use std::sync::{Arc, Mutex};
 use bytes::Bytes;
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 use portal_core::ratelimit::{Decision, MemoryStore};
+
+use super::outbox::Outbox;
 
 /// Files larger than this are read from disk every time instead of being cached.
 const CACHE_FILE_LIMIT: usize = 1 << 20;
@@ -19,6 +22,7 @@ const CACHE_BUDGET: usize = 256 << 20;
 pub struct NativePlatform {
     dist: PathBuf,
     limiter: Arc<Mutex<MemoryStore>>,
+    outbox: Arc<Outbox>,
     cache: Mutex<FileCache>,
 }
 
@@ -29,9 +33,9 @@ struct FileCache {
 }
 
 impl NativePlatform {
-    /// A platform over `dist`, sharing `limiter` (which outlives rebuilds under `--watch`).
-    pub fn new(dist: impl Into<PathBuf>, limiter: Arc<Mutex<MemoryStore>>) -> Self {
-        NativePlatform { dist: dist.into(), limiter, cache: Mutex::new(FileCache::default()) }
+    /// A platform over `dist`, sharing `limiter` and `outbox` (which outlive rebuilds under `--watch`).
+    pub fn new(dist: impl Into<PathBuf>, limiter: Arc<Mutex<MemoryStore>>, outbox: Arc<Outbox>) -> Self {
+        NativePlatform { dist: dist.into(), limiter, outbox, cache: Mutex::new(FileCache::default()) }
     }
 
     /// The build folder.
@@ -102,7 +106,10 @@ impl Platform for NativePlatform {
     async fn cache_put(&self, _key: &str, _value: Bytes, _ttl_secs: u64) {}
 
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
-        Err(PlatformError(format!("submissions are not stored yet ({})", submission.kind)))
+        self.outbox.submit(submission).await.map_err(|e| {
+            eprintln!("portal: storing submission {}: {e:#}", submission.id);
+            PlatformError(format!("{e:#}"))
+        })
     }
 }
 
