@@ -245,7 +245,8 @@ mod tests {
         assert_eq!(f.text("optional", false, 10, Use::Body), None);
         let problem = f.finish().expect_err("invalid");
         let doc = problem.document("", "/");
-        let named: Vec<&str> = doc["errors"].as_array().into_iter().flatten().filter_map(|e| e["field"].as_str()).collect();
+        let named: Vec<&str> =
+            doc["errors"].as_array().into_iter().flatten().filter_map(|e| e["field"].as_str()).collect();
         assert_eq!(named, ["name", "email", "visitTime", "n", "missing"]);
     }
 

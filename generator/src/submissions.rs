@@ -58,7 +58,13 @@ fn write_csv(list: &[StoredSubmission], out: &mut impl Write) -> Result<()> {
     header.extend(fields.iter().map(String::as_str));
     writeln!(out, "{}", header.iter().map(|h| csv_cell(h)).collect::<Vec<_>>().join(","))?;
     for s in list {
-        let mut row = vec![s.kind.clone(), s.id.clone(), s.received_at.clone(), s.mails_sent.to_string(), s.mails_pending.to_string()];
+        let mut row = vec![
+            s.kind.clone(),
+            s.id.clone(),
+            s.received_at.clone(),
+            s.mails_sent.to_string(),
+            s.mails_pending.to_string(),
+        ];
         row.extend(fields.iter().map(|f| match s.data.get(f) {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(text)) => text.clone(),
@@ -72,7 +78,8 @@ fn write_csv(list: &[StoredSubmission], out: &mut impl Write) -> Result<()> {
 /// One CSV cell (RFC 4180 quoting). Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`
 /// first) gets a leading `'`, since these values come from the public.
 pub fn csv_cell(value: &str) -> String {
-    let value = if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_string() };
+    let value =
+        if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_string() };
     if value.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", value.replace('"', "\"\""))
     } else {

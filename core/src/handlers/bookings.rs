@@ -16,7 +16,11 @@ use crate::validate::{require_object, Fields, Use};
 pub const MAX_NAME: usize = 100;
 
 /// The validated booking, in the order of spec 4.4; optional fields only when given.
-fn validate(body: &Map<String, Value>, site: &crate::content::SiteConfig, today: i64) -> Result<Map<String, Value>, Problem> {
+fn validate(
+    body: &Map<String, Value>,
+    site: &crate::content::SiteConfig,
+    today: i64,
+) -> Result<Map<String, Value>, Problem> {
     let choices = &site.booking;
     let mut fields = Fields::new(body);
     let values = [

@@ -126,8 +126,13 @@ mod tests {
 
     #[test]
     fn collections_are_checked_and_deduplicated() {
-        assert_eq!(parse_collections(&body(r#"{"collections":["news","events","news"]}"#)), Ok(vec!["news".into(), "events".into()]));
-        for bad in [r#"{}"#, r#"{"collections":[]}"#, r#"{"collections":"news"}"#, r#"{"collections":["news","nope",3]}"#] {
+        assert_eq!(
+            parse_collections(&body(r#"{"collections":["news","events","news"]}"#)),
+            Ok(vec!["news".into(), "events".into()])
+        );
+        for bad in
+            [r#"{}"#, r#"{"collections":[]}"#, r#"{"collections":"news"}"#, r#"{"collections":["news","nope",3]}"#]
+        {
             assert!(parse_collections(&body(bad)).is_err(), "{bad}");
         }
         let err = parse_collections(&body(r#"{"collections":["nope"]}"#)).expect_err("unknown");

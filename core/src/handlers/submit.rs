@@ -61,7 +61,8 @@ pub async fn store<P: Platform>(
     mails: Vec<Mail>,
 ) -> Result<String, Problem> {
     let received_at = DateTime::from_unix((ctx.now_ms / 1000) as i64).rfc3339();
-    let submission = Submission { kind: kind.to_string(), id: id.to_string(), received_at: received_at.clone(), data, mails };
+    let submission =
+        Submission { kind: kind.to_string(), id: id.to_string(), received_at: received_at.clone(), data, mails };
     ctx.platform.store_submission(&submission).await.map_err(|_| Problem::internal())?;
     Ok(received_at)
 }

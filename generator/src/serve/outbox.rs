@@ -183,7 +183,9 @@ async fn deliver(transport: &Transport, item: &OutboxMail) -> Result<(), Failure
                 Err(e) => Err(Failure::Transient(e.to_string())),
             }
         }
-        Transport::Files(dir) => write_eml(dir, item, &message.formatted()).map_err(|e| Failure::Transient(format!("{e:#}"))),
+        Transport::Files(dir) => {
+            write_eml(dir, item, &message.formatted()).map_err(|e| Failure::Transient(format!("{e:#}")))
+        }
     }
 }
 
@@ -224,8 +226,14 @@ mod tests {
 
     #[test]
     fn smtp_urls_parse() {
-        assert_eq!(Transport::parse("smtp://127.0.0.1:2525").ok(), Some(Transport::Smtp { host: "127.0.0.1".into(), port: 2525 }));
-        assert_eq!(Transport::parse("smtp://mail.example.org").ok(), Some(Transport::Smtp { host: "mail.example.org".into(), port: 25 }));
+        assert_eq!(
+            Transport::parse("smtp://127.0.0.1:2525").ok(),
+            Some(Transport::Smtp { host: "127.0.0.1".into(), port: 2525 })
+        );
+        assert_eq!(
+            Transport::parse("smtp://mail.example.org").ok(),
+            Some(Transport::Smtp { host: "mail.example.org".into(), port: 25 })
+        );
         assert!(Transport::parse("http://x:1").is_err());
         assert!(Transport::parse("smtp://x:port").is_err());
         assert!(Transport::parse("smtp://:25").is_err());

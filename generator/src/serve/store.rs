@@ -113,7 +113,10 @@ impl Store {
             )?;
             if added == 1 {
                 for mail in &mails {
-                    tx.execute("INSERT INTO outbox (submission_id, mail) VALUES (?1, ?2)", params![submission.id, mail])?;
+                    tx.execute(
+                        "INSERT INTO outbox (submission_id, mail) VALUES (?1, ?2)",
+                        params![submission.id, mail],
+                    )?;
                 }
             }
             tx.commit()
@@ -171,8 +174,11 @@ impl Store {
     /// Gives up on a mail that can never be sent (e.g. it cannot be built); it stays listed.
     pub fn mark_undeliverable(&self, id: i64, error: &str) -> Result<()> {
         self.with(|conn| {
-            conn.execute("UPDATE outbox SET status = 'undeliverable', last_error = ?2 WHERE id = ?1", params![id, error])
-                .map(drop)
+            conn.execute(
+                "UPDATE outbox SET status = 'undeliverable', last_error = ?2 WHERE id = ?1",
+                params![id, error],
+            )
+            .map(drop)
         })
     }
 
