@@ -199,10 +199,7 @@ mod tests {
     use serde_json::json;
 
     fn fields(value: Value) -> Map<String, Value> {
-        match value {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
+        serde_json::from_value(value).unwrap_or_default()
     }
 
     #[test]

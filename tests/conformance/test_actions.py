@@ -113,6 +113,19 @@ def test_an_action_body_must_be_a_json_object(client, path):
     problem(client.post(path, data="title=x", headers={"Content-Type": "text/plain"}), 415, "unsupported_media_type")
 
 
+@pytest.mark.parametrize("path", ["/api/export", "/api/match-category", "/api/submit-voice", "/api/send-booking-confirmation"])
+def test_action_posts_count_against_the_rate_limit(client, path):
+    first = client.post(path, json={})
+    second = client.post(path, json={})
+    assert first.headers["RateLimit-Limit"] == "60"
+    assert int(second.headers["RateLimit-Remaining"]) == int(first.headers["RateLimit-Remaining"]) - 1
+
+
+def test_export_lists_bad_collections_and_bad_options_together(client):
+    r = post_json(client, "/api/export", {"collections": ["nope"], "options": {"includeMetadata": 1}})
+    invalid(r, "collections", "options.includeMetadata")
+
+
 # --- match-category -----------------------------------------------------------------------------
 
 

@@ -86,7 +86,7 @@ impl Store {
         Ok(Store { path, conn: Mutex::new(conn) })
     }
 
-    /// Opens an existing store read-only use (`portal submissions`): fails if there is none.
+    /// Opens an existing store (for `portal submissions`): an error naming the file if there is none.
     pub fn open_existing(dir: &Path) -> Result<Self> {
         let path = dir.join(DB_FILE);
         if !path.is_file() {
