@@ -5,6 +5,7 @@ import os
 import re
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,7 +36,10 @@ class Server:
 
 
 def start_portal(args, cwd=ROOT, timeout=120, env=None):
-    """Runs `portal <args>` (which must include `--port 0`) and waits for its listening line."""
+    """Runs `portal <args>` (which must include `--port 0`) and waits for its listening line.
+    A `serve` without `--state` gets a fresh state folder under target/, so tests never share one."""
+    if args and args[0] == "serve" and "--state" not in args:
+        args = [*args, "--state", tempfile.mkdtemp(prefix="state-", dir=ROOT / "target")]
     log = open(ROOT / "target" / f"portal-{os.getpid()}-{time.monotonic_ns()}.log", "w+")
     process = subprocess.Popen(
         [str(PORTAL), *args],

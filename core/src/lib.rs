@@ -16,6 +16,7 @@ pub mod encyclopedia;
 pub mod handlers;
 pub mod headers;
 pub mod http;
+pub mod mail;
 pub mod manifest;
 pub mod mcp;
 pub mod platform;
@@ -26,6 +27,7 @@ pub mod routes;
 pub mod search;
 pub mod testing;
 pub mod time;
+pub mod validate;
 
 /// The API version this build serves, sent in every `API-Version` response header.
 pub const API_VERSION: &str = "1.0.0";

@@ -11,3 +11,4 @@ pub mod progress;
 pub mod report;
 pub mod serve;
 pub mod snapshot;
+pub mod submissions;

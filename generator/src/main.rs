@@ -1,4 +1,4 @@
-//! The `portal` command line: `build`, `check` and `serve` (decision D9).
+//! The `portal` command line: `build`, `check`, `serve` and `submissions` (decision D9).
 //!
 //! Exit codes: 0 success, 1 content errors (all listed as `file:line: message`), 2 usage or I/O errors.
 
@@ -10,6 +10,7 @@ use portal::build::{self, BuildError, BuildOptions};
 use portal::progress::Progress;
 use portal::report::{self, Format};
 use portal::serve::{self, ServerState};
+use portal::submissions;
 use portal_core::ratelimit::Limits;
 
 #[derive(Parser)]
@@ -48,6 +49,24 @@ enum Command {
         /// The archive.
         file: PathBuf,
     },
+    /// List the stored community voices and bookings (for follow-up by the editors).
+    Submissions {
+        /// The state folder `portal serve` used.
+        #[arg(long, default_value = ".portal")]
+        state: PathBuf,
+        /// Only this kind.
+        #[arg(long, value_parser = ["voice", "booking"])]
+        kind: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "json")]
+        format: FormatArg,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Json,
+    Csv,
 }
 
 #[derive(Args, Clone)]
@@ -152,6 +171,19 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Command::Submissions { state, kind, format } => {
+            let format = match format {
+                FormatArg::Json => submissions::Format::Json,
+                FormatArg::Csv => submissions::Format::Csv,
+            };
+            match submissions::export(&state, kind.as_deref(), format, &mut std::io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("portal: {e:#}");
+                    ExitCode::from(2)
+                }
+            }
+        }
     }
 }
 
@@ -188,7 +220,7 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
     };
     let limits = Limits { limit: args.rate_limit, window_ms: args.rate_window.max(1) * 1000 };
     let result = runtime.block_on(async {
-        let state = ServerState::open(dist, limits).await?;
+        let state = ServerState::open(dist, &args.state, limits).await?;
         let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}:{}: {e}", args.host, args.port))?;

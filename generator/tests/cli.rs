@@ -248,6 +248,19 @@ fn an_entry_without_sources_or_with_an_unknown_related_slug_fails_the_build() {
 }
 
 #[test]
+fn the_build_writes_the_export_description_and_the_mail_templates() {
+    let out = build_fixture();
+    let description = json(&out.path().join("api/export.json"));
+    assert_eq!(description["supportedCollections"].as_array().map(Vec::len), Some(19));
+    let manifest = json(&out.path().join("_portal/manifest.json"));
+    assert_eq!(manifest["routes"]["/api/export"]["file"], "api/export.json");
+    for stem in portal_core::mail::TEMPLATES {
+        assert!(out.path().join(format!("_portal/mail/{stem}.txt")).is_file(), "{stem}.txt");
+        assert!(out.path().join(format!("_portal/mail/{stem}.html")).is_file(), "{stem}.html");
+    }
+}
+
+#[test]
 fn encyclopedia_entries_get_detail_and_json_ld_files() {
     let out = build_fixture();
     let detail = json(&out.path().join("api/encyclopedia/asylum.json"));
@@ -289,4 +302,43 @@ fn json_format_is_machine_readable() {
     assert_eq!(doc["status"], "ok");
     assert_eq!(doc["collections"]["news"], 4);
     assert_eq!(doc["entries"], 6);
+}
+
+#[test]
+fn submissions_without_a_store_is_an_error_naming_the_folder() {
+    let state = tempfile::tempdir().expect("temp dir");
+    let result = portal(&["submissions", "--state", &state.path().to_string_lossy()]);
+    assert_eq!(result.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&result.stderr).contains("portal.sqlite3"));
+}
+
+#[test]
+fn submissions_lists_the_store_as_json_or_csv() {
+    use portal::serve::store::Store;
+    use portal_core::platform::Submission;
+
+    let state = tempfile::tempdir().expect("temp dir");
+    let store = Store::open(state.path()).expect("store");
+    for (kind, id, data) in [
+        ("voice", "v-1", serde_json::json!({"title": "=cmd", "author": "Ana", "content": "a,b\nc"})),
+        ("booking", "BK-1", serde_json::json!({"name": "Ana", "email": "ana@example.org"})),
+    ] {
+        let submission = Submission {
+            kind: kind.into(),
+            id: id.into(),
+            received_at: "2026-11-22T12:00:00Z".into(),
+            data,
+            mails: vec![],
+        };
+        store.insert(&submission).expect("insert");
+    }
+    let dir = state.path().to_string_lossy().to_string();
+    let listed = portal(&["submissions", "--state", &dir]);
+    assert!(listed.status.success());
+    let all: Value = serde_json::from_slice(&listed.stdout).expect("JSON");
+    assert_eq!(all.as_array().map(Vec::len), Some(2));
+    assert_eq!(all[0]["data"]["title"], "=cmd");
+    let csv = portal(&["submissions", "--state", &dir, "--kind", "voice", "--format", "csv"]);
+    let text = String::from_utf8_lossy(&csv.stdout);
+    assert_eq!(text, "kind,id,receivedAt,mailsSent,mailsPending,title,author,content\nvoice,v-1,2026-11-22T12:00:00Z,0,0,'=cmd,Ana,\"a,b\nc\"\n");
 }

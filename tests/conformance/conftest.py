@@ -4,6 +4,7 @@ X-Forwarded-For) so rate-limit budgets never leak between tests."""
 
 import itertools
 import os
+import tempfile
 
 import pytest
 import requests
@@ -32,8 +33,11 @@ def base_url(request, rate_window):
         return
     target = request.config.getoption("--target")
     if target == "native":
+        state = tempfile.mkdtemp(prefix="conformance-state-", dir=servers.ROOT / "target")
         server = servers.start_portal(
-            ["serve", "--dist", str(servers.conformance_dist()), "--port", "0", "--rate-window", str(rate_window)]
+            ["serve", "--dist", str(servers.conformance_dist()), "--port", "0", "--rate-window", str(rate_window),
+             "--state", state],
+            env={"PORTAL_SMTP_URL": ""},
         )
     else:
         import edge  # noqa: PLC0415 - only needed for the edge target

@@ -1,9 +1,14 @@
 //! The handlers: plain async functions of a request context, one file per resource.
 
+pub mod bookings;
 pub mod collections;
 pub mod encyclopedia;
+pub mod export;
 pub mod files;
+pub mod match_category;
 pub mod search;
+pub mod submit;
+pub mod voices;
 
 use crate::app::App;
 use crate::http::{Request, Response};
@@ -38,6 +43,10 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
         Handler::EncyclopediaSuggest => encyclopedia::suggestions(ctx).await,
         Handler::EncyclopediaFacets => encyclopedia::facet_counts(ctx).await,
         Handler::Mcp => crate::mcp::handle(ctx).await,
+        Handler::Export => export::handle(ctx).await,
+        Handler::MatchCategory => match_category::handle(ctx).await,
+        Handler::SubmitVoice => voices::handle(ctx).await,
+        Handler::Booking => bookings::handle(ctx).await,
         other => Err(Problem::not_found(format!(
             "{} is not available in this build ({other:?} is not enabled).",
             ctx.request.path

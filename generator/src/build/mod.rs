@@ -2,6 +2,7 @@
 //!
 //! A sequence of named steps; each later issue adds its renderer as one more step.
 
+pub mod actions;
 pub mod api;
 pub mod cdn;
 pub mod encyclopedia;
@@ -94,6 +95,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     let mut files = api::files(&content);
     files.extend(search::files(&content)?);
     files.extend(encyclopedia::files(&content)?);
+    files.extend(actions::files(options.templates.as_deref())?);
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),

@@ -5,11 +5,13 @@
 
 pub mod cache;
 pub mod listener;
+pub mod outbox;
 mod platform;
+pub mod store;
 pub mod watch;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 use anyhow::{Context, Result};
@@ -23,7 +25,9 @@ use portal_core::problem::{ErrorCode, Problem};
 use portal_core::ratelimit::{Limits, MemoryStore};
 use tower_http::compression::CompressionLayer;
 
+use outbox::{Outbox, Transport};
 pub use platform::{is_contained, NativePlatform};
+use store::Store;
 
 /// How many client windows the rate limiter keeps at most.
 pub const MAX_RATE_LIMIT_ENTRIES: usize = 100_000;
@@ -41,12 +45,15 @@ pub struct ServerState {
     dist: PathBuf,
     archive: Option<Arc<std::collections::HashMap<String, bytes::Bytes>>>,
     limiter: Arc<Mutex<MemoryStore>>,
+    outbox: Arc<Outbox>,
     site: RwLock<Arc<Site>>,
 }
 
 impl ServerState {
-    /// Loads the build in `dist` (a build folder, or a snapshot archive made by `portal snapshot`).
-    pub async fn open(dist: PathBuf, limits: Limits) -> Result<Arc<Self>> {
+    /// Loads the build in `dist` (a build folder, or a snapshot archive made by `portal snapshot`),
+    /// opens the store in `state` and starts delivering its outbox (to `PORTAL_SMTP_URL`, else
+    /// `.eml` files under `<state>/mail/`).
+    pub async fn open(dist: PathBuf, state: &Path, limits: Limits) -> Result<Arc<Self>> {
         let limiter = Arc::new(Mutex::new(MemoryStore::new(limits, MAX_RATE_LIMIT_ENTRIES)));
         let archive = if dist.is_file() {
             let snapshot = crate::snapshot::open(&dist)?;
@@ -55,13 +62,17 @@ impl ServerState {
         } else {
             None
         };
-        let site = load_site(&dist, archive.clone(), &limiter).await?;
-        Ok(Arc::new(ServerState { dist, archive, limiter, site: RwLock::new(Arc::new(site)) }))
+        let transport = Transport::from_env(state)?;
+        let store = Store::open(state)?;
+        eprintln!("portal: submissions in {}, mail to {}", state.join(store::DB_FILE).display(), transport.describe());
+        let outbox = Outbox::start(store, transport);
+        let site = load_site(&dist, archive.clone(), &limiter, &outbox).await?;
+        Ok(Arc::new(ServerState { dist, archive, limiter, outbox, site: RwLock::new(Arc::new(site)) }))
     }
 
     /// Re-reads the build after a rebuild; requests in flight finish on the old one.
     pub async fn reload(&self) -> Result<()> {
-        let site = load_site(&self.dist, self.archive.clone(), &self.limiter).await?;
+        let site = load_site(&self.dist, self.archive.clone(), &self.limiter, &self.outbox).await?;
         if let Ok(mut current) = self.site.write() {
             *current = Arc::new(site);
         }
@@ -74,11 +85,12 @@ impl ServerState {
 }
 
 async fn load_site(
-    dist: &std::path::Path,
+    dist: &Path,
     archive: Option<Arc<std::collections::HashMap<String, bytes::Bytes>>>,
     limiter: &Arc<Mutex<MemoryStore>>,
+    outbox: &Arc<Outbox>,
 ) -> Result<Site> {
-    let mut platform = NativePlatform::new(dist, Arc::clone(limiter));
+    let mut platform = NativePlatform::new(dist, Arc::clone(limiter), Arc::clone(outbox));
     if let Some(files) = archive {
         platform = platform.with_archive(files);
     }

@@ -1,5 +1,6 @@
 //! The native [`Platform`]: built files from the `dist/` folder (cached in memory, bounded),
-//! rate-limit windows in a bounded in-memory store, the system clock.
+//! rate-limit windows in a bounded in-memory store, the system clock, submissions in the SQLite
+//! outbox.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -10,6 +11,7 @@ use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest
 use portal_core::ratelimit::{Decision, MemoryStore};
 
 use super::cache::TtlCache;
+use super::outbox::Outbox;
 
 /// Files larger than this are read from disk every time instead of being cached.
 const CACHE_FILE_LIMIT: usize = 1 << 20;
@@ -23,6 +25,7 @@ pub struct NativePlatform {
     /// The files of a snapshot archive, when serving one (`portal serve --dist FILE`).
     archive: Option<Arc<HashMap<String, Bytes>>>,
     limiter: Arc<Mutex<MemoryStore>>,
+    outbox: Arc<Outbox>,
     cache: Mutex<FileCache>,
     answers: Arc<Mutex<TtlCache>>,
 }
@@ -44,13 +47,14 @@ struct FileCache {
 }
 
 impl NativePlatform {
-    /// A platform over `dist`, sharing `limiter` (which outlives rebuilds under `--watch`) and a
-    /// fresh answer cache (answers of an older build must not outlive it).
-    pub fn new(dist: impl Into<PathBuf>, limiter: Arc<Mutex<MemoryStore>>) -> Self {
+    /// A platform over `dist`, sharing `limiter` and `outbox` (which outlive rebuilds under
+    /// `--watch`), with a fresh answer cache (answers of an older build must not outlive it).
+    pub fn new(dist: impl Into<PathBuf>, limiter: Arc<Mutex<MemoryStore>>, outbox: Arc<Outbox>) -> Self {
         NativePlatform {
             dist: dist.into(),
             archive: None,
             limiter,
+            outbox,
             cache: Mutex::new(FileCache::default()),
             answers: answer_cache(),
         }
@@ -153,7 +157,10 @@ impl Platform for NativePlatform {
     }
 
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
-        Err(PlatformError(format!("submissions are not stored yet ({})", submission.kind)))
+        self.outbox.submit(submission).await.map_err(|e| {
+            eprintln!("portal: storing submission {}: {e:#}", submission.id);
+            PlatformError(format!("{e:#}"))
+        })
     }
 }
 

@@ -1,0 +1,141 @@
+//! `POST /api/submit-voice` (decision D6): a community story, stored with the editors'
+//! notification mail before the 202.
+
+use serde_json::json;
+
+use crate::body::json_object;
+use crate::handlers::submit::{request_id, store};
+use crate::handlers::Ctx;
+use crate::http::Response;
+use crate::mail::{compose, first_address, sender, Envelope};
+use crate::platform::Platform;
+use crate::problem::Problem;
+use crate::validate::{require_object, Fields, Use};
+
+/// Field limits in characters (D6).
+pub const MAX_TITLE: usize = 200;
+/// See [`MAX_TITLE`].
+pub const MAX_AUTHOR: usize = 100;
+/// See [`MAX_TITLE`].
+pub const MAX_CONTENT: usize = 20_000;
+
+/// Validates, stores and answers 202.
+pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    let body = require_object(json_object(ctx.request)?)?;
+    let mut fields = Fields::new(&body);
+    let title = fields.text("title", true, MAX_TITLE, Use::Header);
+    let author = fields.text("author", true, MAX_AUTHOR, Use::Header);
+    let content = fields.text("content", true, MAX_CONTENT, Use::Body);
+    fields.finish()?;
+    let (title, author, content) = (title.unwrap_or_default(), author.unwrap_or_default(), content.unwrap_or_default());
+    let id = format!("v-{}", request_id(ctx, 20));
+    let site = &ctx.app.manifest().site;
+    let mut mails = Vec::new();
+    if let Some(to) = first_address(&[&site.notifications.voices_to, &site.contact.email]) {
+        let envelope = Envelope { from: sender(ctx.app), to: vec![to], reply_to: None };
+        let values =
+            [("id", id.as_str()), ("title", &title), ("author", &author), ("content", &content), ("site", &site.title)];
+        mails.push(compose(ctx.platform, "voice-editors", envelope, &values).await?);
+    }
+    let data = json!({"title": title, "author": author, "content": content});
+    let received_at = store(ctx, "voice", &id, data, mails).await?;
+    Ok(Response::json(&json!({
+        "status": "success",
+        "id": id,
+        "receivedAt": received_at,
+        "message": "Thank you: your story was received and will be reviewed by the editors.",
+    }))
+    .with_status(202))
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+
+    use crate::app::App;
+    use crate::http::{Method, Request};
+    use crate::manifest::Manifest;
+    use crate::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
+    use crate::ratelimit::Decision;
+    use crate::testing::{block_on, FakePlatform};
+
+    fn app() -> App {
+        let mut manifest = Manifest::default();
+        manifest.site.notifications.from = "portal@example.org".into();
+        manifest.site.notifications.voices_to = "editors@example.org".into();
+        App::new(manifest)
+    }
+
+    fn platform() -> FakePlatform {
+        FakePlatform::default()
+            .with_file("_portal/mail/voice-editors.txt", "Subject: New: {{title}}\n\n{{content}} by {{author}}")
+            .with_file("_portal/mail/voice-editors.html", "<p>{{content}}</p>")
+    }
+
+    fn submit(body: &str) -> Request {
+        Request::new(Method::Post, "/api/submit-voice")
+            .with_header("content-type", "application/json")
+            .with_body(body.to_string())
+    }
+
+    const BODY: &str = r#"{"title":"Beans","author":"Ana","content":"<We grew beans>"}"#;
+
+    #[test]
+    fn a_voice_is_stored_with_its_mail_before_the_202() {
+        let platform = platform();
+        let response = block_on(app().handle(&platform, submit(BODY)));
+        assert_eq!(response.status, 202);
+        let stored = platform.submissions.borrow();
+        let [submission] = stored.as_slice() else { panic!("one submission") };
+        assert_eq!(submission.kind, "voice");
+        assert!(String::from_utf8_lossy(&response.body).contains(&submission.id));
+        let mail = &submission.mails[0];
+        assert_eq!(
+            (mail.to.as_slice(), mail.subject.as_str()),
+            (&["editors@example.org".to_string()][..], "New: Beans")
+        );
+        assert_eq!(mail.text, "<We grew beans> by Ana");
+        assert_eq!(mail.html.as_deref(), Some("<p>&lt;We grew beans&gt;</p>"));
+    }
+
+    /// A platform whose store always fails.
+    struct Refusing(FakePlatform);
+
+    impl Platform for Refusing {
+        async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+            self.0.read_asset(file).await
+        }
+        async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {
+            self.0.rate_limit(client, now_ms).await
+        }
+        fn now_ms(&self) -> u64 {
+            self.0.now_ms()
+        }
+        async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError> {
+            self.0.fetch(request).await
+        }
+        async fn cache_get(&self, key: &str) -> Option<Bytes> {
+            self.0.cache_get(key).await
+        }
+        async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64) {
+            self.0.cache_put(key, value, ttl_secs).await
+        }
+        async fn store_submission(&self, _: &Submission) -> Result<(), PlatformError> {
+            Err(PlatformError("disk full".into()))
+        }
+    }
+
+    #[test]
+    fn an_unstored_voice_is_never_accepted() {
+        let response = block_on(app().handle(&Refusing(platform()), submit(BODY)));
+        assert_eq!(response.status, 500);
+        assert!(!String::from_utf8_lossy(&response.body).contains("disk full"));
+    }
+
+    #[test]
+    fn missing_templates_fail_before_storing() {
+        let platform = FakePlatform::default();
+        assert_eq!(block_on(app().handle(&platform, submit(BODY))).status, 500);
+        assert!(platform.submissions.borrow().is_empty());
+    }
+}

@@ -1,0 +1,267 @@
+//! The mail outbox of `portal serve` (decisions D6, D9): submissions are stored with their mails,
+//! and one background task delivers what is due, over SMTP (`PORTAL_SMTP_URL=smtp://host:port`)
+//! or as `.eml` files under `<state>/mail/` when no SMTP server is configured.
+//!
+//! Failed attempts are retried with exponential backoff (1 s doubling, capped at 5 minutes); a
+//! mail is marked sent right after the server accepted it and is never handed out again. The task
+//! resumes whatever a previous run left pending, and a new submission wakes it at once.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use lettre::message::{header::ContentType, Mailbox, MultiPart};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use portal_core::platform::Submission;
+use tokio::sync::Notify;
+
+use super::store::{OutboxMail, Store};
+
+/// The environment variable naming the SMTP server.
+pub const SMTP_URL_VAR: &str = "PORTAL_SMTP_URL";
+
+/// The first retry waits this long; each further one twice as long.
+const BACKOFF_BASE_MS: i64 = 1_000;
+/// The longest wait between two attempts of one mail.
+const BACKOFF_CAP_MS: i64 = 300_000;
+/// How many mails one pass takes.
+const BATCH: usize = 50;
+/// How long one SMTP exchange may take.
+const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Where mails go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// An SMTP server without TLS (a local relay).
+    Smtp {
+        /// Host name or address.
+        host: String,
+        /// Port.
+        port: u16,
+    },
+    /// `.eml` files in this folder.
+    Files(PathBuf),
+}
+
+impl Transport {
+    /// `PORTAL_SMTP_URL` if set, else `.eml` files under `<state>/mail/`.
+    pub fn from_env(state: &Path) -> Result<Self> {
+        match std::env::var(SMTP_URL_VAR) {
+            Ok(url) if !url.trim().is_empty() => Transport::parse(url.trim()),
+            _ => Ok(Transport::Files(state.join("mail"))),
+        }
+    }
+
+    /// Parses `smtp://host[:port]` (port 25 by default).
+    pub fn parse(url: &str) -> Result<Self> {
+        let Some(rest) = url.strip_prefix("smtp://") else {
+            bail!("{SMTP_URL_VAR} must look like smtp://host:port, not `{url}`");
+        };
+        let rest = rest.trim_end_matches('/');
+        let (host, port) = match rest.rsplit_once(':') {
+            Some((host, port)) => {
+                (host, port.parse().map_err(|_| anyhow!("{SMTP_URL_VAR}: `{port}` is not a port number"))?)
+            }
+            None => (rest, 25),
+        };
+        if host.is_empty() {
+            bail!("{SMTP_URL_VAR}: `{url}` names no host");
+        }
+        Ok(Transport::Smtp { host: host.trim_matches(['[', ']']).to_string(), port })
+    }
+
+    /// A short description for the startup line.
+    pub fn describe(&self) -> String {
+        match self {
+            Transport::Smtp { host, port } => format!("smtp://{host}:{port}"),
+            Transport::Files(dir) => format!(".eml files in {}", dir.display()),
+        }
+    }
+}
+
+/// The store and the delivery task's doorbell, shared by every build the server loads.
+#[derive(Debug)]
+pub struct Outbox {
+    store: Arc<Store>,
+    wake: Notify,
+}
+
+impl Outbox {
+    /// Opens the store and starts delivering (pending mails of an earlier run first).
+    pub fn start(store: Store, transport: Transport) -> Arc<Self> {
+        let outbox = Arc::new(Outbox { store: Arc::new(store), wake: Notify::new() });
+        tokio::spawn(deliver_forever(Arc::clone(&outbox), transport));
+        outbox
+    }
+
+    /// Stores a submission durably (committed before this returns) and wakes the delivery task.
+    pub async fn submit(&self, submission: &Submission) -> Result<()> {
+        let store = Arc::clone(&self.store);
+        let submission = submission.clone();
+        tokio::task::spawn_blocking(move || store.insert(&submission)).await.context("the store task failed")??;
+        self.wake.notify_one();
+        Ok(())
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    store: &Arc<Store>,
+    f: impl FnOnce(&Store) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let store = Arc::clone(store);
+    tokio::task::spawn_blocking(move || f(&store)).await.context("the store task failed")?
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The wait before attempt `failures + 1`.
+pub fn backoff_ms(failures: u32) -> i64 {
+    BACKOFF_BASE_MS.saturating_mul(1i64 << failures.saturating_sub(1).min(20)).min(BACKOFF_CAP_MS)
+}
+
+async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
+    loop {
+        let full = match deliver_due(&outbox.store, &transport).await {
+            Ok(n) => n == BATCH,
+            Err(e) => {
+                eprintln!("portal: outbox: {e:#}");
+                false
+            }
+        };
+        if full {
+            continue;
+        }
+        let next = blocking(&outbox.store, Store::next_due_ms).await.ok().flatten();
+        let wait = next.map_or(BACKOFF_CAP_MS, |due| (due - now_ms()).clamp(0, BACKOFF_CAP_MS));
+        tokio::select! {
+            () = outbox.wake.notified() => {},
+            () = tokio::time::sleep(Duration::from_millis(wait as u64)) => {},
+        }
+    }
+}
+
+/// One pass: tries every due mail once. Returns how many it took.
+async fn deliver_due(store: &Arc<Store>, transport: &Transport) -> Result<usize> {
+    let due = blocking(store, |s| s.due(now_ms(), BATCH)).await?;
+    let count = due.len();
+    for item in due {
+        let id = item.id;
+        match deliver(transport, &item).await {
+            Ok(()) => blocking(store, move |s| s.mark_sent(id, now_ms())).await?,
+            Err(Failure::Permanent(error)) => {
+                eprintln!("portal: outbox: mail {id} cannot be delivered: {error}");
+                blocking(store, move |s| s.mark_undeliverable(id, &error)).await?;
+            }
+            Err(Failure::Transient(error)) => {
+                let next = now_ms() + backoff_ms(item.attempts + 1);
+                blocking(store, move |s| s.mark_failed(id, &error, next)).await?;
+            }
+        }
+    }
+    Ok(count)
+}
+
+enum Failure {
+    Transient(String),
+    Permanent(String),
+}
+
+async fn deliver(transport: &Transport, item: &OutboxMail) -> Result<(), Failure> {
+    let message = build_message(item).map_err(|e| Failure::Permanent(format!("{e:#}")))?;
+    match transport {
+        Transport::Smtp { host, port } => {
+            let mailer = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.as_str())
+                .port(*port)
+                .timeout(Some(SMTP_TIMEOUT))
+                .build();
+            match mailer.send(message).await {
+                Ok(_) => Ok(()),
+                Err(e) if e.is_permanent() => Err(Failure::Permanent(e.to_string())),
+                Err(e) => Err(Failure::Transient(e.to_string())),
+            }
+        }
+        Transport::Files(dir) => {
+            write_eml(dir, item, &message.formatted()).map_err(|e| Failure::Transient(format!("{e:#}")))
+        }
+    }
+}
+
+/// The MIME message of an outbox row: plain text plus HTML when the mail has both.
+fn build_message(item: &OutboxMail) -> Result<Message> {
+    let mail = &item.mail;
+    let mailbox = |address: &str| address.parse::<Mailbox>().with_context(|| format!("address `{address}`"));
+    let mut builder = Message::builder()
+        .from(mailbox(&mail.from)?)
+        .subject(mail.subject.as_str())
+        .message_id(Some(format!("<outbox-{}.{}@portal>", item.id, item.submission_id)));
+    for to in &mail.to {
+        builder = builder.to(mailbox(to)?);
+    }
+    if let Some(reply_to) = &mail.reply_to {
+        builder = builder.reply_to(mailbox(reply_to)?);
+    }
+    let message = match &mail.html {
+        Some(html) => builder.multipart(MultiPart::alternative_plain_html(mail.text.clone(), html.clone())),
+        None => builder.header(ContentType::TEXT_PLAIN).body(mail.text.clone()),
+    };
+    message.context("building the message")
+}
+
+/// Writes the message atomically (temporary file, then rename), so a file is whole or absent.
+fn write_eml(dir: &Path, item: &OutboxMail, bytes: &[u8]) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let name = format!("{}-{}.eml", item.submission_id, item.id);
+    let temporary = dir.join(format!(".{name}.tmp"));
+    std::fs::write(&temporary, bytes).with_context(|| format!("writing {}", temporary.display()))?;
+    std::fs::rename(&temporary, dir.join(&name)).with_context(|| format!("renaming {}", temporary.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use portal_core::platform::Mail;
+
+    #[test]
+    fn smtp_urls_parse() {
+        assert_eq!(
+            Transport::parse("smtp://127.0.0.1:2525").ok(),
+            Some(Transport::Smtp { host: "127.0.0.1".into(), port: 2525 })
+        );
+        assert_eq!(
+            Transport::parse("smtp://mail.example.org").ok(),
+            Some(Transport::Smtp { host: "mail.example.org".into(), port: 25 })
+        );
+        assert!(Transport::parse("http://x:1").is_err());
+        assert!(Transport::parse("smtp://x:port").is_err());
+        assert!(Transport::parse("smtp://:25").is_err());
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        assert_eq!(backoff_ms(1), 1_000);
+        assert_eq!(backoff_ms(2), 2_000);
+        assert_eq!(backoff_ms(4), 8_000);
+        assert_eq!(backoff_ms(60), BACKOFF_CAP_MS);
+    }
+
+    #[test]
+    fn messages_carry_both_bodies_and_the_envelope() {
+        let mail = Mail {
+            from: "portal@example.org".into(),
+            to: vec!["editors@example.org".into()],
+            reply_to: Some("visitor@example.org".into()),
+            subject: "Hello".into(),
+            text: "plain".into(),
+            html: Some("<p>html</p>".into()),
+        };
+        let item = OutboxMail { id: 7, submission_id: "v-1".into(), attempts: 0, mail };
+        let message = build_message(&item).expect("message");
+        let text = String::from_utf8_lossy(&message.formatted()).to_string();
+        assert!(text.contains("Message-ID: <outbox-7.v-1@portal>"), "{text}");
+        assert!(text.contains("text/html") && text.contains("text/plain"));
+        assert_eq!(message.envelope().to().len(), 1);
+    }
+}
