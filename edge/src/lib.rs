@@ -3,10 +3,12 @@
 //! [`App`](portal_core::app::App) as `portal serve`, so behaviour cannot differ between the two.
 //!
 //! Bindings (see `wrangler.toml`): `ASSETS` (the built `dist/`), `RATE_LIMITER` (a Durable Object
-//! per client address holding its fixed window), the Cache API, outbound `fetch`, and the vars
-//! `RATE_LIMIT` / `RATE_WINDOW_SECONDS`.
+//! per client address holding its fixed window), `DB` (D1: submissions and their mail outbox),
+//! `EMAIL` (send_email), the Cache API, outbound `fetch`, and the vars `RATE_LIMIT` /
+//! `RATE_WINDOW_SECONDS`.
 
 mod convert;
+mod outbox;
 mod platform;
 mod rate_limiter;
 
@@ -14,7 +16,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use portal_core::app::App;
-use worker::{event, Context, Env};
+use worker::{event, Context, Env, ScheduleContext, ScheduledEvent};
 
 pub use platform::EdgePlatform;
 pub use rate_limiter::RateLimitWindow;
@@ -34,12 +36,20 @@ async fn app(platform: &EdgePlatform) -> worker::Result<Rc<App>> {
 }
 
 #[event(fetch)]
-async fn fetch(request: worker::Request, env: Env, _ctx: Context) -> worker::Result<worker::Response> {
-    let platform = EdgePlatform::new(env)?;
+async fn fetch(request: worker::Request, env: Env, ctx: Context) -> worker::Result<worker::Response> {
+    let platform = EdgePlatform::new(env, Some(Rc::new(ctx)))?;
     let app = app(&platform).await?;
     let response = match convert::request(request).await? {
         Ok(request) => app.handle(&platform, request).await,
         Err((problem, path)) => app.reject(problem, &path),
     };
     convert::response(response)
+}
+
+/// The cron trigger: retry the mails whose delivery failed, with the core's backoff.
+#[event(scheduled)]
+async fn scheduled(_event: ScheduledEvent, env: Env, _ctx: ScheduleContext) {
+    if let Err(e) = outbox::deliver_due(&env, worker::Date::now().as_millis() as i64).await {
+        worker::console_error!("outbox: {e}");
+    }
 }

@@ -5,8 +5,11 @@
 use bytes::Bytes;
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 use portal_core::ratelimit::{Decision, Limits};
-use worker::{AbortController, Cache, Delay, Env, Fetch, Headers, Method, RequestInit};
+use std::rc::Rc;
 
+use worker::{AbortController, Cache, Context, Delay, Env, Fetch, Headers, Method, RequestInit};
+
+use crate::outbox;
 use crate::rate_limiter::Ask;
 
 /// A host name for URLs the runtime needs but never resolves (asset and cache keys).
@@ -16,6 +19,8 @@ const INTERNAL_HOST: &str = "https://portal.internal";
 pub struct EdgePlatform {
     env: Env,
     limits: Limits,
+    /// The request's context, for delivering mail after the answer is sent.
+    ctx: Option<Rc<Context>>,
 }
 
 fn error(context: &str) -> impl Fn(worker::Error) -> PlatformError + '_ {
@@ -25,14 +30,14 @@ fn error(context: &str) -> impl Fn(worker::Error) -> PlatformError + '_ {
 impl EdgePlatform {
     /// The platform over the bindings of `env`; limits come from the `RATE_LIMIT` and
     /// `RATE_WINDOW_SECONDS` vars (the spec's 60 per 60 s when absent).
-    pub fn new(env: Env) -> worker::Result<Self> {
+    pub fn new(env: Env, ctx: Option<Rc<Context>>) -> worker::Result<Self> {
         let var = |name: &str| env.var(name).ok().and_then(|v| v.to_string().parse::<u64>().ok());
         let defaults = Limits::default();
         let limits = Limits {
             limit: var("RATE_LIMIT").map_or(defaults.limit, |v| v as u32),
             window_ms: var("RATE_WINDOW_SECONDS").map_or(defaults.window_ms, |s| s.max(1) * 1000),
         };
-        Ok(EdgePlatform { env, limits })
+        Ok(EdgePlatform { env, limits, ctx })
     }
 }
 
@@ -104,7 +109,17 @@ impl Platform for EdgePlatform {
     }
 
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
-        Err(PlatformError(format!("submissions are not stored on the edge yet ({})", submission.kind)))
+        outbox::store(&self.env, submission).await?;
+        if let Some(ctx) = &self.ctx {
+            let env = self.env.clone();
+            let now = self.now_ms() as i64;
+            ctx.wait_until(async move {
+                if let Err(e) = outbox::deliver_due(&env, now).await {
+                    worker::console_error!("outbox: {e}");
+                }
+            });
+        }
+        Ok(())
     }
 }
 

@@ -21,10 +21,6 @@ use super::store::{OutboxMail, Store};
 /// The environment variable naming the SMTP server.
 pub const SMTP_URL_VAR: &str = "PORTAL_SMTP_URL";
 
-/// The first retry waits this long; each further one twice as long.
-const BACKOFF_BASE_MS: i64 = 1_000;
-/// The longest wait between two attempts of one mail.
-const BACKOFF_CAP_MS: i64 = 300_000;
 /// How many mails one pass takes.
 const BATCH: usize = 50;
 /// How long one SMTP exchange may take.
@@ -117,10 +113,7 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
-/// The wait before attempt `failures + 1`.
-pub fn backoff_ms(failures: u32) -> i64 {
-    BACKOFF_BASE_MS.saturating_mul(1i64 << failures.saturating_sub(1).min(20)).min(BACKOFF_CAP_MS)
-}
+pub use portal_core::outbox::backoff_ms;
 
 async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
     loop {
@@ -135,7 +128,9 @@ async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
             continue;
         }
         let next = blocking(&outbox.store, Store::next_due_ms).await.ok().flatten();
-        let wait = next.map_or(BACKOFF_CAP_MS, |due| (due - now_ms()).clamp(0, BACKOFF_CAP_MS));
+        let wait = next.map_or(portal_core::outbox::BACKOFF_CAP_MS, |due| {
+            (due - now_ms()).clamp(0, portal_core::outbox::BACKOFF_CAP_MS)
+        });
         tokio::select! {
             () = outbox.wake.notified() => {},
             () = tokio::time::sleep(Duration::from_millis(wait as u64)) => {},
@@ -244,7 +239,7 @@ mod tests {
         assert_eq!(backoff_ms(1), 1_000);
         assert_eq!(backoff_ms(2), 2_000);
         assert_eq!(backoff_ms(4), 8_000);
-        assert_eq!(backoff_ms(60), BACKOFF_CAP_MS);
+        assert_eq!(backoff_ms(60), portal_core::outbox::BACKOFF_CAP_MS);
     }
 
     #[test]

@@ -15,26 +15,6 @@ use rusqlite::{params, Connection, OptionalExtension};
 /// The database file inside the state folder.
 pub const DB_FILE: &str = "portal.sqlite3";
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS submissions (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    received_at TEXT NOT NULL,
-    data TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS outbox (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    submission_id TEXT NOT NULL REFERENCES submissions(id),
-    mail TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'pending',
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_attempt_ms INTEGER NOT NULL DEFAULT 0,
-    last_error TEXT,
-    sent_at_ms INTEGER
-);
-CREATE INDEX IF NOT EXISTS outbox_due ON outbox(status, next_attempt_ms);
-";
-
 /// One queued mail.
 #[derive(Debug, Clone)]
 pub struct OutboxMail {
@@ -82,7 +62,8 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.execute_batch(SCHEMA).with_context(|| format!("creating the tables of {}", path.display()))?;
+        conn.execute_batch(portal_core::outbox::SCHEMA)
+            .with_context(|| format!("creating the tables of {}", path.display()))?;
         Ok(Store { path, conn: Mutex::new(conn) })
     }
 
