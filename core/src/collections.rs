@@ -24,6 +24,34 @@ pub const COLLECTIONS: [&str; 19] = [
     "pages",
 ];
 
+/// What each collection holds (spec 2.1), in [`COLLECTIONS`] order, for docs and discovery files.
+pub const DESCRIPTIONS: [&str; 19] = [
+    "published service organisations and support listings",
+    "published resources, documents, downloads",
+    "published community events and activity listings",
+    "photo gallery items and metadata",
+    "published job listings and opportunity notices",
+    "published news articles and updates",
+    "published e-learning course records and learning resources",
+    "already-published community stories",
+    "published skills exchange profiles",
+    "talent directory records",
+    "published marketplace product and service listings",
+    "published marketplace stores and vendor storefronts",
+    "published rights and legal guidance entries",
+    "published artist profiles",
+    "published artwork records",
+    "published poet profiles and creative directory entries",
+    "published dancer and dance crew profiles",
+    "documentation pages from the docs content collection",
+    "published markdown reference pages served through the catch-all page route",
+];
+
+/// The description of a collection.
+pub fn description(name: &str) -> &'static str {
+    COLLECTIONS.iter().position(|c| *c == name).map_or("", |i| DESCRIPTIONS[i])
+}
+
 /// The encyclopedia's name where a collection name is expected (search scopes, listings).
 pub const ENCYCLOPEDIA: &str = "entries";
 

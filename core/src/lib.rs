@@ -19,6 +19,7 @@ pub mod http;
 pub mod mail;
 pub mod manifest;
 pub mod mcp;
+pub mod openapi;
 pub mod outbox;
 pub mod platform;
 pub mod problem;

@@ -5,6 +5,7 @@
 pub mod actions;
 pub mod api;
 pub mod cdn;
+pub mod discovery;
 pub mod encyclopedia;
 pub mod output;
 pub mod search;
@@ -95,11 +96,13 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     let mut files = api::files(&content);
     files.extend(search::files(&content)?);
     files.extend(encyclopedia::files(&content)?);
+    files.extend(discovery::files(&content, generated_at));
     files.extend(actions::files(options.templates.as_deref())?);
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
+        header_sets: discovery::header_sets(),
         ..Manifest::default()
     };
     output::fill_manifest(&mut manifest, &files)?;

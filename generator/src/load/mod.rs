@@ -5,6 +5,7 @@ pub mod encyclopedia;
 pub mod front_matter;
 pub mod records;
 pub mod site;
+pub mod skills;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -27,6 +28,8 @@ pub struct Content {
     pub collections: BTreeMap<&'static str, Vec<Record>>,
     /// Published encyclopedia entries, in title order.
     pub entries: Vec<Entry>,
+    /// Agent skills, by name.
+    pub skills: Vec<skills::Skill>,
     /// The content folder it came from.
     pub root: PathBuf,
 }
@@ -72,6 +75,7 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
         .collect();
     bar.finish();
     let entries = encyclopedia::load(root, &mut errors);
+    let skills = skills::load(root, &mut errors);
     let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file) in parsed {
@@ -97,7 +101,7 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
         return Err(LoadError::Content(errors));
     }
     collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
-    Ok(Content { site: site.unwrap_or_default(), collections, entries, root: root.to_path_buf() })
+    Ok(Content { site: site.unwrap_or_default(), collections, entries, skills, root: root.to_path_buf() })
 }
 
 /// Lists every record file of every collection, checking the top-level folders on the way.

@@ -1,0 +1,271 @@
+//! Discovery documents (spec 4.7, decisions D3 and D8): the OpenAPI description, the API catalog,
+//! the status and deprecation-policy documents, the MCP server card, the agent-skills index with its
+//! skills, and `llms.txt`. Each is derived from the core's tables and the loaded content.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use portal_core::collections::{description, COLLECTIONS};
+use portal_core::content::SiteConfig;
+use portal_core::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
+use portal_core::headers::HTML_LINKS;
+use portal_core::mcp::{tools, PROTOCOL_VERSION, SERVER_CARD};
+use portal_core::openapi::{self, Facts};
+use portal_core::time::DateTime;
+use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::output::OutFile;
+use crate::load::Content;
+
+const JSON: &str = "application/json";
+
+/// The `Content-Type` of the API catalog (RFC 9727).
+pub const LINKSET: &str = "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"";
+
+/// Named header sets the manifest refers to.
+pub fn header_sets() -> BTreeMap<String, Vec<(String, String)>> {
+    let mut sets = BTreeMap::new();
+    sets.insert("html".to_string(), vec![("link".to_string(), HTML_LINKS.to_string())]);
+    sets.insert(
+        "api-catalog".to_string(),
+        vec![("link".to_string(), "</.well-known/api-catalog>; rel=\"api-catalog\"".to_string())],
+    );
+    for deprecation in DEPRECATIONS {
+        sets.insert(format!("deprecated:{}", deprecation.path), deprecation.headers());
+    }
+    sets
+}
+
+/// Spatial categories, zones and registers found in `content/spatial/*.geojson`, for the enums.
+fn spatial_facts(content: &Content) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let (mut categories, mut zones, mut protocols) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    let files = std::fs::read_dir(content.root.join("spatial")).into_iter().flatten().flatten();
+    for path in files.map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "geojson")) {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(doc) = serde_json::from_str::<Value>(&text) else { continue };
+        for feature in doc["features"].as_array().into_iter().flatten() {
+            let property = |name: &str| feature["properties"][name].as_str().map(str::to_string);
+            categories.extend(property("category"));
+            zones.extend(property("zone"));
+            protocols.insert(property("protocol").unwrap_or_else(|| stem.clone()));
+        }
+    }
+    (categories.into_iter().collect(), zones.into_iter().collect(), protocols.into_iter().collect())
+}
+
+/// The OpenAPI document.
+pub fn openapi_document(content: &Content) -> Value {
+    let (spatial_categories, spatial_zones, spatial_protocols) = spatial_facts(content);
+    let facts = Facts { booking: content.site.booking.clone(), spatial_categories, spatial_zones, spatial_protocols };
+    openapi::document(&content.site, &facts)
+}
+
+fn links(base: &str) -> Value {
+    json!({
+        "openapi": format!("{base}/api/openapi.json"),
+        "docs": format!("{base}/api-docs"),
+        "catalog": format!("{base}/.well-known/api-catalog"),
+        "llms": format!("{base}/llms.txt"),
+        "deprecationPolicy": format!("{base}/api/deprecation-policy"),
+        "search": format!("{base}/api/search"),
+        "encyclopedia": format!("{base}/api/encyclopedia"),
+        "mcp": format!("{base}/mcp"),
+        "rss": format!("{base}/api/rss"),
+    })
+}
+
+fn status(content: &Content, generated_at: DateTime) -> Value {
+    let counts: serde_json::Map<String, Value> =
+        content.collections.iter().map(|(name, records)| (name.to_string(), json!(records.len()))).collect();
+    json!({
+        "status": "ok",
+        "apiVersion": API_VERSION,
+        "version": env!("CARGO_PKG_VERSION"),
+        "generatedAt": generated_at.rfc3339(),
+        "collections": counts,
+        "encyclopedia": content.entries.len(),
+        "links": links(content.site.base()),
+    })
+}
+
+fn api_catalog(site: &SiteConfig) -> Value {
+    let base = site.base();
+    let mut items = vec![json!({"href": format!("{base}/api")})];
+    items.extend(COLLECTIONS.iter().map(|c| json!({"href": format!("{base}/api/{c}"), "title": description(c)})));
+    items.push(json!({"href": format!("{base}/api/encyclopedia"), "title": "sourced encyclopedia entries"}));
+    items.push(json!({"href": format!("{base}/mcp"), "title": "read-only MCP server"}));
+    json!({"linkset": [
+        {"anchor": format!("{base}/.well-known/api-catalog"), "item": items},
+        {
+            "anchor": format!("{base}/api"),
+            "service-desc": [{"href": format!("{base}/api/openapi.json"), "type": "application/openapi+json"}],
+            "service-doc": [{"href": format!("{base}/api-docs"), "type": "text/html"}],
+            "status": [{"href": format!("{base}/api/status"), "type": JSON}],
+            "describedby": [{"href": format!("{base}/llms.txt"), "type": "text/plain"}],
+            "deprecation": [{"href": format!("{base}/api/deprecation-policy"), "type": JSON}],
+        },
+    ]})
+}
+
+fn deprecation_policy() -> Value {
+    json!({
+        "status": "success",
+        "currentVersion": API_VERSION,
+        "supportedVersions": SUPPORTED_API_VERSIONS,
+        "policy": {
+            "versioning": "Semantic versioning. Breaking changes ship under a new major version; a request may pin a version with the API-Version header.",
+            "minimumNotice": MINIMUM_NOTICE,
+            "announcement": "A deprecated endpoint answers with Deprecation (RFC 9745) and Sunset (RFC 8594) headers and a Link with rel=\"deprecation\" to this document (and rel=\"successor-version\" where a replacement exists), at least six months before removal.",
+        },
+        "deprecations": DEPRECATIONS.iter().map(|d| json!({
+            "path": d.path,
+            "deprecatedAt": DateTime::from_unix(d.deprecated_at).rfc3339(),
+            "sunset": DateTime::from_unix(d.sunset_at).rfc3339(),
+            "successor": d.successor,
+            "reason": d.reason,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The browser tools pages register through WebMCP (spec 4.8), described for the server card.
+pub fn browser_tools() -> Value {
+    let text = |description: &str| json!({"type": "string", "description": description});
+    json!([
+        {"name": "search_site", "description": "Search every published collection of the portal.", "inputSchema": {"type": "object", "properties": {"query": text("Words to find.")}, "required": ["query"]}, "endpoint": "/api/search"},
+        {"name": "search_services", "description": "Find services (health, legal aid, water, shelter...) by words.", "inputSchema": {"type": "object", "properties": {"query": text("What help is needed.")}, "required": ["query"]}, "endpoint": "/api/search?collections=services"},
+        {"name": "weather_summary", "description": "Today's weather and forecast, or the seasonal summary when live data is unavailable.", "inputSchema": {"type": "object", "properties": {}}, "endpoint": "/api/weather"},
+        {"name": "urgent_help_contacts", "description": "Current high-priority alerts and the services to contact urgently.", "inputSchema": {"type": "object", "properties": {}}, "endpoint": "/api/alerts"},
+        {"name": "language_support_routes", "description": "Services and courses that offer interpreting or language lessons.", "inputSchema": {"type": "object", "properties": {"language": text("A language name, e.g. Arabic.")}}, "endpoint": "/api/search?collections=services,courses"},
+        {"name": "newcomer_first_steps", "description": "First steps for a newcomer: registration, rights and essential services.", "inputSchema": {"type": "object", "properties": {}}, "endpoint": "/api/search?collections=rights,services,docs"},
+    ])
+}
+
+fn server_card(site: &SiteConfig) -> Value {
+    let base = site.base();
+    json!({
+        "name": site.title,
+        "description": site.description,
+        "version": env!("CARGO_PKG_VERSION"),
+        "protocolVersion": PROTOCOL_VERSION,
+        "serverInfo": {"name": "portal", "title": site.title, "version": env!("CARGO_PKG_VERSION")},
+        "transport": {"type": "streamable-http", "endpoint": format!("{base}/mcp")},
+        "endpoints": {"mcp": format!("{base}/mcp"), "wellKnown": format!("{base}/.well-known/mcp")},
+        "authentication": {"required": false, "schemes": []},
+        "capabilities": {"tools": {"listChanged": false}},
+        "tools": tools::definitions(),
+        "browserTools": browser_tools(),
+        "rateLimit": {"limit": 60, "windowSeconds": 60, "sharedWithRestApi": true},
+        "links": links(base),
+    })
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn skills(content: &Content) -> Vec<OutFile> {
+    let base = content.site.base();
+    let mut files = Vec::new();
+    let mut index = Vec::new();
+    for skill in &content.skills {
+        let route = format!("/.well-known/agent-skills/{}/SKILL.md", skill.name);
+        index.push(json!({
+            "name": skill.name,
+            "type": "skill-md",
+            "description": skill.description,
+            "url": format!("{base}{route}"),
+            "digest": format!("sha256:{}", sha256_hex(skill.text.as_bytes())),
+        }));
+        files.push(OutFile::served(
+            &route,
+            route.trim_start_matches('/'),
+            "text/markdown; charset=utf-8",
+            skill.text.clone().into_bytes(),
+        ));
+    }
+    let index = json!({"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json", "skills": index});
+    files.push(OutFile::served(
+        "/.well-known/agent-skills/index.json",
+        ".well-known/agent-skills/index.json",
+        JSON,
+        index.to_string().into_bytes(),
+    ));
+    files
+}
+
+fn llms_txt(content: &Content) -> String {
+    let site = &content.site;
+    let base = site.base();
+    let mut out = format!("# {}\n\n> {}\n\n", site.title, site.description.trim());
+    out.push_str(&format!(
+        "A public, read-only content and data API (no key needed; 60 requests per minute per address). Every \
+         collection is JSON at `{base}/api/<collection>`, one record at `{base}/api/<collection>/<slug>`; errors are \
+         RFC 9457 problem documents. Every HTML page also answers in markdown for `Accept: text/markdown`.\n\n## API\n\n"
+    ));
+    for (title, path, note) in [
+        ("OpenAPI description", "/api/openapi.json", "every endpoint, parameter and response"),
+        ("API documentation", "/api-docs", "for people, with every error code"),
+        ("API catalog", "/.well-known/api-catalog", "RFC 9727 linkset"),
+        ("Status", "/api/status", "version, build time and record counts"),
+        ("Search", "/api/search?q=water", "every collection at once; `collections=entries` for the encyclopedia"),
+        ("Encyclopedia", "/api/encyclopedia", "sourced entries with filters, suggestions, facets and JSON-LD"),
+        ("MCP server", "/mcp", "Streamable HTTP, protocol 2025-06-18, four read-only tools"),
+        ("Deprecation policy", "/api/deprecation-policy", "versions and endpoints scheduled for retirement"),
+    ] {
+        out.push_str(&format!("- [{title}]({base}{path}): {note}\n"));
+    }
+    out.push_str("\n## Collections\n\n");
+    for (name, records) in &content.collections {
+        out.push_str(&format!("- [{name}]({base}/api/{name}): {} ({} records)\n", description(name), records.len()));
+    }
+    if !content.skills.is_empty() {
+        out.push_str("\n## Agent skills\n\n");
+        for skill in &content.skills {
+            out.push_str(&format!(
+                "- [{}]({base}/.well-known/agent-skills/{}/SKILL.md): {}\n",
+                skill.name, skill.name, skill.description
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "\n## Optional\n\n- [Search index]({base}/api/search-index.json): every record as slug, title, url, summary, tags, date\n\
+         - [News feed]({base}/api/rss): RSS 2.0\n- [Places]({base}/api/v1/spatial.json): GeoJSON (CC BY-SA 4.0)\n"
+    ));
+    out
+}
+
+/// Every discovery document.
+pub fn files(content: &Content, generated_at: DateTime) -> Vec<OutFile> {
+    let site = &content.site;
+    let card = server_card(site).to_string().into_bytes();
+    let mut catalog = OutFile::served(
+        "/.well-known/api-catalog",
+        ".well-known/api-catalog.json",
+        LINKSET,
+        api_catalog(site).to_string().into_bytes(),
+    );
+    catalog.headers = Some("api-catalog".into());
+    let mut files = vec![
+        OutFile::served(
+            "/api/openapi.json",
+            "api/openapi.json",
+            "application/openapi+json",
+            openapi_document(content).to_string().into_bytes(),
+        ),
+        OutFile::served("/api/status", "api/status.json", JSON, status(content, generated_at).to_string().into_bytes()),
+        OutFile::served(
+            "/api/deprecation-policy",
+            "api/deprecation-policy.json",
+            JSON,
+            deprecation_policy().to_string().into_bytes(),
+        ),
+        OutFile::served(SERVER_CARD, SERVER_CARD.trim_start_matches('/'), JSON, card.clone()),
+        OutFile::served("/mcp/server-card", "mcp/server-card.json", JSON, card),
+        OutFile::served("/llms.txt", "llms.txt", "text/plain; charset=utf-8", llms_txt(content).into_bytes()),
+        catalog,
+    ];
+    files.extend(skills(content));
+    files
+}
