@@ -51,12 +51,13 @@ fn encyclopedia_filters(facts: &Facts) -> Vec<Value> {
     ]
 }
 
-/// The description of one operation: parameters, body, success responses and the error codes it
-/// may answer (besides 400 for a bad `API-Version` and 500, which every operation may answer).
-pub fn describe(
-    operation_id: &str,
-    facts: &Facts,
-) -> Option<(Vec<Value>, Option<Value>, Vec<(&'static str, Value)>, Vec<ErrorCode>)> {
+/// An operation's parameters, request body, success responses (status, response) and the error
+/// codes it may answer.
+pub type Description = (Vec<Value>, Option<Value>, Vec<(&'static str, Value)>, Vec<ErrorCode>);
+
+/// The description of one operation (besides 400 for a bad `API-Version` and 500, which every
+/// operation may answer).
+pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
     use ErrorCode::*;
     let none = Vec::new;
     let text = |description: &str, media: &str| ok(description, media, json!({"type": "string"}));
