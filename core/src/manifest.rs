@@ -28,6 +28,9 @@ pub struct Manifest {
     pub header_sets: BTreeMap<String, Vec<(String, String)>>,
     /// Every URL path the build serves.
     pub routes: BTreeMap<String, Asset>,
+    /// The HTML page sent with 404 for unknown paths outside `/api/` (file relative to the build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_found_page: Option<String>,
 }
 
 /// One served file.

@@ -12,3 +12,4 @@ pub mod report;
 pub mod serve;
 pub mod snapshot;
 pub mod submissions;
+pub mod theme;

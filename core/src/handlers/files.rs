@@ -15,7 +15,9 @@ pub const MARKDOWN: &str = "text/markdown; charset=utf-8";
 /// Serves the built file of `path`, or 404 `not_found`.
 pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path: &str) -> Result<Response, Problem> {
     let manifest = app.manifest();
-    let asset = manifest.asset(path).ok_or_else(|| Problem::not_found(format!("Nothing is published at {path}.")))?;
+    let Some(asset) = manifest.asset(path) else {
+        return not_found_page(app, platform, path).await;
+    };
     let wants_markdown = asset.markdown.is_some() && prefers_markdown(request.header("accept"));
     let (file, content_type) = match (&asset.markdown, wants_markdown) {
         (Some(markdown), true) => (markdown.as_str(), MARKDOWN),
@@ -39,6 +41,31 @@ pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path
         response.set_header("x-markdown-tokens", chars.div_ceil(4).to_string());
     }
     Ok(response.with_body(content_type, body))
+}
+
+/// Whether a path belongs to the machine-facing API, whose errors are always problem documents.
+pub fn is_api_path(path: &str) -> bool {
+    ["/api", "/.well-known", "/mcp", "/_portal"].iter().any(|p| path == *p || path.starts_with(&format!("{p}/")))
+}
+
+/// 404 for `path`: the site's HTML page for people, a problem document for the API.
+pub async fn not_found_page<P: Platform>(app: &App, platform: &P, path: &str) -> Result<Response, Problem> {
+    let problem = || Problem::not_found(format!("Nothing is published at {path}."));
+    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !is_api_path(path)) else {
+        return Err(problem());
+    };
+    match platform.read_asset(file).await {
+        Ok(Some(body)) => {
+            let mut response = Response::new(404).with_body("text/html; charset=utf-8", body);
+            if let Some(links) = app.manifest().header_sets.get("html") {
+                for (name, value) in links {
+                    response.set_header(name, value.clone());
+                }
+            }
+            Ok(response)
+        }
+        _ => Err(problem()),
+    }
 }
 
 async fn read<P: Platform>(platform: &P, asset: &Asset, file: &str) -> Result<bytes::Bytes, Problem> {

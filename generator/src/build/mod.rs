@@ -8,6 +8,7 @@ pub mod cdn;
 pub mod discovery;
 pub mod encyclopedia;
 pub mod output;
+pub mod pages;
 pub mod search;
 
 use std::path::PathBuf;
@@ -97,12 +98,14 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     files.extend(search::files(&content)?);
     files.extend(encyclopedia::files(&content)?);
     files.extend(discovery::files(&content, generated_at));
+    files.extend(pages::files(&content, options.templates.as_deref())?);
     files.extend(actions::files(options.templates.as_deref())?);
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
         header_sets: discovery::header_sets(),
+        not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         ..Manifest::default()
     };
     output::fill_manifest(&mut manifest, &files)?;

@@ -1,0 +1,70 @@
+//! The theme: tera templates compiled into the binary (decision D10), each overridable by a file of
+//! the same name in `--templates DIR`, so `portal build` needs no templates folder of the user's.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use tera::Tera;
+
+/// Built-in templates: (name, source).
+pub const TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("../../templates/base.html")),
+    ("home.html", include_str!("../../templates/home.html")),
+    ("collection.html", include_str!("../../templates/collection.html")),
+    ("record.html", include_str!("../../templates/record.html")),
+    ("entry.html", include_str!("../../templates/entry.html")),
+    ("encyclopedia.html", include_str!("../../templates/encyclopedia.html")),
+    ("api-docs.html", include_str!("../../templates/api-docs.html")),
+    ("404.html", include_str!("../../templates/404.html")),
+];
+
+/// Static assets of the theme: (file under `assets/`, media type, bytes).
+pub const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", "text/css; charset=utf-8", include_str!("../../templates/assets/style.css")),
+    ("webmcp.js", "text/javascript; charset=utf-8", include_str!("../../templates/assets/webmcp.js")),
+];
+
+/// HTML escaping for text and attribute values (`&`, `<`, `>`, quotes), leaving `/` readable in URLs.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Reads `name` from the override folder if it has it.
+fn override_of(dir: Option<&Path>, name: &str) -> Result<Option<String>> {
+    let Some(path) = dir.map(|d| d.join(name)).filter(|p| p.is_file()) else { return Ok(None) };
+    std::fs::read_to_string(&path).map(Some).with_context(|| format!("reading the template {}", path.display()))
+}
+
+/// The templates, compiled once.
+pub fn templates(overrides: Option<&Path>) -> Result<Tera> {
+    let mut sources = Vec::new();
+    for (name, built_in) in TEMPLATES {
+        sources.push((*name, override_of(overrides, name)?.unwrap_or_else(|| built_in.to_string())));
+    }
+    let mut tera = Tera::default();
+    tera.set_escape_fn(escape_html);
+    tera.add_raw_templates(sources).map_err(|e| anyhow::anyhow!("compiling the templates: {e:?}"))?;
+    Ok(tera)
+}
+
+/// The theme's assets, overridden from `<overrides>/assets/` where present.
+pub fn assets(overrides: Option<&Path>) -> Result<Vec<(String, &'static str, Vec<u8>)>> {
+    ASSETS
+        .iter()
+        .map(|(name, media, built_in)| {
+            let text = override_of(overrides, &format!("assets/{name}"))?.unwrap_or_else(|| built_in.to_string());
+            Ok((name.to_string(), *media, text.into_bytes()))
+        })
+        .collect()
+}
