@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod body;
+pub mod cap;
 pub mod collections;
 pub mod content;
 pub mod deprecation;
@@ -27,6 +28,7 @@ pub mod query;
 pub mod ratelimit;
 pub mod routes;
 pub mod search;
+pub mod spatial;
 pub mod testing;
 pub mod time;
 pub mod validate;

@@ -85,6 +85,15 @@ pub async fn read_json<P: Platform>(app: &App, platform: &P, path: &str) -> Resu
     serde_json::from_slice(&bytes).map(Some).map_err(|_| Problem::internal())
 }
 
+/// Reads and parses an internal JSON file of the build (`_portal/...`) by its file name.
+pub async fn read_json_file<P: Platform>(platform: &P, file: &str) -> Result<Option<Value>, Problem> {
+    match platform.read_asset(file).await {
+        Ok(Some(bytes)) => serde_json::from_slice(&bytes).map(Some).map_err(|_| Problem::internal()),
+        Ok(None) => Ok(None),
+        Err(_) => Err(Problem::internal()),
+    }
+}
+
 /// `/pages/<slug>` answers 301 to the page's canonical URL `/<slug>` (D10).
 pub async fn redirect_page<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let slug = ctx.params.slug.clone().unwrap_or_default();

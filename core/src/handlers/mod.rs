@@ -1,14 +1,19 @@
 //! The handlers: plain async functions of a request context, one file per resource.
 
+pub mod alerts;
 pub mod bookings;
 pub mod collections;
 pub mod encyclopedia;
 pub mod export;
 pub mod files;
+pub mod geolocation;
 pub mod match_category;
 pub mod search;
+pub mod spatial;
 pub mod submit;
+pub mod upstream;
 pub mod voices;
+pub mod weather;
 
 use crate::app::App;
 use crate::http::{Request, Response};
@@ -47,9 +52,10 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
         Handler::MatchCategory => match_category::handle(ctx).await,
         Handler::SubmitVoice => voices::handle(ctx).await,
         Handler::Booking => bookings::handle(ctx).await,
-        other => Err(Problem::not_found(format!(
-            "{} is not available in this build ({other:?} is not enabled).",
-            ctx.request.path
-        ))),
+        Handler::Weather => weather::handle(ctx).await,
+        Handler::WeatherAlerts => alerts::handle(ctx).await,
+        Handler::Geolocation => geolocation::handle(ctx).await,
+        Handler::SpatialJson => spatial::geojson(ctx).await,
+        Handler::SpatialCsv => spatial::csv(ctx).await,
     }
 }

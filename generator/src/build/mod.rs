@@ -5,11 +5,14 @@
 pub mod actions;
 pub mod api;
 pub mod cdn;
+pub mod data;
 pub mod discovery;
 pub mod encyclopedia;
+pub mod feed;
 pub mod output;
 pub mod pages;
 pub mod search;
+pub mod spatial;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -98,6 +101,9 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     files.extend(search::files(&content)?);
     files.extend(encyclopedia::files(&content)?);
     files.extend(discovery::files(&content, generated_at));
+    files.push(feed::file(&content, generated_at));
+    files.extend(data::files(&content, generated_at));
+    files.extend(spatial::files(&content)?);
     files.extend(pages::files(&content, options.templates.as_deref())?);
     files.extend(actions::files(options.templates.as_deref())?);
     let mut manifest = Manifest {

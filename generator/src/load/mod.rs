@@ -1,11 +1,13 @@
 //! Loading a content folder (decision D1) into the core's model: site settings and the 19
 //! collections, every file parsed in parallel, every problem collected as `file:line: message`.
 
+pub mod data;
 pub mod encyclopedia;
 pub mod front_matter;
 pub mod records;
 pub mod site;
 pub mod skills;
+pub mod spatial;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -30,6 +32,12 @@ pub struct Content {
     pub entries: Vec<Entry>,
     /// Agent skills, by name.
     pub skills: Vec<skills::Skill>,
+    /// Dashboard snapshots by name (alerts, population, finance, charts).
+    pub snapshots: BTreeMap<String, serde_json::Value>,
+    /// The seasonal weather fallback (`data/weather-fallback.yaml`).
+    pub weather_fallback: Option<serde_json::Value>,
+    /// Every spatial feature of every register, `protocol` and `id` set.
+    pub features: Vec<serde_json::Value>,
     /// The content folder it came from.
     pub root: PathBuf,
 }
@@ -76,6 +84,8 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
     bar.finish();
     let entries = encyclopedia::load(root, &mut errors);
     let skills = skills::load(root, &mut errors);
+    let (snapshots, weather_fallback) = data::load(root, &mut errors);
+    let features = spatial::load(root, &mut errors);
     let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file) in parsed {
@@ -101,7 +111,16 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
         return Err(LoadError::Content(errors));
     }
     collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
-    Ok(Content { site: site.unwrap_or_default(), collections, entries, skills, root: root.to_path_buf() })
+    Ok(Content {
+        site: site.unwrap_or_default(),
+        collections,
+        entries,
+        skills,
+        snapshots,
+        weather_fallback,
+        features,
+        root: root.to_path_buf(),
+    })
 }
 
 /// Lists every record file of every collection, checking the top-level folders on the way.

@@ -28,6 +28,7 @@ pub struct NativePlatform {
     outbox: Arc<Outbox>,
     cache: Mutex<FileCache>,
     answers: Arc<Mutex<TtlCache>>,
+    http: reqwest::Client,
 }
 
 /// Cached answers (search, upstreams): at most this many...
@@ -57,6 +58,10 @@ impl NativePlatform {
             outbox,
             cache: Mutex::new(FileCache::default()),
             answers: answer_cache(),
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::limited(3))
+                .build()
+                .unwrap_or_else(|_| reqwest::Client::new()),
         }
     }
 
@@ -141,7 +146,20 @@ impl Platform for NativePlatform {
     }
 
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError> {
-        Err(PlatformError(format!("upstream fetches are not available yet ({})", request.url)))
+        let failed = |e: reqwest::Error| PlatformError(format!("fetching {}: {e}", request.url));
+        let mut outgoing = self.http.get(&request.url).timeout(std::time::Duration::from_millis(request.timeout_ms));
+        for (name, value) in &request.headers {
+            outgoing = outgoing.header(name, value);
+        }
+        let response = outgoing.send().await.map_err(failed)?;
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .filter_map(|(n, v)| v.to_str().ok().map(|v| (n.as_str().to_string(), v.to_string())))
+            .collect();
+        let body = response.bytes().await.map_err(failed)?;
+        Ok(UpstreamResponse { status, headers, body })
     }
 
     async fn cache_get(&self, key: &str) -> Option<Bytes> {

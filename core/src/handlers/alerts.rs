@@ -1,0 +1,32 @@
+//! `GET /api/weather-alerts` (decisions D7, D10): the upstream CAP feed as items; 503 when it fails,
+//! an empty list when none is configured.
+
+use serde_json::json;
+
+use super::upstream;
+use crate::cap;
+use crate::handlers::Ctx;
+use crate::http::Response;
+use crate::platform::Platform;
+use crate::problem::{ErrorCode, Problem};
+use crate::time::DateTime;
+
+/// Answers `/api/weather-alerts`.
+pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    let updated_at = DateTime::from_unix((ctx.now_ms / 1000) as i64).rfc3339();
+    let Some(url) = ctx.app.manifest().site.upstreams.weather_alerts.clone() else {
+        return Ok(Response::json(
+            &json!({"status": "success", "source": "none", "updatedAt": updated_at, "data": {"alerts": []}}),
+        ));
+    };
+    let unavailable = |why: String| {
+        Problem::new(ErrorCode::UpstreamUnavailable, format!("The weather-alert feed is unavailable: {why}."))
+    };
+    let bytes = upstream::get(ctx, &url, "application/rss+xml, application/atom+xml, application/xml;q=0.9")
+        .await
+        .map_err(unavailable)?;
+    let alerts = cap::parse(&String::from_utf8_lossy(&bytes)).map_err(unavailable)?;
+    Ok(Response::json(
+        &json!({"status": "success", "source": "upstream", "updatedAt": updated_at, "data": {"alerts": alerts}}),
+    ))
+}

@@ -1,0 +1,41 @@
+//! `GET /api/v1/spatial.json` and `/api/v1/spatial.csv` with filters (spec 4.6, decision D7); the
+//! unfiltered files are served as built.
+
+use serde_json::{json, Value};
+
+use super::files::read_json;
+use crate::handlers::Ctx;
+use crate::http::Response;
+use crate::platform::Platform;
+use crate::problem::Problem;
+use crate::spatial::{filter, to_csv, FILTERS};
+
+/// The media type of the GeoJSON answer.
+pub const GEOJSON: &str = "application/geo+json";
+
+async fn features<P: Platform>(ctx: &Ctx<'_, P>, names: &[&str]) -> Result<Vec<Value>, Problem> {
+    let collection =
+        read_json(ctx.app, ctx.platform, "/api/v1/spatial.json").await?.unwrap_or_else(|| json!({"features": []}));
+    let all = collection["features"].as_array().cloned().unwrap_or_default();
+    let filters: Vec<(&str, &str)> = names.iter().filter_map(|n| ctx.query.get(n).map(|v| (*n, v.trim()))).collect();
+    filter(&all, &filters)
+}
+
+/// The filtered FeatureCollection.
+pub async fn geojson<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    if let Some(format) = ctx.query.get("format").filter(|f| *f != "json") {
+        return Err(Problem::bad_request(format!(
+            "`format` may only be `json`; got `{format}`. The CSV form is /api/v1/spatial.csv."
+        )));
+    }
+    let features = features(ctx, &FILTERS).await?;
+    let body = json!({"type": "FeatureCollection", "features": features});
+    Ok(Response::new(200).with_body(GEOJSON, body.to_string()))
+}
+
+/// The filtered CSV.
+pub async fn csv<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    let features = features(ctx, &FILTERS[..2]).await?;
+    let text = to_csv(&features).map_err(|_| Problem::internal())?;
+    Ok(Response::new(200).with_body("text/csv; charset=utf-8", text))
+}

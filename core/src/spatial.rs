@@ -1,0 +1,152 @@
+//! Spatial data (spec 4.6, decision D7): filtering the built FeatureCollection by `category`, `zone`
+//! and `protocol` (exact, case-insensitive; a value no feature has is 400 listing the allowed ones),
+//! and the CSV form with a representative point for every geometry.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Value};
+
+use crate::problem::Problem;
+
+/// The columns every CSV row starts with.
+pub const CSV_COLUMNS: [&str; 7] = ["id", "name", "category", "zone", "protocol", "latitude", "longitude"];
+
+/// Properties a filter may test.
+pub const FILTERS: [&str; 3] = ["category", "zone", "protocol"];
+
+fn text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// Keeps the features whose properties match every `(name, value)` filter.
+pub fn filter(features: &[Value], filters: &[(&str, &str)]) -> Result<Vec<Value>, Problem> {
+    for (name, wanted) in filters {
+        let allowed: BTreeSet<String> = features.iter().filter_map(|f| text(&f["properties"][*name])).collect();
+        if !allowed.iter().any(|a| a.eq_ignore_ascii_case(wanted)) {
+            return Err(Problem::bad_request(format!(
+                "No feature has {name} `{wanted}`. Allowed values: {}.",
+                allowed.into_iter().collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
+    Ok(features
+        .iter()
+        .filter(|f| {
+            filters
+                .iter()
+                .all(|(name, wanted)| text(&f["properties"][*name]).is_some_and(|v| v.eq_ignore_ascii_case(wanted)))
+        })
+        .cloned()
+        .collect())
+}
+
+fn positions(value: &Value) -> Vec<(f64, f64)> {
+    match value {
+        Value::Array(items) if items.first().is_some_and(Value::is_number) => {
+            match (items.first().and_then(Value::as_f64), items.get(1).and_then(Value::as_f64)) {
+                (Some(lon), Some(lat)) => vec![(lon, lat)],
+                _ => Vec::new(),
+            }
+        }
+        Value::Array(items) => items.iter().flat_map(positions).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A representative `(longitude, latitude)` of a geometry: a point itself, the middle vertex of a
+/// line, the mean of a polygon's outer ring (without its closing vertex), the first member of a
+/// multi-geometry or collection.
+pub fn representative_point(geometry: &Value) -> Option<(f64, f64)> {
+    let coordinates = &geometry["coordinates"];
+    match geometry["type"].as_str()? {
+        "Point" => positions(coordinates).first().copied(),
+        "LineString" => {
+            let line = positions(coordinates);
+            line.get(line.len() / 2).copied()
+        }
+        "Polygon" => {
+            let mut ring = positions(coordinates.get(0)?);
+            if ring.len() > 1 && ring.first() == ring.last() {
+                ring.pop();
+            }
+            let n = ring.len() as f64;
+            (n > 0.0).then(|| (ring.iter().map(|p| p.0).sum::<f64>() / n, ring.iter().map(|p| p.1).sum::<f64>() / n))
+        }
+        "MultiPoint" | "MultiLineString" | "MultiPolygon" => {
+            let kind = geometry["type"].as_str()?.trim_start_matches("Multi");
+            representative_point(&json!({"type": kind, "coordinates": coordinates.get(0)?}))
+        }
+        "GeometryCollection" => geometry["geometries"].get(0).and_then(representative_point),
+        _ => None,
+    }
+}
+
+/// The CSV of `features`: the fixed columns, then every other property, sorted by name.
+pub fn to_csv(features: &[Value]) -> Result<String, String> {
+    let extra: BTreeSet<String> = features
+        .iter()
+        .filter_map(|f| f["properties"].as_object())
+        .flat_map(|p| p.keys().cloned())
+        .filter(|k| !CSV_COLUMNS.contains(&k.as_str()))
+        .collect();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let header: Vec<&str> = CSV_COLUMNS.iter().copied().chain(extra.iter().map(String::as_str)).collect();
+    writer.write_record(&header).map_err(|e| e.to_string())?;
+    for feature in features {
+        let properties = &feature["properties"];
+        let point = representative_point(&feature["geometry"]);
+        let cell = |name: &str| match &properties[name] {
+            Value::Null => String::new(),
+            other => text(other).unwrap_or_else(|| other.to_string()),
+        };
+        let mut row: Vec<String> = ["id", "name", "category", "zone", "protocol"].iter().map(|c| cell(c)).collect();
+        row.push(point.map(|p| p.1.to_string()).unwrap_or_default());
+        row.push(point.map(|p| p.0.to_string()).unwrap_or_default());
+        row.extend(extra.iter().map(|name| cell(name)));
+        writer.write_record(&row).map_err(|e| e.to_string())?;
+    }
+    let bytes = writer.into_inner().map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feature(id: &str, category: &str, geometry: Value) -> Value {
+        json!({"type": "Feature", "geometry": geometry, "properties": {"id": id, "name": id, "category": category, "zone": "zone-a", "protocol": "places"}})
+    }
+
+    #[test]
+    fn filters_are_case_insensitive_and_unknown_values_list_the_allowed_ones() {
+        let features = vec![
+            feature("a", "water", json!({"type": "Point", "coordinates": [30.0, 1.0]})),
+            feature("b", "school", json!(null)),
+        ];
+        assert_eq!(filter(&features, &[("category", "WATER")]).map(|f| f.len()), Ok(1));
+        let err = filter(&features, &[("category", "lava")]).expect_err("unknown value");
+        assert!(err.detail.contains("school, water"));
+    }
+
+    #[test]
+    fn every_geometry_gets_a_representative_point() {
+        let polygon = json!({"type": "Polygon", "coordinates": [[[30.0, 1.0], [32.0, 1.0], [32.0, 3.0], [30.0, 3.0], [30.0, 1.0]]]});
+        assert_eq!(representative_point(&polygon), Some((31.0, 2.0)));
+        let line = json!({"type": "LineString", "coordinates": [[30.0, 1.0], [31.0, 1.5], [32.0, 2.0]]});
+        assert_eq!(representative_point(&line), Some((31.0, 1.5)));
+    }
+
+    #[test]
+    fn csv_has_the_fixed_columns_then_the_rest_sorted() {
+        let mut f = feature("a", "water", json!({"type": "Point", "coordinates": [30.5, -1.25]}));
+        f["properties"]["depth"] = json!(40);
+        f["properties"]["artist"] = json!("Ana");
+        let csv = to_csv(&[f]).expect("csv");
+        assert_eq!(csv, "id,name,category,zone,protocol,latitude,longitude,artist,depth\na,a,water,zone-a,places,-1.25,30.5,Ana,40\n");
+    }
+}

@@ -1,0 +1,46 @@
+//! Dashboard snapshots as files (decision D7: `{status, updatedAt, data}`), the deprecated pageview
+//! counter (always zero, with its deprecation headers), and the weather fallback the handler reads.
+
+use portal_core::deprecation::DEPRECATIONS;
+use portal_core::handlers::weather::FALLBACK_FILE;
+use portal_core::time::DateTime;
+use serde_json::{json, Value};
+
+use super::output::OutFile;
+use crate::load::Content;
+
+/// D10: the snapshot's own top-level `updatedAt` or `updated`, else the build time.
+pub fn updated_at(snapshot: &Value, built: DateTime) -> Value {
+    snapshot.get("updatedAt").or_else(|| snapshot.get("updated")).cloned().unwrap_or_else(|| json!(built.rfc3339()))
+}
+
+/// The snapshot files, the pageview counter and the weather fallback.
+pub fn files(content: &Content, built: DateTime) -> Vec<OutFile> {
+    let mut files: Vec<OutFile> = content
+        .snapshots
+        .iter()
+        .map(|(name, snapshot)| {
+            let body = json!({"status": "success", "updatedAt": updated_at(snapshot, built), "data": snapshot});
+            OutFile::served(
+                format!("/api/{name}"),
+                format!("api/{name}.json"),
+                "application/json",
+                body.to_string().into_bytes(),
+            )
+        })
+        .collect();
+    for deprecation in DEPRECATIONS {
+        let mut counter = OutFile::served(
+            deprecation.path,
+            format!("{}.json", deprecation.path.trim_start_matches('/')),
+            "application/json",
+            json!({"status": "success", "data": {"pageviews": 0}}).to_string().into_bytes(),
+        );
+        counter.headers = Some(format!("deprecated:{}", deprecation.path));
+        files.push(counter);
+    }
+    if let Some(fallback) = &content.weather_fallback {
+        files.push(OutFile::internal(FALLBACK_FILE, fallback.to_string().into_bytes()));
+    }
+    files
+}

@@ -1,0 +1,141 @@
+//! Spatial registers (`content/spatial/*.geojson`, decisions D7, D10): FeatureCollections checked
+//! against RFC 7946 (longitude/latitude order and ranges, closed rings, no `crs`), each feature given
+//! its register as `protocol` (its own property, else the file's stem) and an `id`.
+
+use std::path::Path;
+
+use geojson::{GeoJson, Geometry, PolygonType, Position, Value as GeometryValue};
+use portal_core::content::ContentError;
+use serde_json::{json, Value};
+
+/// The spatial folder inside the content folder.
+pub const FOLDER: &str = "spatial";
+
+fn check_position(p: &Position) -> Result<(), String> {
+    match p.as_slice() {
+        [lon, lat, ..] if (-180.0..=180.0).contains(lon) && (-90.0..=90.0).contains(lat) => Ok(()),
+        [lon, lat, ..] => Err(format!(
+            "position [{lon}, {lat}] is out of range: GeoJSON is [longitude (-180..180), latitude (-90..90)]"
+        )),
+        _ => Err("a position needs a longitude and a latitude".into()),
+    }
+}
+
+fn check_polygon(rings: &PolygonType) -> Result<(), String> {
+    for ring in rings {
+        if ring.len() < 4 || ring.first() != ring.last() {
+            return Err("a polygon ring needs at least four positions and must end where it starts".into());
+        }
+        ring.iter().try_for_each(check_position)?;
+    }
+    Ok(())
+}
+
+fn check_geometry(geometry: &Geometry) -> Result<(), String> {
+    match &geometry.value {
+        GeometryValue::Point(position) => check_position(position),
+        GeometryValue::MultiPoint(positions) | GeometryValue::LineString(positions) => {
+            positions.iter().try_for_each(check_position)
+        }
+        GeometryValue::MultiLineString(lines) => lines.iter().flatten().try_for_each(check_position),
+        GeometryValue::Polygon(rings) => check_polygon(rings),
+        GeometryValue::MultiPolygon(polygons) => polygons.iter().try_for_each(check_polygon),
+        GeometryValue::GeometryCollection(geometries) => geometries.iter().try_for_each(check_geometry),
+    }
+}
+
+/// Parses and checks one register; returns its features as JSON with `protocol` and `id` set.
+pub fn parse(file: &str, stem: &str, text: &str) -> Result<Vec<Value>, Vec<ContentError>> {
+    let at = |line: usize, message: String| vec![ContentError::new(file, line, message)];
+    let raw: Value = serde_json::from_str(text).map_err(|e| at(e.line(), format!("invalid JSON: {e}")))?;
+    if raw.get("crs").is_some() {
+        let line = text.lines().position(|l| l.contains("\"crs\"")).map_or(1, |i| i + 1);
+        return Err(at(line, "`crs` is not allowed: RFC 7946 coordinates are always WGS 84 longitude/latitude".into()));
+    }
+    let geojson = GeoJson::from_json_value(raw.clone()).map_err(|e| at(1, format!("not valid GeoJSON: {e}")))?;
+    let GeoJson::FeatureCollection(collection) = geojson else {
+        return Err(at(1, "a spatial file must be a FeatureCollection".into()));
+    };
+    let mut errors = Vec::new();
+    let mut features = Vec::new();
+    for (index, (feature, raw_feature)) in
+        collection.features.iter().zip(raw["features"].as_array().into_iter().flatten()).enumerate()
+    {
+        let number = index + 1;
+        if let Some(Err(message)) = feature.geometry.as_ref().map(check_geometry) {
+            errors.push(ContentError::new(file, 1, format!("feature {number}: {message}")));
+            continue;
+        }
+        let mut out = raw_feature.clone();
+        let properties = out["properties"].as_object_mut();
+        let Some(properties) = properties else {
+            out["properties"] = json!({});
+            errors.push(ContentError::new(
+                file,
+                1,
+                format!("feature {number}: `properties` must be an object with at least a name"),
+            ));
+            continue;
+        };
+        if !properties.contains_key("protocol") {
+            properties.insert("protocol".into(), json!(stem));
+        }
+        if !properties.contains_key("id") {
+            let id = raw_feature.get("id").cloned().unwrap_or_else(|| json!(format!("{stem}-{number}")));
+            properties.insert("id".into(), id);
+        }
+        features.push(out);
+    }
+    if errors.is_empty() {
+        Ok(features)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Loads every register (files sorted by name); problems go into `errors`.
+pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> Vec<Value> {
+    let Ok(read) = std::fs::read_dir(content.join(FOLDER)) else { return Vec::new() };
+    let mut paths: Vec<_> =
+        read.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "geojson")).collect();
+    paths.sort();
+    let mut features = Vec::new();
+    for path in paths {
+        let file = path.display().to_string();
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        match std::fs::read_to_string(&path) {
+            Ok(text) => match parse(&file, &stem, &text) {
+                Ok(mut found) => features.append(&mut found),
+                Err(mut problems) => errors.append(&mut problems),
+            },
+            Err(e) => errors.push(ContentError::new(&file, 1, format!("cannot read: {e}"))),
+        }
+    }
+    features
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"{"type": "FeatureCollection", "features": [
+        {"type": "Feature", "geometry": {"type": "Point", "coordinates": [30.1, -1.2]}, "properties": {"name": "Borehole 1", "category": "water"}}]}"#;
+
+    #[test]
+    fn protocol_and_id_default_from_the_file() {
+        let features = parse("places.geojson", "places", OK).expect("valid");
+        assert_eq!(features[0]["properties"]["protocol"], "places");
+        assert_eq!(features[0]["properties"]["id"], "places-1");
+    }
+
+    #[test]
+    fn rfc_7946_violations_are_errors() {
+        let swapped = OK.replace("[30.1, -1.2]", "[-1.2, 130.1]");
+        assert!(parse("p.geojson", "p", &swapped).expect_err("lat out of range")[0].message.contains("feature 1"));
+        let open_ring = r#"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {},
+            "geometry": {"type": "Polygon", "coordinates": [[[30, 1], [31, 1], [31, 2], [30, 2]]]}}]}"#;
+        assert!(parse("p.geojson", "p", open_ring).expect_err("open ring")[0].message.contains("end where it starts"));
+        let crs = OK.replacen('{', r#"{"crs": {"type": "name"},"#, 1);
+        assert!(parse("p.geojson", "p", &crs).expect_err("crs")[0].message.contains("crs"));
+    }
+}

@@ -1,0 +1,191 @@
+"""RSS, dashboard snapshots, the deprecated pageview counter, spatial data and the upstream proxies
+(spec 4.2, 4.5, 4.6; decisions D7, D10)."""
+
+import csv
+import io
+import time
+
+import feedparser
+import pytest
+
+from conftest import problem
+
+
+def test_the_rss_feed_parses_newest_first_without_drafts(client):
+    r = client.get("/api/rss")
+    assert r.status_code == 200
+    assert r.headers["Content-Type"] == "application/rss+xml; charset=utf-8"
+    feed = feedparser.parse(r.content)
+    assert not feed.bozo, feed.bozo_exception
+    assert feed.version == "rss20"
+    assert feed.feed.title == "Fixture Portal news" and feed.feed.language == "en"
+    assert any(link.get("rel") == "self" and link["href"].endswith("/api/rss") for link in feed.feed.links)
+    assert feed.feed.updated_parsed is not None
+    titles = [e.title for e in feed.entries]
+    assert titles == ["Water points reopen in Zone B", "Clinic hours extended"], "rss.items: 2, newest first"
+    first = feed.entries[0]
+    assert first.link == "https://fixture.example.org/news/water-points-reopen"
+    assert first.id == first.link and first.guidislink is False
+    assert first.published_parsed[:3] == (2026, 11, 20)
+    assert first.summary == "Three boreholes are back in service after repairs."
+    assert [t.term for t in first.tags] == ["water", "zone-b"]
+    assert "Unpublished draft" not in r.text
+
+
+@pytest.mark.parametrize("name", ["alerts", "population", "finance", "charts"])
+def test_snapshots_have_the_d7_envelope(client, name):
+    body = client.get(f"/api/{name}").json()
+    assert body["status"] == "success" and "data" in body and body["updatedAt"]
+
+
+def test_snapshot_updated_at_comes_from_the_snapshot_or_the_build(client):
+    assert client.get("/api/alerts").json()["updatedAt"] == "2026-11-20"
+    assert client.get("/api/population").json()["updatedAt"] == "2026-11-01T00:00:00Z"
+    assert client.get("/api/charts").json()["data"][0]["id"] == "arrivals"
+
+
+def test_pageviews_is_deprecated_and_zero(client):
+    r = client.get("/api/analytics/pageviews")
+    assert r.json() == {"status": "success", "data": {"pageviews": 0}}
+    assert r.headers["Deprecation"].startswith("@") and int(r.headers["Deprecation"][1:]) > 0
+    assert r.headers["Sunset"] == "Mon, 01 Mar 2027 00:00:00 GMT"
+    assert '</api/deprecation-policy>; rel="deprecation"' in r.headers["Link"]
+
+
+def valid_position(p):
+    return -180 <= p[0] <= 180 and -90 <= p[1] <= 90
+
+
+def check_rfc7946(doc):
+    assert doc["type"] == "FeatureCollection" and "crs" not in doc
+    for f in doc["features"]:
+        assert f["type"] == "Feature" and isinstance(f["properties"], dict)
+        g = f["geometry"]
+        if g["type"] == "Point":
+            assert valid_position(g["coordinates"])
+        elif g["type"] == "LineString":
+            assert len(g["coordinates"]) >= 2 and all(valid_position(p) for p in g["coordinates"])
+        elif g["type"] == "Polygon":
+            for ring in g["coordinates"]:
+                assert len(ring) >= 4 and ring[0] == ring[-1] and all(valid_position(p) for p in ring)
+        for key in ["id", "name", "category", "zone", "protocol"]:
+            assert key in f["properties"]
+
+
+def test_spatial_json_is_rfc_7946_with_cors(client):
+    r = client.get("/api/v1/spatial.json")
+    assert r.headers["Content-Type"].startswith("application/geo+json")
+    assert r.headers["Access-Control-Allow-Origin"] == "*"
+    doc = r.json()
+    check_rfc7946(doc)
+    assert {f["properties"]["protocol"] for f in doc["features"]} == {"places", "site-register", "public-art"}
+
+
+@pytest.mark.parametrize(
+    "params,ids",
+    [
+        ({"category": "water"}, ["bh-1"]),
+        ({"category": "WATER"}, ["bh-1"]),
+        ({"zone": "zone-b"}, ["sch-1", "mural-1", "rd-1"]),
+        ({"protocol": "site-register"}, ["blk-a", "rd-1"]),
+        ({"zone": "zone-a", "category": "health"}, ["hc-1"]),
+        ({"zone": "zone-b", "protocol": "public-art", "format": "json"}, ["mural-1"]),
+    ],
+)
+def test_spatial_filters(client, params, ids):
+    r = client.get("/api/v1/spatial.json", params=params)
+    assert r.status_code == 200
+    doc = r.json()
+    check_rfc7946(doc)
+    assert [f["properties"]["id"] for f in doc["features"]] == ids
+
+
+@pytest.mark.parametrize("params,word", [({"category": "lava"}, "school"), ({"zone": "zone-z"}, "zone-a"), ({"protocol": "x"}, "places"), ({"format": "csv"}, "json")])
+def test_bad_spatial_filters_list_the_allowed_values(client, params, word):
+    doc = problem(client.get("/api/v1/spatial.json", params=params), 400, "bad_request")
+    assert word in doc["detail"]
+
+
+def test_the_csv_parses_back_to_the_same_features(client):
+    r = client.get("/api/v1/spatial.csv")
+    assert r.headers["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    header = r.text.splitlines()[0].split(",")
+    assert header[:7] == ["id", "name", "category", "zone", "protocol", "latitude", "longitude"]
+    assert header[7:] == sorted(header[7:])
+    features = client.get("/api/v1/spatial.json").json()["features"]
+    assert [row["id"] for row in rows] == [f["properties"]["id"] for f in features]
+    by_id = {row["id"]: row for row in rows}
+    assert by_id["sch-1"]["name"] == "École de la Paix"
+    assert (float(by_id["bh-1"]["longitude"]), float(by_id["bh-1"]["latitude"])) == (30.81, -1.31)
+    assert abs(float(by_id["blk-a"]["longitude"]) - 30.81) < 1e-9 and abs(float(by_id["blk-a"]["latitude"]) + 1.29) < 1e-9
+    assert by_id["bh-1"]["depth_m"] == "60" and by_id["mural-1"]["artist"] == "Amani youth"
+    filtered = list(csv.DictReader(io.StringIO(client.get("/api/v1/spatial.csv", params={"zone": "zone-a", "category": "water"}).text)))
+    assert [row["id"] for row in filtered] == ["bh-1"]
+    problem(client.get("/api/v1/spatial.csv", params={"zone": "nowhere"}), 400, "bad_request")
+
+
+def test_weather_from_the_upstream(client, upstream_mode):
+    upstream_mode("weather", "ok")
+    body = client.get("/api/weather").json()
+    assert body["source"] == "upstream" and body["status"] == "success"
+    assert body["current"]["temperature_2m"] == 24.5
+    assert body["daily"][1] == {"date": "2026-11-23", "temperature_2m_max": 30.5, "temperature_2m_min": 18.2}
+    assert body["location"]["latitude"] == -1.3
+
+
+@pytest.mark.parametrize("mode", ["fail", "hang", "garbage"])
+def test_weather_falls_back_to_the_season_within_the_timeout(client, upstream_mode, mode):
+    upstream_mode("weather", mode)
+    started = time.monotonic()
+    body = client.get("/api/weather").json()
+    assert time.monotonic() - started < 2.5, "the 500 ms timeout bounds the wait"
+    assert body["source"] == "fallback"
+    month = time.gmtime().tm_mon
+    assert body["summary"].startswith(f"Month {month} ")
+    assert body["location"]["name"] == "Fixture settlement"
+
+
+def test_weather_alerts_from_a_cap_feed(client, upstream_mode):
+    upstream_mode("alerts", "ok")
+    body = client.get("/api/weather-alerts").json()
+    assert body["source"] == "upstream" and body["updatedAt"]
+    first, second = body["data"]["alerts"]
+    assert first == {"title": "Heavy rain & flooding", "link": "https://alerts.example.org/1", "published": "Sun, 22 Nov 2026 06:00:00 GMT",
+                     "severity": "Severe", "urgency": "Expected", "event": "Flood", "areas": ["Zone A", "Zone B"]}
+    assert second["severity"] == "Moderate" and second["areas"] == []
+
+
+@pytest.mark.parametrize("mode", ["fail", "hang", "garbage"])
+def test_a_failing_alert_feed_is_503(client, upstream_mode, mode):
+    upstream_mode("alerts", mode)
+    problem(client.get("/api/weather-alerts"), 503, "upstream_unavailable")
+
+
+def test_geolocation_is_coarse(client, upstream_mode, target):
+    upstream_mode("geo", "ok")
+    body = client.get("/api/geolocation").json()
+    assert body["status"] == "success"
+    data = body["data"]
+    assert set(data) == {"country", "region", "city", "latitude", "longitude"}
+    for key in ["latitude", "longitude"]:
+        assert data[key] is None or round(data[key], 1) == data[key]
+    if target == "native":
+        assert body["source"] == "upstream"
+        assert data == {"country": "Uganda", "region": "Western", "city": "Fixture", "latitude": -1.3, "longitude": 30.8}
+    else:
+        assert body["source"] == "edge"
+
+
+def test_geolocation_unavailable_is_503_natively(client, upstream_mode, target):
+    if target != "native":
+        pytest.skip("on the edge the location comes from the platform, not the upstream")
+    upstream_mode("geo", "fail")
+    problem(client.get("/api/geolocation"), 503, "upstream_unavailable")
+
+
+def test_the_client_address_is_passed_to_the_geolocation_upstream(client, upstream, target):
+    if target != "native":
+        pytest.skip("native only")
+    client.get("/api/geolocation")
+    assert upstream.SEEN[-1] == f"/geo/{client.address}"
