@@ -24,22 +24,6 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("webmcp.js", "text/javascript; charset=utf-8", include_str!("../../templates/assets/webmcp.js")),
 ];
 
-/// HTML escaping for text and attribute values (`&`, `<`, `>`, quotes), leaving `/` readable in URLs.
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Reads `name` from the override folder if it has it.
 fn override_of(dir: Option<&Path>, name: &str) -> Result<Option<String>> {
     let Some(path) = dir.map(|d| d.join(name)).filter(|p| p.is_file()) else { return Ok(None) };
@@ -53,7 +37,8 @@ pub fn templates(overrides: Option<&Path>) -> Result<Tera> {
         sources.push((*name, override_of(overrides, name)?.unwrap_or_else(|| built_in.to_string())));
     }
     let mut tera = Tera::default();
-    tera.set_escape_fn(escape_html);
+    // Escapes `&`, `<`, `>` and quotes but leaves `/` readable in URLs (tera's default escapes it).
+    tera.set_escape_fn(portal_core::mail::escape_html);
     tera.add_raw_templates(sources).map_err(|e| anyhow::anyhow!("compiling the templates: {e:?}"))?;
     Ok(tera)
 }
