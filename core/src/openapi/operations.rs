@@ -24,6 +24,15 @@ fn slug() -> Value {
     )
 }
 
+/// A string schema limited to the values the build found, or any string when it found none.
+fn one_of(values: &[String]) -> Value {
+    if values.is_empty() {
+        json!({"type": "string"})
+    } else {
+        json!({"type": "string", "enum": values})
+    }
+}
+
 fn ok(description: &str, media: &str, body_schema: Value) -> Value {
     json!({"description": description, "content": {media: {"schema": body_schema}}})
 }
@@ -227,13 +236,6 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
             vec![InvalidBody, PayloadTooLarge, UnsupportedMediaType, RateLimited],
         ),
         "sendBookingConfirmation" => {
-            let choice = |values: &[String]| {
-                if values.is_empty() {
-                    json!({"type": "string"})
-                } else {
-                    json!({"type": "string", "enum": values})
-                }
-            };
             let b = &facts.booking;
             (
                 none(),
@@ -243,8 +245,8 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
                     "email": {"type": "string", "format": "email", "maxLength": 254},
                     "visitDate": {"type": "string", "format": "date", "description": "YYYY-MM-DD, today or later."},
                     "visitTime": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
-                    "groupSize": choice(&b.group_size), "tourType": choice(&b.tour_type),
-                    "meetingPoint": choice(&b.meeting_point), "paymentMethod": choice(&b.payment_method)}}),
+                    "groupSize": one_of(&b.group_size), "tourType": one_of(&b.tour_type),
+                    "meetingPoint": one_of(&b.meeting_point), "paymentMethod": one_of(&b.payment_method)}}),
                     true,
                 )),
                 vec![(
@@ -314,59 +316,41 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
             )],
             vec![],
         ),
-        "getSpatialGeoJson" => {
-            let filter = |values: &[String]| {
-                if values.is_empty() {
-                    json!({"type": "string"})
-                } else {
-                    json!({"type": "string", "enum": values})
-                }
-            };
-            (
-                vec![
-                    query(
-                        "category",
-                        "Only features of this category (exact, case-insensitive).",
-                        filter(&facts.spatial_categories),
-                        false,
-                    ),
-                    query("zone", "Only features in this zone.", filter(&facts.spatial_zones), false),
-                    query("protocol", "Only features of this register.", filter(&facts.spatial_protocols), false),
-                    query("format", "Only `json`.", json!({"type": "string", "enum": ["json"]}), false),
-                ],
-                None,
-                vec![(
-                    "200",
-                    ok(
-                        "An RFC 7946 FeatureCollection.",
-                        "application/geo+json",
-                        json!({"type": "object", "required": ["type", "features"], "properties": {"type": {"type": "string", "enum": ["FeatureCollection"]}, "features": {"type": "array"}}}),
-                    ),
-                )],
-                vec![BadRequest, NotFound],
-            )
-        }
-        "getSpatialCsv" => {
-            let filter = |values: &[String]| {
-                if values.is_empty() {
-                    json!({"type": "string"})
-                } else {
-                    json!({"type": "string", "enum": values})
-                }
-            };
-            (
-                vec![
-                    query("category", "Only rows of this category.", filter(&facts.spatial_categories), false),
-                    query("zone", "Only rows in this zone.", filter(&facts.spatial_zones), false),
-                ],
-                None,
-                vec![(
-                    "200",
-                    text("id,name,category,zone,protocol,latitude,longitude, then other properties.", "text/csv"),
-                )],
-                vec![BadRequest, NotFound],
-            )
-        }
+        "getSpatialGeoJson" => (
+            vec![
+                query(
+                    "category",
+                    "Only features of this category (exact, case-insensitive).",
+                    one_of(&facts.spatial_categories),
+                    false,
+                ),
+                query("zone", "Only features in this zone.", one_of(&facts.spatial_zones), false),
+                query("protocol", "Only features of this register.", one_of(&facts.spatial_protocols), false),
+                query("format", "Only `json`.", json!({"type": "string", "enum": ["json"]}), false),
+            ],
+            None,
+            vec![(
+                "200",
+                ok(
+                    "An RFC 7946 FeatureCollection.",
+                    "application/geo+json",
+                    json!({"type": "object", "required": ["type", "features"], "properties": {"type": {"type": "string", "enum": ["FeatureCollection"]}, "features": {"type": "array"}}}),
+                ),
+            )],
+            vec![BadRequest, NotFound],
+        ),
+        "getSpatialCsv" => (
+            vec![
+                query("category", "Only rows of this category.", one_of(&facts.spatial_categories), false),
+                query("zone", "Only rows in this zone.", one_of(&facts.spatial_zones), false),
+            ],
+            None,
+            vec![(
+                "200",
+                text("id,name,category,zone,protocol,latitude,longitude, then other properties.", "text/csv"),
+            )],
+            vec![BadRequest, NotFound],
+        ),
         "getOpenApi" => (
             none(),
             None,
