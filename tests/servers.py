@@ -2,6 +2,7 @@
 `wrangler dev` (edge). Every server listens on 127.0.0.1 only and is stopped by the tests."""
 
 import os
+import socket
 import re
 import signal
 import subprocess
@@ -65,3 +66,39 @@ def start_portal(args, cwd=ROOT, timeout=120, env=None):
 def conformance_dist():
     """The build of fixtures/site that the conformance suite runs against (built by scripts/test)."""
     return Path(os.environ.get("PORTAL_DIST", ROOT / "target" / "conformance-dist"))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_nginx(dist, workers=1):
+    """Runs Debian's nginx on 127.0.0.1 over `dist` with the snippet the build wrote
+    (`_portal/nginx.conf`), as a plain static host would. Returns a Server."""
+    folder = Path(tempfile.mkdtemp(prefix="nginx-", dir=ROOT / "target"))
+    port = free_port()
+    temp_paths = "".join(f" {kind}_temp_path {folder}/{kind};" for kind in ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"])
+    (folder / "nginx.conf").write_text(
+        f"daemon off; master_process {'on' if workers > 1 else 'off'}; worker_processes {workers};\n"
+        f"user root; pid {folder}/nginx.pid; error_log {folder}/error.log;\n"
+        f"events {{ worker_connections 1024; }}\n"
+        f"http {{ include /etc/nginx/mime.types; access_log off; sendfile on;{temp_paths}\n"
+        f"  server {{ listen 127.0.0.1:{port}; root {Path(dist).resolve()};\n"
+        f"    include {Path(dist).resolve()}/_portal/nginx.conf; }} }}\n"
+    )
+    log = open(folder / "stdout.log", "w+")
+    process = subprocess.Popen(["nginx", "-p", str(folder), "-c", str(folder / "nginx.conf")], stdout=log,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"nginx exited: {Path(log.name).read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return Server(process, f"http://127.0.0.1:{port}", log)
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("nginx did not start within 20 s")

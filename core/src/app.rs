@@ -4,12 +4,14 @@
 //! [`App`] holds what the build wrote (the manifest) and nothing that changes per request, so
 //! adapters build it once and share it.
 
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 
 use crate::collections::nearest_collection;
 use crate::encyclopedia::{Catalog, CATALOG_FILE};
+use crate::handlers::files::is_api_path;
 use crate::handlers::{self, Ctx};
 use crate::headers::{apply_common, apply_rate_limit, check_api_version, client_address, CORS_MAX_AGE};
 use crate::http::{Method, Request, Response};
@@ -26,6 +28,8 @@ use crate::search::SearchIndex;
 #[derive(Debug, Clone)]
 pub struct App {
     manifest: Manifest,
+    /// Built files answered at their own path too (`/services/clinic.html` for `/services/clinic`).
+    aliases: HashMap<String, String>,
     /// The search index, opened on first use (natively at start) and kept.
     search: OnceLock<Arc<SearchIndex>>,
     /// The encyclopedia catalog, read on first use and kept.
@@ -35,7 +39,8 @@ pub struct App {
 impl App {
     /// An app over an already parsed manifest.
     pub fn new(manifest: Manifest) -> Self {
-        App { manifest, search: OnceLock::new(), catalog: OnceLock::new() }
+        let aliases = file_aliases(&manifest);
+        App { manifest, aliases, search: OnceLock::new(), catalog: OnceLock::new() }
     }
 
     /// The encyclopedia catalog of the build, read on first use and kept.
@@ -121,6 +126,10 @@ impl App {
             return Ok(Response::new(204).with_header("access-control-max-age", CORS_MAX_AGE));
         }
         check_api_version(request.header("api-version")).map_err(Problem::bad_request)?;
+        if let Some(location) = page_without_slash(request, path) {
+            return Ok(Response::new(301).with_header("location", location));
+        }
+        let path = self.aliases.get(path).map_or(path, String::as_str);
         let Some((route, params)) = routes::find(path) else {
             return Err(unknown_path(path));
         };
@@ -154,6 +163,35 @@ impl App {
             }
         }
     }
+}
+
+/// Every built file is also answered at its own path (`/services/clinic.html`,
+/// `/api/services.json`), so the relative links of the pages (see the build's `links`) work on the
+/// web exactly as in an unpacked copy of `dist/`. A real route always wins over an alias.
+fn file_aliases(manifest: &Manifest) -> HashMap<String, String> {
+    manifest
+        .routes
+        .iter()
+        .filter_map(|(route, asset)| {
+            let alias = format!("/{}", asset.file);
+            (alias != *route && !manifest.routes.contains_key(&alias)).then(|| (alias, route.clone()))
+        })
+        .collect()
+}
+
+/// A page asked for with a trailing slash (`/services/`) is redirected to its URL (`/services`):
+/// its relative links resolve from the folder the URL names. The API keeps answering both forms.
+fn page_without_slash(request: &Request, path: &str) -> Option<String> {
+    let raw = request.path.as_str();
+    let trimmed = raw.trim_end_matches('/');
+    let is_read = matches!(request.method, Method::Get | Method::Head);
+    if !is_read || trimmed.is_empty() || trimmed == raw || trimmed.starts_with("//") || is_api_path(path) {
+        return None;
+    }
+    Some(match &request.query {
+        Some(query) => format!("{trimmed}?{query}"),
+        None => trimmed.to_string(),
+    })
 }
 
 /// Decodes percent-escapes and drops a trailing slash, so `/api/%73ervices/` is `/api/services`.

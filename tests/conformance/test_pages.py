@@ -92,3 +92,30 @@ def test_sitemap_and_robots(client):
 def test_assets_load(client):
     assert client.get("/assets/style.css").headers["Content-Type"].startswith("text/css")
     assert "modelContext" in client.get("/assets/webmcp.js").text
+
+
+@pytest.mark.parametrize("url,file_path", [
+    ("/", "/index.html"), ("/news", "/news.html"), ("/docs/api/getting-started", "/docs/api/getting-started.html"),
+    ("/encyclopedia/asylum", "/encyclopedia/asylum.html"), ("/api/news", "/api/news.json"),
+    ("/api/news/water-points-reopen", "/api/news/water-points-reopen.json"),
+])
+def test_a_built_file_also_answers_at_its_own_path_for_relative_links(client, url, file_path):
+    canonical, by_file = client.get(url), client.get(file_path)
+    assert by_file.status_code == 200
+    assert by_file.content == canonical.content
+    assert by_file.headers["Content-Type"] == canonical.headers["Content-Type"]
+
+
+def test_pages_link_relatively_and_name_their_canonical_url(client):
+    html = client.get("/docs/api/getting-started").text
+    assert 'href="../../news.html"' in html and 'href="../../assets/style.css"' in html
+    assert '<link rel="canonical" href="https://fixture.example.org/docs/api/getting-started">' in html
+    assert 'action="https://fixture.example.org/api/search"' in client.get("/").text
+
+
+def test_a_page_with_a_trailing_slash_redirects_to_its_url(client):
+    r = client.get("/news/?page=2")
+    assert r.status_code == 301 and r.headers["Location"] == "/news?page=2"
+    location = client.get("//evil.example/").headers.get("Location", "/")
+    assert location.startswith("/") and not location.startswith("//"), "never a redirect off the site"
+    assert client.get("/api/news/").status_code == 200

@@ -92,7 +92,8 @@ def test_connections_beyond_the_cap_wait_their_turn(server):
         "//etc/passwd",
         "/%2fetc%2fpasswd",
         "/_portal/manifest.json",
-        "/api/news.json",
+        "/_headers",
+        "/api/news/../../_portal/search/index.json",
     ],
 )
 def test_no_path_reaches_a_file_outside_the_routes(server, target):

@@ -1,8 +1,10 @@
 """Offline snapshots: pack, verify, serve from the archive, and a tampered archive rejected."""
 
+import html.parser
 import io
 import subprocess
 import tarfile
+import urllib.parse
 
 import requests
 
@@ -46,3 +48,56 @@ def test_a_tampered_snapshot_is_rejected(tmp_path):
     assert "api/news/pinned.json: checksum mismatch" in verified.stderr
     served = portal("serve", "--dist", str(tampered), "--port", "0")
     assert served.returncode == 2 and "checksum mismatch" in served.stderr
+
+
+class Links(html.parser.HTMLParser):
+    """Collects every link-like attribute and every element id of one page."""
+
+    def __init__(self):
+        super().__init__()
+        self.links, self.ids = [], set()
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name == "id" and value:
+                self.ids.add(value)
+            if name in ("href", "src", "action") and value is not None:
+                self.links.append((tag, name, value))
+
+
+def parse(page):
+    parser = Links()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser
+
+
+def test_every_link_of_every_page_resolves_in_the_unpacked_snapshot(tmp_path):
+    archive, folder = tmp_path / "site.tar.gz", tmp_path / "unpacked"
+    assert portal("snapshot", "--dist", str(servers.conformance_dist()), "--out", str(archive)).returncode == 0
+    with tarfile.open(archive) as tar:
+        tar.extractall(folder, filter="data")
+    pages = [p for p in folder.rglob("*.html") if p.name != "404.html"]
+    assert len(pages) > 20
+    checked, broken = 0, []
+    for page in pages:
+        for tag, attribute, value in parse(page).links:
+            parts = urllib.parse.urlsplit(value)
+            if parts.scheme in ("http", "https", "mailto", "data"):
+                continue
+            where = f"{page.relative_to(folder)}: <{tag} {attribute}={value!r}>"
+            if value.startswith("/"):
+                broken.append(f"{where} is root-relative")
+                continue
+            target = page if not parts.path else (page.parent / urllib.parse.unquote(parts.path)).resolve()
+            if not target.is_file() or folder.resolve() not in target.parents:
+                broken.append(f"{where} does not name a file of the folder")
+            elif parts.fragment and target.suffix == ".html" and parts.fragment not in parse(target).ids:
+                broken.append(f"{where}: no element with id {parts.fragment!r}")
+            checked += 1
+    assert not broken, "\n".join(broken)
+    assert checked > 15 * len(pages)  # the navigation alone has a dozen
+
+
+def test_the_404_page_keeps_site_root_links_because_it_is_sent_at_any_depth():
+    links = parse(servers.conformance_dist() / "404.html").links
+    assert ("a", "href", "/") in links

@@ -96,7 +96,9 @@ pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
             "description": format!(
                 "{}\n\nPublic, read-mostly content and data API. No authentication. Errors are RFC 9457 problem documents \
                  whose `type` is `{base}/api-docs#error-<code>`. Rate limit: 60 requests per 60 s per client address on \
-                 collection, search, encyclopedia query, action and MCP endpoints. Request bodies: at most 64 KiB of JSON.",
+                 collection, search, encyclopedia query, action and MCP endpoints. Request bodies: at most 64 KiB of JSON. \
+                 Every built file also answers at its own file path (`/api/news.json` like `/api/news`), the form the \
+                 HTML pages link to so that they read the same from an unpacked copy.",
                 site.description,
                 base = site.base()
             ),

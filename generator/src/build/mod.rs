@@ -9,6 +9,8 @@ pub mod data;
 pub mod discovery;
 pub mod encyclopedia;
 pub mod feed;
+pub mod links;
+pub mod nginx;
 pub mod output;
 pub mod pages;
 pub mod search;
@@ -106,6 +108,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     files.extend(spatial::files(&content)?);
     files.extend(pages::files(&content, options.templates.as_deref())?);
     files.extend(actions::files(options.templates.as_deref())?);
+    links::apply(&mut files, content.site.base());
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
@@ -116,6 +119,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     };
     output::fill_manifest(&mut manifest, &files)?;
     files.push(cdn::headers_file(&manifest));
+    files.push(nginx::snippet(&manifest));
     files.sort_by(|a, b| a.file.cmp(&b.file));
     let write = output::write(&options.out, files, &manifest)?;
     Ok(BuildReport {

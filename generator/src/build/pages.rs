@@ -42,14 +42,26 @@ fn demote_headings(html: &str) -> String {
     })
 }
 
-/// An HTML page and its markdown twin, served at `route`.
+/// The file of the HTML page served at `route`: `/` is `index.html`, `/a/b` is `a/b.html`.
+///
+/// A page lives in a file named after its URL (not `a/b/index.html`) so that a relative link
+/// resolves to the same place on the web (`/a/b` sits in the folder `/a/`) and in an unpacked
+/// copy of `dist/` opened from the file system (`a/b.html` sits in `a/`).
+pub fn page_file(route: &str) -> String {
+    match route.trim_matches('/') {
+        "" => "index.html".to_string(),
+        path => format!("{path}.html"),
+    }
+}
+
+/// An HTML page and its markdown twin (`a/b.md` beside `a/b.html`), served at `route`.
 fn page(route: &str, html: String, markdown: String) -> [OutFile; 2] {
-    let folder = route.trim_matches('/');
-    let prefix = if folder.is_empty() { String::new() } else { format!("{folder}/") };
-    let mut html_file = OutFile::served(route, format!("{prefix}index.html"), HTML, html.into_bytes());
+    let file = page_file(route);
+    let twin = format!("{}.md", file.trim_end_matches(".html"));
+    let mut html_file = OutFile::served(route, file, HTML, html.into_bytes());
     html_file.headers = Some("html".into());
-    html_file.markdown = Some(format!("{prefix}index.md"));
-    [html_file, OutFile::internal(format!("{prefix}index.md"), markdown.into_bytes())]
+    html_file.markdown = Some(twin.clone());
+    [html_file, OutFile::internal(twin, markdown.into_bytes())]
 }
 
 struct Renderer<'a> {
@@ -59,8 +71,10 @@ struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
-    fn render(&self, template: &str, mut context: Context) -> Result<String> {
+    /// Renders a page served at `url` (`None` for the 404 page, which has no URL of its own).
+    fn render(&self, template: &str, url: Option<&str>, mut context: Context) -> Result<String> {
         context.insert("site", &self.site);
+        context.insert("url", &url);
         context.insert("lang", &self.content.site.language);
         self.tera.render(template, &context).map_err(|e| anyhow!("rendering {template}: {e:?}"))
     }
@@ -128,7 +142,7 @@ fn record_page(r: &Renderer, record: &Record) -> Result<[OutFile; 2]> {
     context.insert("api_url", &api_url);
     context.insert("parent_url", &parent_url);
     context.insert("parent_label", &parent_label);
-    let html = r.render("record.html", context)?;
+    let html = r.render("record.html", Some(&record.url), context)?;
     Ok(page(&record.url, html, record_markdown(record, r.content.site.base(), &api_url)))
 }
 
@@ -142,7 +156,7 @@ fn collection_page(r: &Renderer, name: &str, records: &[Record]) -> Result<[OutF
     context.insert("label", &label(name));
     context.insert("description", description(name));
     context.insert("records", &items);
-    let html = r.render("collection.html", context)?;
+    let html = r.render("collection.html", Some(&format!("/{name}")), context)?;
     let mut md =
         format!("# {}\n\n{}. JSON: <{}/api/{name}>\n\n", label(name), description(name), r.content.site.base());
     for rec in records {
@@ -174,7 +188,7 @@ fn entry_page(r: &Renderer, entry: &Entry, by_slug: &BTreeMap<&str, &Entry>) -> 
     context.insert("related", &related);
     context.insert("updated", &record.updated.or(record.date).map(|d| d.date()));
     context.insert("jsonld", &json_ld(entry, &r.content.site).to_string().replace("</", "<\\/"));
-    let html = r.render("entry.html", context)?;
+    let html = r.render("entry.html", Some(&record.url), context)?;
     let mut md = format!("# {}\n\n", record.title);
     if let Some(summary) = &record.summary {
         md.push_str(&format!("> {summary}\n\n"));
@@ -208,7 +222,7 @@ fn encyclopedia_index(r: &Renderer) -> Result<[OutFile; 2]> {
         letters.iter().map(|(letter, entries)| json!({"letter": letter, "entries": entries})).collect();
     let mut context = Context::new();
     context.insert("letters", &groups);
-    let html = r.render("encyclopedia.html", context)?;
+    let html = r.render("encyclopedia.html", Some("/encyclopedia"), context)?;
     let mut md = "# Encyclopedia\n\nSourced background articles.\n".to_string();
     for (letter, entries) in &letters {
         md.push_str(&format!("\n## {letter}\n\n"));
@@ -237,7 +251,7 @@ fn home(r: &Renderer) -> Result<[OutFile; 2]> {
     context.insert("collections", &collections);
     context.insert("latest", &latest);
     context.insert("entries", &content.entries.len());
-    let html = r.render("home.html", context)?;
+    let html = r.render("home.html", Some("/"), context)?;
     let site = &content.site;
     let mut md = format!("# {}\n\n> {}\n\n## Collections\n\n", site.title, site.description);
     for c in &collections {
@@ -294,7 +308,7 @@ fn api_docs(r: &Renderer) -> Result<[OutFile; 2]> {
     context.insert("versions", &SUPPORTED_API_VERSIONS);
     context.insert("limit", &limits.limit);
     context.insert("window", &(limits.window_ms / 1000));
-    let html = r.render("api-docs.html", context)?;
+    let html = r.render("api-docs.html", Some("/api-docs"), context)?;
     Ok(page("/api-docs", html, md))
 }
 
@@ -335,7 +349,7 @@ pub fn files(content: &Content, templates: Option<&std::path::Path>) -> Result<V
         "text/plain; charset=utf-8",
         format!("User-agent: *\nAllow: /\nSitemap: {}/sitemap.xml\n", content.site.base()).into_bytes(),
     ));
-    files.push(OutFile::internal(NOT_FOUND_FILE, renderer.render("404.html", Context::new())?.into_bytes()));
+    files.push(OutFile::internal(NOT_FOUND_FILE, renderer.render("404.html", None, Context::new())?.into_bytes()));
     for (name, media, bytes) in theme::assets(templates)? {
         files.push(OutFile::served(format!("/assets/{name}"), format!("assets/{name}"), media, bytes));
     }

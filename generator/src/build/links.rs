@@ -1,0 +1,126 @@
+//! Relative links in the built HTML pages, so an unpacked copy of `dist/` reads in a browser from
+//! the file system as well as on the web.
+//!
+//! Templates and markdown bodies write site links as root-relative URLs (`/services/clinic`). Once
+//! every file is rendered, a link to a URL the build writes becomes the relative path of that file
+//! from the page (`../services/clinic.html`); the servers answer those file paths too (see
+//! `portal_core::app`). A link to anything the build does not write (search, MCP, a form's action)
+//! becomes absolute on the site's base URL: live features need the live site, and an offline copy
+//! then still points at it.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::output::OutFile;
+use super::pages::HTML;
+
+/// The attributes whose root-relative URLs are rewritten.
+const ATTRIBUTES: [&str; 3] = ["href", "src", "action"];
+
+/// Rewrites the links of every served HTML page among `files` (the 404 page keeps root-relative
+/// links: it is sent at any depth).
+pub fn apply(files: &mut [OutFile], base_url: &str) {
+    let owned: Vec<(String, String)> =
+        files.iter().filter_map(|f| f.route.as_ref().map(|route| (route.clone(), f.file.clone()))).collect();
+    let by_route: HashMap<&str, &str> = owned.iter().map(|(route, file)| (route.as_str(), file.as_str())).collect();
+    files.par_iter_mut().filter(|f| f.route.is_some() && f.content_type == HTML).for_each(|f| {
+        if let Ok(html) = std::str::from_utf8(&f.bytes) {
+            f.bytes = relativize(html, &f.file, &by_route, base_url).into_bytes();
+        }
+    });
+}
+
+/// Rewrites the root-relative links of `html`, a page stored at `page_file`. `files` maps every
+/// URL path the build serves to its file.
+pub fn relativize(html: &str, page_file: &str, files: &HashMap<&str, &str>, base_url: &str) -> String {
+    let mut out = String::with_capacity(html.len() + html.len() / 16);
+    let mut rest = html;
+    while let Some(at) = rest.find("=\"/") {
+        let (before, after) = rest.split_at(at + 2);
+        out.push_str(before);
+        let value_end = after.find('"').unwrap_or(after.len());
+        let (url, tail) = after.split_at(value_end);
+        if is_link_attribute(before) && !url.starts_with("//") {
+            out.push_str(&rewrite(url, page_file, files, base_url));
+        } else {
+            out.push_str(url);
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether the text before `="` ends with one of [`ATTRIBUTES`] as a whole attribute name.
+fn is_link_attribute(before_value: &str) -> bool {
+    let name_end = before_value.len() - 2;
+    let name_start = before_value[..name_end].rfind(|c: char| c.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    let name = &before_value[name_start..name_end];
+    ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(name))
+}
+
+/// One root-relative URL (query and fragment kept) as seen from `page_file`.
+fn rewrite(url: &str, page_file: &str, files: &HashMap<&str, &str>, base_url: &str) -> String {
+    let split = url.find(['?', '#']).unwrap_or(url.len());
+    let (path, suffix) = url.split_at(split);
+    let trimmed = path.trim_end_matches('/');
+    let key = if trimmed.is_empty() { "/" } else { trimmed };
+    match files.get(key) {
+        Some(file) => format!("{}{suffix}", relative_path(page_file, file)),
+        None => format!("{}{url}", base_url.trim_end_matches('/')),
+    }
+}
+
+/// The path of `to` relative to the folder of `from`, both relative to the build folder.
+pub fn relative_path(from: &str, to: &str) -> String {
+    let from_dirs: Vec<&str> = from.split('/').collect();
+    let from_dirs = &from_dirs[..from_dirs.len() - 1];
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let common = from_dirs.iter().zip(&to_parts[..to_parts.len() - 1]).take_while(|(a, b)| a == b).count();
+    let mut path = "../".repeat(from_dirs.len() - common);
+    path.push_str(&to_parts[common..].join("/"));
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files() -> HashMap<&'static str, &'static str> {
+        HashMap::from([
+            ("/", "index.html"),
+            ("/services", "services.html"),
+            ("/services/clinic", "services/clinic.html"),
+            ("/docs/api/start", "docs/api/start.html"),
+            ("/api/services", "api/services.json"),
+            ("/assets/style.css", "assets/style.css"),
+        ])
+    }
+
+    #[test]
+    fn paths_are_relative_to_the_page_folder() {
+        assert_eq!(relative_path("index.html", "services/clinic.html"), "services/clinic.html");
+        assert_eq!(relative_path("services/clinic.html", "services.html"), "../services.html");
+        assert_eq!(relative_path("services/clinic.html", "services/food.html"), "food.html");
+        assert_eq!(relative_path("docs/api/start.html", "index.html"), "../../index.html");
+        assert_eq!(relative_path("docs/api/start.html", "docs/intro.html"), "../intro.html");
+    }
+
+    #[test]
+    fn served_urls_become_files_and_the_rest_the_live_site() {
+        let html = r##"<a href="/">Home</a><link href="/assets/style.css"><a class="x" href="/services/clinic#map">
+            <form action="/api/search" method="get"><a href="/api/services?limit=1">JSON</a>
+            <a href="//cdn.example/x">cdn</a><a href="#content">skip</a><a href="https://e.org/">e</a>
+            <img alt="/services" data-href="/services">"##;
+        let out = relativize(html, "docs/api/start.html", &files(), "https://site.example/");
+        assert!(out.contains(r#"href="../../index.html""#));
+        assert!(out.contains(r#"href="../../assets/style.css""#));
+        assert!(out.contains(r#"href="../../services/clinic.html#map""#));
+        assert!(out.contains(r#"action="https://site.example/api/search""#));
+        assert!(out.contains(r#"href="../../api/services.json?limit=1""#));
+        assert!(out.contains(r#"href="//cdn.example/x""#));
+        assert!(out.contains(r##"href="#content""##));
+        assert!(out.contains(r#"alt="/services" data-href="/services""#));
+    }
+}

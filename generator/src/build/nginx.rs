@@ -1,0 +1,130 @@
+//! `_portal/nginx.conf`: what a plain nginx needs to serve the static endpoints of a build with the
+//! content types and headers `portal serve` sends, for sites hosted without Cloudflare or `portal
+//! serve`. Include it inside a `server` block whose `root` is the build folder.
+//!
+//! Two generic locations cover almost every URL (`/api/<x>` from `api/<x>.json`, a page `/<x>` from
+//! `<x>.html`); each URL whose file or media type does not follow them gets an exact location,
+//! so the snippet stays small at 100k records. The dynamic endpoints (search, encyclopedia
+//! queries, actions, MCP, proxies) are not files: proxy them to `portal serve` if you need them.
+
+use std::fmt::Write;
+
+use portal_core::handlers::files::is_api_path;
+use portal_core::headers::CORS;
+use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
+use portal_core::API_VERSION;
+
+use super::output::OutFile;
+use super::pages::{page_file, NOT_FOUND_FILE};
+
+/// Where the snippet is written.
+pub const NGINX_FILE: &str = "_portal/nginx.conf";
+
+/// The nginx snippet for `manifest`.
+pub fn snippet(manifest: &Manifest) -> OutFile {
+    let common = common_headers();
+    let html_headers = headers(manifest.header_sets.get("html").map(Vec::as_slice).unwrap_or(&[]));
+    let server_headers = common.replace(" add_header", "\nadd_header");
+    let mut out = format!(
+        "# Written by `portal build` ({MANIFEST_FILE} is the source). Serves the static endpoints of this\n\
+         # build like `portal serve`. Use inside a server block:\n\
+         #     root /path/to/dist;\n\
+         #     include /path/to/dist/{NGINX_FILE};\n\
+         # Markdown twins are at <page>.md (no Accept negotiation); dynamic endpoints need `portal serve`.\n\
+         index index.html;{server_headers}\n\
+         error_page 404 /{NOT_FOUND_FILE};\n\
+         location = /{NOT_FOUND_FILE} {{ internal; types {{ }} default_type \"text/html; charset=utf-8\"; }}\n\
+         location ^~ /_portal/ {{ return 404; }}\n\
+         location = /_headers {{ return 404; }}\n\
+         location / {{\n    types {{ }} default_type \"text/html; charset=utf-8\";{common}{html_headers}\n    \
+         try_files $uri.html $uri $uri/ =404;\n}}\n\
+         location ~ \\.md$ {{ types {{ }} default_type \"text/markdown; charset=utf-8\"; }}\n\
+         location /api/ {{\n    types {{ }} default_type application/json;\n    \
+         try_files $uri.json $uri =404;\n    error_page 404 = @api_not_found;\n}}\n\
+         location @api_not_found {{\n    types {{ }} default_type application/problem+json;\n    \
+         return 404 '{{\"type\":\"{base}/api-docs#error-not_found\",\"title\":\"Not found\",\"status\":404,\"code\":\"not_found\",\"detail\":\"Nothing is published at this address.\"}}';\n}}\n",
+        base = manifest.site.base(),
+    );
+    for (route, asset) in &manifest.routes {
+        if follows_generic_rule(route, asset) {
+            continue;
+        }
+        let extra = match manifest.headers_of(asset) {
+            [] => String::new(),
+            set => format!("{common}{}", headers(set)),
+        };
+        let body =
+            format!("types {{ }} default_type {};{extra} try_files /{} =404;", quoted(&asset.content_type), asset.file);
+        let _ = writeln!(out, "location = {route} {{ {body} }}");
+        if format!("/{}", asset.file) != *route {
+            let _ = writeln!(out, "location = /{} {{ {body} }}", asset.file);
+        }
+    }
+    OutFile::internal(NGINX_FILE, out.into_bytes())
+}
+
+/// Whether one of the two generic locations already serves `route` right.
+fn follows_generic_rule(route: &str, asset: &Asset) -> bool {
+    let headers = asset.headers.as_deref();
+    if is_api_path(route) {
+        route.starts_with("/api/")
+            && asset.file == format!("{}.json", &route[1..])
+            && asset.content_type == "application/json"
+            && headers.is_none()
+    } else {
+        asset.file == page_file(route) && asset.content_type.starts_with("text/html") && headers == Some("html")
+    }
+}
+
+/// The headers every response carries: set for the server, and repeated in a location that adds
+/// its own (nginx inherits `add_header` only into locations that set none).
+fn common_headers() -> String {
+    let mut pairs: Vec<(String, String)> = CORS.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+    pairs.push(("api-version".into(), API_VERSION.into()));
+    headers(&pairs)
+}
+
+fn headers(pairs: &[(String, String)]) -> String {
+    pairs.iter().map(|(name, value)| format!(" add_header {name} {} always;", quoted(value))).collect()
+}
+
+/// An nginx string literal.
+fn quoted(value: &str) -> String {
+    format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asset(file: &str, content_type: &str, headers: Option<&str>) -> Asset {
+        Asset {
+            file: file.into(),
+            content_type: content_type.into(),
+            etag: "\"x\"".into(),
+            headers: headers.map(str::to_string),
+            markdown: None,
+        }
+    }
+
+    #[test]
+    fn only_urls_off_the_generic_rules_get_their_own_location() {
+        let mut manifest = Manifest::default();
+        manifest.routes.insert("/api/news".into(), asset("api/news.json", "application/json", None));
+        manifest.routes.insert("/news".into(), asset("news.html", "text/html; charset=utf-8", Some("html")));
+        manifest.routes.insert("/api/rss".into(), asset("api/rss.xml", "application/rss+xml; charset=utf-8", None));
+        let text = String::from_utf8(snippet(&manifest).bytes).unwrap_or_default();
+        assert!(!text.contains("location = /api/news "));
+        assert!(!text.contains("location = /news "));
+        assert!(text.contains(
+            "location = /api/rss { types { } default_type \"application/rss+xml; charset=utf-8\"; try_files"
+        ));
+        assert!(text.contains("location = /api/rss.xml {"));
+        assert!(text.contains("try_files /api/rss.xml =404;"));
+    }
+
+    #[test]
+    fn quotes_are_escaped() {
+        assert_eq!(quoted(r#"<a>; rel="x""#), r#""<a>; rel=\"x\"""#);
+    }
+}

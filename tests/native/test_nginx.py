@@ -1,0 +1,61 @@
+"""Plain static hosting: Debian's nginx serving a build with the snippet `portal build` writes
+(`_portal/nginx.conf`) sends every static URL with the bytes, media type and headers of `portal serve`."""
+
+import json
+import shutil
+
+import pytest
+import requests
+
+import servers
+
+pytestmark = pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed (scripts/test installs it)")
+
+
+@pytest.fixture(scope="module")
+def nginx():
+    server = servers.start_nginx(servers.conformance_dist())
+    yield server.base_url
+    server.stop()
+
+
+def manifest():
+    return json.loads((servers.conformance_dist() / "_portal" / "manifest.json").read_text())
+
+
+def test_every_static_url_has_the_bytes_and_media_type_of_the_build(nginx):
+    routes = manifest()["routes"]
+    assert len(routes) > 100
+    wrong = []
+    for route, asset in routes.items():
+        r = requests.get(nginx + route, timeout=10)
+        body = (servers.conformance_dist() / asset["file"]).read_bytes()
+        if (r.status_code, r.headers.get("Content-Type"), r.content) != (200, asset["type"], body):
+            wrong.append(f"{route}: {r.status_code} {r.headers.get('Content-Type')}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_files_answer_at_their_own_path_for_the_relative_links(nginx):
+    for path, kind in [("/news.html", "text/html"), ("/api/news.json", "application/json"), ("/", "text/html"),
+                       ("/news/water-points-reopen.md", "text/markdown"), ("/api/rss.xml", "application/rss+xml")]:
+        r = requests.get(nginx + path, timeout=10)
+        assert r.status_code == 200 and r.headers["Content-Type"].startswith(kind), path
+
+
+def test_shared_and_special_headers(nginx):
+    api = requests.get(nginx + "/api/news", timeout=10)
+    assert api.headers["Access-Control-Allow-Origin"] == "*" and api.headers["API-Version"] == "1.0.0"
+    page = requests.get(nginx + "/news", timeout=10)
+    assert 'rel="service-desc"' in page.headers["Link"] and page.headers["Access-Control-Allow-Origin"] == "*"
+    deprecated = requests.get(nginx + "/api/analytics/pageviews", timeout=10)
+    assert "Sunset" in deprecated.headers and deprecated.headers["API-Version"] == "1.0.0"
+
+
+def test_internal_files_stay_private_and_misses_are_404s(nginx):
+    for path in ["/_portal/manifest.json", "/_portal/nginx.conf", "/_headers", "/_portal/../_portal/manifest.json"]:
+        assert requests.get(nginx + path, timeout=10).status_code == 404, path
+    page = requests.get(nginx + "/no/such/page", timeout=10)
+    assert page.status_code == 404 and "Page not found" in page.text
+    api = requests.get(nginx + "/api/no/such/thing", timeout=10)
+    assert api.status_code == 404 and api.headers["Content-Type"] == "application/problem+json"
+    assert api.json()["code"] == "not_found"
