@@ -97,16 +97,6 @@ def problem(response, status, code):
     return doc
 
 
-@pytest.fixture(scope="session", autouse=True)
-def upstream():
-    """The mock third-party upstreams the fixture site points at (fixed loopback port)."""
-    import mock_upstream  # noqa: PLC0415
-
-    server = mock_upstream.start()
-    yield mock_upstream
-    server.shutdown()
-
-
 @pytest.fixture
 def upstream_mode(upstream):
     """Sets an upstream's behaviour for one test, and restores `ok` after it."""

@@ -22,14 +22,13 @@ fn text<'a, P>(ctx: &'a Ctx<'_, P>, name: &str) -> Option<&'a str> {
 
 /// The filters of the list and the facets, with `q` run through the search engine.
 async fn filters<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Filters, Problem> {
-    let letter = match text(ctx, "letter") {
-        None => None,
+    // Not trimmed: a letter is exactly one character (any: a title may start with a digit or a
+    // sign), and an empty value means no filter.
+    let letter = match ctx.query.get("letter") {
+        None | Some("") => None,
+        Some(raw) if raw.chars().count() == 1 => Some(fold(raw).to_uppercase()),
         Some(raw) => {
-            let folded: String = fold(raw).to_uppercase();
-            if folded.chars().count() != 1 {
-                return Err(Problem::bad_request(format!("`letter` must be one letter or digit; got `{raw}`.")));
-            }
-            Some(folded)
+            return Err(Problem::bad_request(format!("`letter` must be one character; got `{raw}`.")));
         }
     };
     let matches = match text(ctx, "q") {

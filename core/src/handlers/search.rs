@@ -19,14 +19,20 @@ pub const MAX_LIMIT: i64 = 50;
 /// How long an answer is reused for an identical query (D4).
 pub const CACHE_SECONDS: u64 = 60;
 
-/// The collections a `collections` parameter names: all 19 by default; `entries` adds the encyclopedia.
+/// The collections a `collections` parameter names: all 19 when it is absent; `entries` adds the
+/// encyclopedia. An empty name (`collections=`, `news,,docs`) is a 400, like an unknown one.
 pub fn scope(param: Option<&str>) -> Result<Vec<String>, Problem> {
-    let Some(list) = param.map(str::trim).filter(|l| !l.is_empty()) else {
+    let Some(list) = param else {
         return Ok(COLLECTIONS.iter().map(|c| c.to_string()).collect());
     };
     let mut names: Vec<String> = Vec::new();
     let mut unknown = Vec::new();
-    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+    for name in list.split(',').map(str::trim) {
+        if name.is_empty() {
+            return Err(Problem::bad_request(
+                "`collections` has an empty name: list collection names separated by commas, or leave the parameter out.",
+            ));
+        }
         if !is_collection(name) && name != ENCYCLOPEDIA {
             unknown.push(name.to_string());
         } else if !names.iter().any(|n| n == name) {
@@ -92,5 +98,8 @@ mod tests {
         assert_eq!(scope(Some("news, entries,news")), Ok(vec!["news".to_string(), "entries".to_string()]));
         let err = scope(Some("news,nope")).expect_err("unknown");
         assert!(err.detail.contains("nope"));
+        for empty in ["", " ", "news,,docs", "news,"] {
+            assert!(scope(Some(empty)).is_err(), "{empty:?}");
+        }
     }
 }

@@ -37,23 +37,33 @@ pub fn classify(value: Value) -> Result<Message, Value> {
         ));
     };
     let id = map.get("id").cloned();
+    // An error echoes the request's id only when it is a valid one; otherwise null (JSON-RPC 2.0).
+    let echo = || id.clone().filter(is_valid_id).unwrap_or(Value::Null);
     if map.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Err(error(id.unwrap_or(Value::Null), INVALID_REQUEST, "`jsonrpc` must be \"2.0\"."));
+        return Err(error(echo(), INVALID_REQUEST, "`jsonrpc` must be \"2.0\"."));
     }
-    let valid_id = |id: &Value| id.is_string() || id.is_i64() || id.is_u64();
-    match (map.get("method"), id) {
-        (Some(Value::String(method)), Some(id)) if valid_id(&id) => {
-            let params = map.get("params").cloned().unwrap_or(Value::Null);
-            if !(params.is_object() || params.is_null()) {
-                return Err(error(id, INVALID_REQUEST, "`params` must be an object."));
-            }
-            Ok(Message::Request { id, method: method.clone(), params })
+    match (map.get("method"), &id) {
+        (Some(Value::String(method)), Some(request_id)) if is_valid_id(request_id) => {
+            // JSON-RPC 2.0: `params`, when present, is structured (an explicit null is not).
+            let params = match map.get("params") {
+                None => Value::Null,
+                Some(params) if params.is_object() => params.clone(),
+                Some(_) => return Err(error(echo(), INVALID_REQUEST, "`params` must be an object when present.")),
+            };
+            Ok(Message::Request { id: request_id.clone(), method: method.clone(), params })
         }
-        (Some(Value::String(_)), Some(id)) => Err(error(id, INVALID_REQUEST, "`id` must be a string or an integer.")),
+        (Some(Value::String(_)), Some(_)) => {
+            Err(error(echo(), INVALID_REQUEST, "`id` must be a string or an integer."))
+        }
         (Some(Value::String(_)), None) => Ok(Message::Accepted),
         (None, Some(_)) if map.contains_key("result") || map.contains_key("error") => Ok(Message::Accepted),
-        (_, id) => Err(error(id.unwrap_or(Value::Null), INVALID_REQUEST, "A request needs a string `method`.")),
+        _ => Err(error(echo(), INVALID_REQUEST, "A request needs a string `method`.")),
     }
+}
+
+/// A string or an integer; JSON has one number type, so `7.0` is the integer 7 too.
+fn is_valid_id(id: &Value) -> bool {
+    id.is_string() || id.is_i64() || id.is_u64() || id.as_f64().is_some_and(|n| n.is_finite() && n.fract() == 0.0)
 }
 
 /// A success response.
@@ -85,5 +95,21 @@ mod tests {
             let err = classify(bad).expect_err("invalid");
             assert_eq!(err["error"]["code"], INVALID_REQUEST);
         }
+    }
+
+    // Found by Schemathesis: errors echoed ids that are not ids, and refused integral floats.
+    #[test]
+    fn only_valid_ids_are_echoed_and_null_params_are_refused() {
+        for bad in [
+            json!({"jsonrpc": "1.0", "id": {"a": 1}, "method": "x"}),
+            json!({"jsonrpc": "2.0", "id": [1], "method": "x"}),
+            json!({"jsonrpc": "2.0", "id": {}, "result": 1, "x": 2, "method": 3}),
+        ] {
+            assert_eq!(classify(bad).expect_err("invalid")["id"], Value::Null);
+        }
+        let null_params = classify(json!({"jsonrpc": "2.0", "id": 7, "method": "x", "params": null}));
+        assert_eq!(null_params.expect_err("invalid")["id"], 7);
+        let float_id = classify(json!({"jsonrpc": "2.0", "id": -8388608.0, "method": "ping"}));
+        assert!(matches!(float_id, Ok(Message::Request { .. })));
     }
 }

@@ -5,8 +5,30 @@ use serde_json::{json, Value};
 
 use super::schemas::{response, response_name, schema};
 use super::Facts;
-use crate::handlers::{collections, encyclopedia, search};
+use crate::handlers::{bookings, collections, encyclopedia, match_category, search, voices};
 use crate::problem::ErrorCode;
+use crate::validate::Use;
+
+/// The characters `validate::check_text` refuses in any text: control characters but tab and line
+/// breaks (as regular-expression escapes).
+const CONTROL: &str = "\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F";
+
+/// A text field of an action body as `validate::Fields::text` accepts it: at most `max`
+/// characters, at least one that is not white space, no control characters, and no line break
+/// where the value ends up in a mail header.
+fn text_field(max: usize, usage: Use, description: &str) -> Value {
+    let refused = match usage {
+        Use::Body => CONTROL.to_string(),
+        Use::Header => format!("{CONTROL}\\u000A\\u000D"),
+    };
+    json!({"type": "string", "minLength": 1, "maxLength": max, "description": description,
+           "pattern": format!("^[^{refused}]*[^\\s{refused}][^{refused}]*$")})
+}
+
+/// An optional body field: leaving it out and sending `null` mean the same.
+fn nullable(schema_value: Value) -> Value {
+    json!({"anyOf": [schema_value, {"type": "null"}]})
+}
 
 fn query(name: &str, description: &str, schema: Value, required: bool) -> Value {
     json!({"name": name, "in": "query", "required": required, "description": description, "schema": schema})
@@ -54,7 +76,7 @@ fn encyclopedia_filters(facts: &Facts) -> Vec<Value> {
         query(
             "letter",
             "Only titles starting with this letter (accents folded: e, É and E are the same).",
-            json!({"type": "string", "minLength": 1, "maxLength": 1}),
+            json!({"type": "string", "maxLength": 1, "description": "One character; empty means no filter."}),
             false,
         ),
     ]
@@ -75,16 +97,21 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
             vec![
                 query(
                     "q",
-                    "Words to find; at least 2 characters. Every word must match; the last also as a prefix.",
-                    json!({"type": "string", "minLength": 2}),
+                    "Words to find; at least 2 characters besides surrounding white space. Every word must match; the last also as a prefix.",
+                    json!({"type": "string", "minLength": 2, "pattern": "\\S[\\s\\S]*\\S"}),
                     true,
                 ),
-                query(
-                    "collections",
-                    "Comma-separated collection names (default: the 19 collections); `entries` adds the encyclopedia.",
-                    json!({"type": "string"}),
-                    false,
-                ),
+                {
+                    let mut scope = query(
+                        "collections",
+                        "Comma-separated collection names (default: the 19 collections); `entries` adds the encyclopedia.",
+                        json!({"type": "array", "minItems": 1, "items": schema("SearchScope")}),
+                        false,
+                    );
+                    scope["style"] = json!("form");
+                    scope["explode"] = json!(false);
+                    scope
+                },
                 query(
                     "limit",
                     "Hits per collection.",
@@ -117,14 +144,14 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
             params.push(query(
                 "page",
                 "Page number, from 1; a page past the end is empty.",
-                json!({"type": "integer", "minimum": 1, "default": 1}),
+                json!({"type": "integer", "minimum": 1, "maximum": i64::MAX, "default": 1}),
                 false,
             ));
             params.push(query("pageSize", "Entries per page.", json!({"type": "integer", "minimum": 1, "maximum": encyclopedia::PAGE_SIZE.1, "default": encyclopedia::PAGE_SIZE.0}), false));
             params.push(query(
                 "sort",
-                "`title` (default without q), `updated` (newest first) or `relevance` (default with q).",
-                json!({"type": "string", "enum": ["title", "updated", "relevance"]}),
+                "`title` (default without q), `updated` (newest first) or `relevance` (default with q); empty means the default.",
+                json!({"type": "string", "enum": ["title", "updated", "relevance", ""]}),
                 false,
             ));
             (
@@ -192,7 +219,7 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
             Some(body(
                 json!({"type": "object", "required": ["collections"], "properties": {
                 "collections": {"type": "array", "minItems": 1, "items": schema("CollectionName")},
-                "options": schema("Options")}}),
+                "options": nullable(schema("Options"))}}),
                 true,
             )),
             vec![("200", json_ok("One array of records per collection.", "ExportResponse"))],
@@ -201,7 +228,8 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
         "matchCategory" => (
             none(),
             Some(body(
-                json!({"type": "object", "required": ["category"], "properties": {"category": {"type": "string", "minLength": 1}}}),
+                json!({"type": "object", "required": ["category"], "properties": {
+                "category": text_field(match_category::MAX_CATEGORY, Use::Body, "A skills category, e.g. `tailoring`.")}}),
                 true,
             )),
             vec![(
@@ -219,9 +247,9 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
             none(),
             Some(body(
                 json!({"type": "object", "required": ["title", "author", "content"], "properties": {
-                "title": {"type": "string", "minLength": 1, "maxLength": 200, "description": "No line breaks."},
-                "author": {"type": "string", "minLength": 1, "maxLength": 100, "description": "No line breaks."},
-                "content": {"type": "string", "minLength": 1, "maxLength": 20000}}}),
+                "title": text_field(voices::MAX_TITLE, Use::Header, "No line breaks."),
+                "author": text_field(voices::MAX_AUTHOR, Use::Header, "No line breaks."),
+                "content": text_field(voices::MAX_CONTENT, Use::Body, "The story; line breaks allowed.")}}),
                 true,
             )),
             vec![(
@@ -241,12 +269,12 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
                 none(),
                 Some(body(
                     json!({"type": "object", "required": ["name", "email", "visitDate", "visitTime", "groupSize", "tourType"], "properties": {
-                    "name": {"type": "string", "minLength": 1, "maxLength": 100},
+                    "name": text_field(bookings::MAX_NAME, Use::Header, "No line breaks."),
                     "email": {"type": "string", "format": "email", "maxLength": 254},
                     "visitDate": {"type": "string", "format": "date", "description": "YYYY-MM-DD, today or later."},
                     "visitTime": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
                     "groupSize": one_of(&b.group_size), "tourType": one_of(&b.tour_type),
-                    "meetingPoint": one_of(&b.meeting_point), "paymentMethod": one_of(&b.payment_method)}}),
+                    "meetingPoint": nullable(one_of(&b.meeting_point)), "paymentMethod": nullable(one_of(&b.payment_method))}}),
                     true,
                 )),
                 vec![(
@@ -387,7 +415,7 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
                     json!({"type": "integer", "minimum": 1, "maximum": collections::MAX_LIMIT}),
                     false,
                 ),
-                query("offset", "Records to skip.", json!({"type": "integer", "minimum": 0}), false),
+                query("offset", "Records to skip.", json!({"type": "integer", "minimum": 0, "maximum": i64::MAX}), false),
             ],
             None,
             vec![("200", json_ok("The collection's records in order.", "CollectionResponse"))],
@@ -395,7 +423,7 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
         ),
         "queryCollection" => (
             vec![path("collection", "The collection.", schema("CollectionName"))],
-            Some(body(json!({"type": "object", "properties": {"options": schema("Options")}}), false)),
+            Some(body(json!({"type": "object", "properties": {"options": nullable(schema("Options"))}}), false)),
             vec![("200", json_ok("The collection, with metadata and stats when asked.", "CollectionResponse"))],
             vec![InvalidBody, CollectionNotFound, PayloadTooLarge, UnsupportedMediaType, RateLimited],
         ),

@@ -138,7 +138,8 @@ pub fn schemas(scopes: &[&str]) -> Value {
         },
         "Options": {
             "type": "object",
-            "properties": {"includeMetadata": {"type": "boolean"}, "includeStats": {"type": "boolean"}},
+            "description": "Leaving an option out and sending `null` mean the same: false.",
+            "properties": {"includeMetadata": {"type": ["boolean", "null"]}, "includeStats": {"type": ["boolean", "null"]}},
         },
         "ExportMetadata": {
             "type": "object", "required": ["exportDate", "totalCollections", "collections"],
@@ -221,7 +222,8 @@ pub fn schemas(scopes: &[&str]) -> Value {
         },
         "JsonRpcMessage": {
             "type": "object", "required": ["jsonrpc", "method"],
-            "properties": {"jsonrpc": {"type": "string", "enum": ["2.0"]}, "id": {"type": ["string", "integer"]}, "method": string, "params": {"type": "object"}},
+            "properties": {"jsonrpc": {"type": "string", "enum": ["2.0"]}, "method": string, "params": {"type": "object"},
+                "id": {"description": "A string or an integer; leave it out for a notification.", "type": ["string", "integer"]}},
         },
         "JsonRpcResponse": {
             "type": "object", "required": ["jsonrpc"],

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Every benchmark of portal in one command, written to BENCHMARKS.md.
+
+    bench/run                      # installs what it needs, then runs everything (about 20 minutes)
+    bench/run --sizes 1000,10000   # a quicker pass
+
+Each figure is measured side by side with its reference in the same run (Hugo for builds, nginx for
+serving) and reported as a ratio, because the machines are shared and noisy. Nothing here asserts a
+time; all traffic goes to 127.0.0.1.
+
+1. Build: `portal build` against Hugo (bench/hugo) on the same synthetic corpus (bench/corpus.py) at
+   each size: wall time and peak memory from /usr/bin/time -v, medians over --runs runs.
+2. Watch: one changed record at 10k records through `portal serve --watch`, until the API shows it.
+3. Serving: wrk against `portal serve` and nginx (with the build's own nginx snippet) on the same
+   collection JSON; `/api/search` throughput with a query mix, and latency of distinct (uncached)
+   queries at each size.
+4. Edge: the gzipped Worker size, and under `wrangler dev` at 10k records the first search of a fresh
+   isolate (index load) and the latency of distinct queries.
+"""
+
+import argparse
+import datetime
+import gzip
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import corpus  # noqa: E402
+import search  # noqa: E402
+import servers  # noqa: E402
+
+PORTAL = ROOT / "target" / "release" / "portal"
+WORK = ROOT / "target" / "bench"
+NO_LIMIT = ["--rate-limit", "4000000000"]
+
+
+def run_timed(command):
+    """Runs `command` under /usr/bin/time -v; returns (wall seconds, peak RSS in MiB)."""
+    result = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{command[0]} failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", result.stderr)
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr)
+    hours, minutes, seconds = wall.groups()
+    return int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds), int(rss.group(1)) / 1024
+
+
+def median_of(runs, command, before):
+    walls, peaks = [], []
+    for _ in range(runs):
+        before()
+        wall, peak = run_timed(command)
+        walls.append(wall)
+        peaks.append(peak)
+    return statistics.median(walls), statistics.median(peaks)
+
+
+def bench_build(size, runs):
+    content = WORK / f"corpus-{size}"
+    corpus.generate(size, content)
+    dist, hugo_out = WORK / f"dist-{size}", WORK / f"hugo-{size}"
+
+    def clean(folder):
+        return lambda: shutil.rmtree(folder, ignore_errors=True)
+
+    portal = median_of(runs, [str(PORTAL), "build", "--content", str(content), "--out", str(dist)], clean(dist))
+    hugo = median_of(runs, ["hugo", "--source", str(ROOT / "bench" / "hugo"), "--contentDir", str(content),
+                            "--destination", str(hugo_out), "--quiet"], clean(hugo_out))
+    files = sum(1 for p in dist.rglob("*") if p.is_file())
+    hugo_files = sum(1 for p in hugo_out.rglob("*") if p.is_file())
+    return {"size": size, "portal": portal, "hugo": hugo, "files": files, "hugo_files": hugo_files,
+            "index_mib": sum(p.stat().st_size for p in (dist / "_portal" / "search").iterdir()) / 1048576}
+
+
+def bench_watch(size, repeats=3):
+    """Milliseconds from saving one changed record to the API serving it, with `--watch`."""
+    content = WORK / f"corpus-{size}"
+    out = WORK / f"watch-{size}"
+    shutil.rmtree(out, ignore_errors=True)
+    server = servers.start_portal(["serve", "--content", str(content), "--out", str(out), "--port", "0", "--watch",
+                                   *NO_LIMIT], env={"PORTAL_BIN": str(PORTAL)}, timeout=600)
+    times = []
+    try:
+        for attempt in range(repeats):
+            index = 19 * (attempt + 1)  # a news record (index % 19 == 5 is news; any collection works)
+            collection = corpus.COLLECTIONS[index % len(corpus.COLLECTIONS)]
+            path = content / collection / f"record-{index:06d}.md"
+            original = path.read_text()
+            marker = f"Watched change {attempt} {time.time_ns()}"
+            url = f"{server.base_url}/api/{collection}/record-{index:06d}"
+            started = time.perf_counter()
+            path.write_text(re.sub(r'^title: ".*"$', f'title: "{marker}"', original, count=1, flags=re.M))
+            deadline = started + 120
+            while time.perf_counter() < deadline:
+                if marker in requests.get(url, timeout=10).text:
+                    break
+                time.sleep(0.005)
+            times.append((time.perf_counter() - started) * 1000)
+            path.write_text(original)
+            time.sleep(1.5)  # let the restoring rebuild finish before the next change
+    finally:
+        server.stop()
+    return statistics.median(times)
+
+
+def wrk(url, seconds, script=None, connections=32):
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if script:
+        command += ["-s", str(script)]
+    out = subprocess.run([*command, url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+
+    def percentile(p):
+        value, unit = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
+        return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
+    return {"rps": rps, "p50": percentile(50), "p99": percentile(99), "errors": int(non2xx.group(1)) if non2xx else 0}
+
+
+def query_script(queries):
+    """A wrk Lua script cycling through `queries` on /api/search."""
+    script = Path(tempfile.mkstemp(prefix="queries-", suffix=".lua", dir=WORK)[1])
+    paths = ",\n".join('"/api/search?q=' + requests.utils.quote(q) + '"' for q in queries)
+    script.write_text(f"local paths = {{\n{paths}\n}}\nlocal i = 0\n"
+                      "request = function()\n  i = i % #paths + 1\n  return wrk.format(\"GET\", paths[i])\nend\n")
+    return script
+
+
+def bench_serving(size, seconds):
+    dist = WORK / f"dist-{size}"
+    native = servers.start_portal(["serve", "--dist", str(dist), "--port", "0", *NO_LIMIT], env={"PORTAL_BIN": str(PORTAL)})
+    nginx = servers.start_nginx(dist, workers=2)
+    try:
+        static = {"portal": wrk(native.base_url + "/api/news", seconds), "nginx": wrk(nginx.base_url + "/api/news", seconds)}
+        page = {"portal": wrk(native.base_url + "/news", seconds), "nginx": wrk(nginx.base_url + "/news", seconds)}
+        qs = search.queries(1000)
+        mix = wrk(native.base_url, seconds, query_script(qs))
+        distinct = search.measure(native.base_url, search.queries(1000, seed=size))
+    finally:
+        native.stop()
+        nginx.stop()
+    return {"static": static, "page": page, "search_mix": mix, "search_distinct": distinct}
+
+
+def bench_edge(size):
+    import edge  # noqa: PLC0415
+
+    wasm = ROOT / "edge" / "build" / "index_bg.wasm"
+    if not wasm.exists():
+        wasm = next((ROOT / "edge" / "build").rglob("*.wasm"))
+    raw = wasm.read_bytes()
+    worker = edge.start_wrangler(WORK / f"dist-{size}")
+    try:
+        cold = requests.get(worker.base_url + "/api/search", params={"q": "cold start"},
+                            headers={"X-Forwarded-For": "10.255.0.1"}, timeout=120)
+        cold_ms = cold.elapsed.total_seconds() * 1000
+        warm = search.measure(worker.base_url, search.queries(300, seed=size))
+    finally:
+        worker.stop()
+    return {"wasm": len(raw), "wasm_gz": len(gzip.compress(raw, 9)), "cold_ms": cold_ms, "warm": warm}
+
+
+def version(command):
+    try:
+        out = subprocess.run(command, capture_output=True, text=True).stdout + ""
+        return out.strip().splitlines()[0] if out.strip() else "?"
+    except OSError:
+        return "not installed"
+
+
+def machine():
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    memory = next(line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
+    return f"{os.cpu_count()} cores ({cpu}), {int(memory) / 1048576:.0f} GiB, {platform.system()} {platform.release()}"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}" if b else "n/a"
+
+
+def report(args, builds, watch, serving, edge_figures):
+    commit = version(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
+    lines = [
+        "# Benchmarks", "",
+        f"Written by `bench/run {' '.join(sys.argv[1:])}`".rstrip() + f" on {datetime.date.today()} at commit {commit}. "
+        "Every figure is measured side by side with its reference in the same run and given as a ratio; the machine is shared, "
+        "so absolute times vary between runs while the ratios hold better.", "",
+        "Reproduce: `bench/run` (installs Hugo, nginx and wrk from Debian, builds `portal` in release mode and the Worker, "
+        "then writes this file; `bench/run --sizes 1000,10000 --no-edge` is a quicker pass).", "",
+        f"- machine: {machine()}",
+        f"- portal: release build of {commit}; {version([str(PORTAL), '--version'])}",
+        f"- Hugo: {version(['hugo', 'version'])}",
+        f"- nginx: {subprocess.run(['nginx', '-v'], capture_output=True, text=True).stderr.strip()}",
+        f"- wrk: {version(['wrk', '-v'])}", "",
+        "## Build: `portal build` against Hugo", "",
+        "The corpus (`bench/corpus.py`, deterministic): N records over the 19 collections with markdown bodies, plus N/10 "
+        "encyclopedia entries. Hugo (`bench/hugo`) renders an HTML page per record and entry, a listing page and a JSON "
+        "listing per section, the home page and the RSS feed. `portal build` writes its full output: the same pages plus "
+        "a markdown twin of each, a JSON file per record, collection listings, the search index, the encyclopedia catalog, "
+        "discovery documents, feeds and the manifest. Both start from an empty output folder each run; "
+        f"medians of {args.runs} runs ({args.runs_large} at 100k and above).", "",
+        "| records | portal wall | Hugo wall | wall ratio (target ≤ 0.5) | portal peak RSS | Hugo peak RSS | memory ratio (target ≤ 1) | portal files | Hugo files | search index |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for b in builds:
+        (pw, pm), (hw, hm) = b["portal"], b["hugo"]
+        lines.append(f"| {b['size']:,} | {pw:.2f} s | {hw:.2f} s | **{ratio(pw, hw)}** | {pm:.0f} MiB | {hm:.0f} MiB | "
+                     f"**{ratio(pm, hm)}** | {b['files']:,} | {b['hugo_files']:,} | {b['index_mib']:.1f} MiB |")
+    if watch is not None:
+        full = next((b["portal"][0] for b in builds if b["size"] == args.watch_size), None)
+        lines += ["", f"## Watch: one changed record at {args.watch_size:,} records", "",
+                  "From saving the file to `GET /api/<collection>/<slug>` showing the change through "
+                  "`portal serve --watch` (150 ms debounce included), median of 3 changes:", "",
+                  "| change visible | full build | ratio (target < 0.10) |", "|---|---|---|",
+                  f"| {watch:.0f} ms | {full * 1000:.0f} ms | **{ratio(watch / 1000, full) if full else 'n/a'}** |"]
+    if serving:
+        lines += ["", "## Serving: `portal serve` against nginx", "",
+                  f"`wrk -t2 -c32 -d{args.seconds}s` on 127.0.0.1 (the load generator shares the machine's cores). nginx 2 workers with the "
+                  "build's own `_portal/nginx.conf`; `portal serve --dist` with the rate limit raised (`--rate-limit "
+                  "4000000000`) so that every request is served rather than refused.", "",
+                  "| records | URL | portal req/s | nginx req/s | ratio (target ≥ 0.9) | portal p50 / p99 | nginx p50 / p99 |",
+                  "|---|---|---|---|---|---|---|"]
+        for size, s in serving.items():
+            for name, key in [("/api/news (collection JSON)", "static"), ("/news (HTML page)", "page")]:
+                p, n = s[key]["portal"], s[key]["nginx"]
+                lines.append(f"| {size:,} | {name} | {p['rps']:,.0f} | {n['rps']:,.0f} | **{ratio(p['rps'], n['rps'])}** | "
+                             f"{p['p50']:.2f} / {p['p99']:.2f} ms | {n['p50']:.2f} / {n['p99']:.2f} ms |")
+        lines += ["", "Search (`/api/search`, all collections). *Mix*: wrk cycling through 1,000 distinct 1-2 word queries "
+                  "(30 % with a truncated last word), so after the first pass answers come from the 60 s cache. "
+                  "*Distinct*: one client sending 1,000 queries never asked before (every one runs the engine), "
+                  "latency measured by the client over keep-alive.", "",
+                  "| records | mix req/s | mix p50 / p99 | distinct p50 | distinct p99 (target < 5 ms at 100k) |", "|---|---|---|---|---|"]
+        for size, s in serving.items():
+            m, (d50, d99) = s["search_mix"], s["search_distinct"]
+            lines.append(f"| {size:,} | {m['rps']:,.0f} | {m['p50']:.2f} / {m['p99']:.2f} ms | {d50:.2f} ms | **{d99:.2f} ms** |")
+    if edge_figures:
+        e = edge_figures
+        lines += ["", f"## Edge: the Worker under `wrangler dev` at {args.edge_size:,} records", "",
+                  "| wasm | wasm gzipped (target < 1.5 MiB) | first search of a fresh isolate (index load) | distinct queries p50 / p99 |",
+                  "|---|---|---|---|",
+                  f"| {e['wasm']:,} B | **{e['wasm_gz'] / 1048576:.2f} MiB** | {e['cold_ms']:.0f} ms | "
+                  f"{e['warm'][0]:.2f} / {e['warm'][1]:.2f} ms |",
+                  "", "`wrangler dev` runs workerd locally with Miniflare's simulated bindings; its latency includes the local "
+                  "proxy, so it bounds the engine's cost from above rather than predicting Cloudflare's network."]
+    lines += ["", "## Notes", "", Path(ROOT / "bench" / "NOTES.md").read_text().strip() if (ROOT / "bench" / "NOTES.md").exists() else ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs-large", type=int, default=2)
+    parser.add_argument("--seconds", type=int, default=10, help="duration of each wrk run")
+    parser.add_argument("--watch-size", type=int, default=10000)
+    parser.add_argument("--edge-size", type=int, default=10000)
+    parser.add_argument("--no-edge", action="store_true")
+    parser.add_argument("--only", choices=["build", "watch", "serve", "edge"], action="append")
+    parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    wanted = set(args.only or ["build", "watch", "serve", "edge"])
+    WORK.mkdir(parents=True, exist_ok=True)
+    builds = []
+    for size in sizes:
+        runs = args.runs if size < 100000 else args.runs_large
+        if "build" in wanted or not (WORK / f"dist-{size}").exists():
+            print(f"build {size}", flush=True)
+            builds.append(bench_build(size, runs))
+    watch = None
+    if "watch" in wanted and args.watch_size in sizes:
+        print("watch", flush=True)
+        watch = bench_watch(args.watch_size)
+    serving = {}
+    if "serve" in wanted:
+        for size in [s for s in sizes if s >= 10000] or sizes[-1:]:
+            print(f"serve {size}", flush=True)
+            serving[size] = bench_serving(size, args.seconds)
+    edge_figures = None
+    if "edge" in wanted and not args.no_edge and args.edge_size in sizes:
+        print("edge", flush=True)
+        edge_figures = bench_edge(args.edge_size)
+    args.out.write_text(report(args, builds, watch, serving, edge_figures))
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
