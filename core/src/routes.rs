@@ -357,37 +357,42 @@ pub struct Params {
     pub slug: Option<String>,
 }
 
-/// Matches `path` (already decoded, no trailing slash) against `pattern`.
+/// Matches `path` (already decoded, no trailing slash) against `pattern`. Runs for every route on
+/// every request, so it walks both strings without allocating until a parameter is captured.
 pub fn match_pattern(pattern: &str, path: &str) -> Option<Params> {
-    let mut params = Params::default();
-    let pattern_segments: Vec<&str> = pattern.split('/').skip(1).collect();
-    let path_segments: Vec<&str> = path.split('/').skip(1).collect();
     if pattern == "/" || path == "/" {
-        return (pattern == path).then_some(params);
+        return (pattern == path).then(Params::default);
     }
-    let mut rest = path_segments.as_slice();
-    for (index, segment) in pattern_segments.iter().enumerate() {
-        let (head, tail) = rest.split_first()?;
+    let mut params = Params::default();
+    // The path segments not yet matched; `None` once every segment is used.
+    let mut rest = Some(path.strip_prefix('/')?);
+    let mut segments = pattern.split('/').skip(1).peekable();
+    while let Some(segment) = segments.next() {
+        let remaining = rest?;
+        if segment == "{slug+}" && segments.peek().is_none() {
+            if remaining.split('/').any(str::is_empty) {
+                return None;
+            }
+            params.slug = Some(remaining.to_string());
+            return Some(params);
+        }
+        let (head, tail) = match remaining.split_once('/') {
+            Some((head, tail)) => (head, Some(tail)),
+            None => (remaining, None),
+        };
         if head.is_empty() {
             return None;
         }
-        match *segment {
+        match segment {
             "{collection}" if is_collection(head) => params.collection = Some(head.to_string()),
             "{collection}" => return None,
             "{name}" => params.name = Some(head.to_string()),
-            "{slug+}" if index + 1 == pattern_segments.len() => {
-                if rest.iter().any(|s| s.is_empty()) {
-                    return None;
-                }
-                params.slug = Some(rest.join("/"));
-                return Some(params);
-            }
-            literal if literal == *head => {}
+            literal if literal == head => {}
             _ => return None,
         }
         rest = tail;
     }
-    rest.is_empty().then_some(params)
+    rest.is_none().then_some(params)
 }
 
 /// The first route whose pattern matches `path`, with its parameters.
@@ -439,6 +444,11 @@ mod tests {
         assert_eq!(pattern_of("/about/team"), Some("/{slug+}"));
         assert_eq!(pattern_of("/news/x"), Some("/{collection}/{slug+}"));
         assert_eq!(pattern_of("/"), Some("/"));
+        assert_eq!(pattern_of("/api/news/a//b"), None);
+        assert!(match_pattern("/api/status", "/api/status/").is_none());
+        assert!(match_pattern("/api/{collection}", "/api/news/x").is_none());
+        let params = match_pattern("/api/{collection}/{slug+}", "/api/docs/a/b").unwrap_or_default();
+        assert_eq!((params.collection.as_deref(), params.slug.as_deref()), (Some("docs"), Some("a/b")));
     }
 
     #[test]

@@ -68,8 +68,8 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let mut results = Map::new();
     let mut totals = Map::new();
     let mut returned = 0;
-    for collection in &scope {
-        let (hits, total) = index.search(&words, collection, limit).map_err(|_| Problem::internal())?;
+    let found = index.search_collections(&words, &scope, limit).map_err(|_| Problem::internal())?;
+    for (collection, (hits, total)) in scope.iter().zip(found) {
         totals.insert(collection.clone(), json!(total));
         if !hits.is_empty() {
             returned += hits.len();

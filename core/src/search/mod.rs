@@ -4,14 +4,21 @@
 //! ([`pack`]), and opened read-only from those bytes by `portal serve` and by the Worker alike
 //! ([`SearchIndex`]), so both answer every query identically.
 
+pub mod collector;
 pub mod pack;
 pub mod query;
 pub mod schema;
 pub mod writer;
 
-use tantivy::collector::{Count, TopDocs};
-use tantivy::schema::Value;
-use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
+use std::collections::HashMap;
+use std::ops::Range;
+
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{
+    DocAddress, DocId, DocSet, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term, TERMINATED,
+};
+
+use self::collector::PerCollection;
 
 use self::pack::{BlobDirectory, PackManifest};
 use self::schema::{register, schema, Fields};
@@ -33,7 +40,12 @@ pub struct Hit {
 pub struct SearchIndex {
     reader: IndexReader,
     fields: Fields,
+    /// Each collection's contiguous document-id range in the single segment.
+    ranges: HashMap<String, Range<DocId>>,
 }
+
+/// Blocks of stored documents kept decompressed: hits are read from a few hot blocks.
+const DOC_STORE_CACHE_BLOCKS: usize = 256;
 
 impl std::fmt::Debug for SearchIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -50,34 +62,90 @@ impl SearchIndex {
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
+            .doc_store_cache_num_blocks(DOC_STORE_CACHE_BLOCKS)
             .try_into()
             .map_err(|e| format!("reading the search index: {e}"))?;
-        Ok(SearchIndex { reader, fields: schema().1 })
+        let fields = schema().1;
+        let ranges = collection_ranges(&reader.searcher(), &fields)?;
+        Ok(SearchIndex { reader, fields, ranges })
     }
 
     /// The top `limit` hits of `words` in `collection`, best first (ties by id), and how many
     /// documents matched in all.
     pub fn search(&self, words: &[String], collection: &str, limit: usize) -> Result<(Vec<Hit>, usize), String> {
-        if words.is_empty() {
-            return Ok((Vec::new(), 0));
-        }
-        let searcher = self.reader.searcher();
-        let query = query::matching(&self.fields, words, collection);
-        let collector = (TopDocs::with_limit(limit.max(1)).order_by_score(), Count);
-        let (top, total) = searcher.search(&query, &collector).map_err(|e| format!("searching: {e}"))?;
-        let mut hits = Vec::with_capacity(top.len());
-        for (_, address) in top.into_iter().take(limit) {
-            let document: TantivyDocument = searcher.doc(address).map_err(|e| format!("reading a hit: {e}"))?;
-            let text = |field| document.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
-            hits.push(Hit {
-                slug: text(self.fields.slug),
-                title: text(self.fields.title),
-                collection: text(self.fields.collection),
-                url: text(self.fields.url),
-            });
-        }
-        Ok((hits, total))
+        let mut results = self.search_collections(words, &[collection.to_string()], limit)?;
+        Ok(results.pop().unwrap_or_default())
     }
+
+    /// [`SearchIndex::search`] for several collections at once, in one pass over the matches:
+    /// one `(hits, total)` per collection of `collections`, in that order.
+    pub fn search_collections(
+        &self,
+        words: &[String],
+        collections: &[String],
+        limit: usize,
+    ) -> Result<Vec<(Vec<Hit>, usize)>, String> {
+        if words.is_empty() {
+            return Ok(vec![(Vec::new(), 0); collections.len()]);
+        }
+        let ranges = collections.iter().map(|c| self.ranges.get(c).cloned().unwrap_or(0..0)).collect();
+        let searcher = self.reader.searcher();
+        let query = query::matching(&self.fields, words);
+        let buckets =
+            searcher.search(&query, &PerCollection { ranges, limit }).map_err(|e| format!("searching: {e}"))?;
+        buckets
+            .into_iter()
+            .map(|bucket| {
+                let hits = bucket.top.iter().map(|r| self.hit(&searcher, r.doc)).collect::<Result<_, _>>()?;
+                Ok((hits, bucket.total))
+            })
+            .collect()
+    }
+
+    fn hit(&self, searcher: &Searcher, doc: DocId) -> Result<Hit, String> {
+        let document: TantivyDocument =
+            searcher.doc(DocAddress::new(0, doc)).map_err(|e| format!("reading a hit: {e}"))?;
+        let text = |field| document.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+        Ok(Hit {
+            slug: text(self.fields.slug),
+            title: text(self.fields.title),
+            collection: text(self.fields.collection),
+            url: text(self.fields.url),
+        })
+    }
+}
+
+/// Each collection's document-id range, read once from the `collection` postings. The writer adds
+/// documents sorted by collection into one segment, so each range is contiguous; anything else
+/// is refused rather than searched wrongly.
+fn collection_ranges(searcher: &Searcher, fields: &Fields) -> Result<HashMap<String, Range<DocId>>, String> {
+    let mut ranges = HashMap::new();
+    let segment = match searcher.segment_readers() {
+        [] => return Ok(ranges),
+        [segment] => segment,
+        _ => return Err("the search index must be one merged segment".to_string()),
+    };
+    let inverted = segment.inverted_index(fields.collection).map_err(|e| format!("reading collections: {e}"))?;
+    let names = crate::collections::COLLECTIONS.iter().copied().chain([crate::collections::ENCYCLOPEDIA]);
+    for name in names {
+        let term = Term::from_field_text(fields.collection, name);
+        let Some(mut postings) =
+            inverted.read_postings(&term, IndexRecordOption::Basic).map_err(|e| format!("reading {name}: {e}"))?
+        else {
+            continue;
+        };
+        let start = postings.doc();
+        let mut end = start;
+        while postings.doc() != TERMINATED {
+            if postings.doc() != end {
+                return Err(format!("the documents of {name} are not contiguous in the search index"));
+            }
+            end += 1;
+            postings.advance();
+        }
+        ranges.insert(name.to_string(), start..end);
+    }
+    Ok(ranges)
 }
 
 #[cfg(test)]

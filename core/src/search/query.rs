@@ -24,14 +24,12 @@ fn word_clause(fields: &Fields, word: &str, prefix: bool) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(alternatives))
 }
 
-/// The query for `words` (already analyzed) within one collection.
-pub fn matching(fields: &Fields, words: &[String], collection: &str) -> BooleanQuery {
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(
-        Occur::Must,
-        Box::new(TermQuery::new(Term::from_field_text(fields.collection, collection), IndexRecordOption::Basic)),
-    )];
-    for (index, word) in words.iter().enumerate() {
-        clauses.push((Occur::Must, word_clause(fields, word, index + 1 == words.len())));
-    }
-    BooleanQuery::new(clauses)
+/// The query for `words` (already analyzed) over every collection; the collector splits the
+/// matches by collection.
+pub fn matching(fields: &Fields, words: &[String]) -> BooleanQuery {
+    let clauses = words
+        .iter()
+        .enumerate()
+        .map(|(index, word)| (Occur::Must, word_clause(fields, word, index + 1 == words.len())));
+    BooleanQuery::new(clauses.collect())
 }

@@ -83,6 +83,27 @@ pub fn build_time() -> DateTime {
     DateTime::from_unix(from_env.unwrap_or_else(now))
 }
 
+/// How long each step of a build took, printed to stderr when `PORTAL_TIMINGS` is set (for
+/// profiling builds; see BENCHMARKS.md).
+#[derive(Debug, Default)]
+struct Steps(Vec<(&'static str, Duration)>);
+
+impl Steps {
+    fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> T) -> T {
+        let started = Instant::now();
+        let result = step();
+        self.0.push((name, started.elapsed()));
+        result
+    }
+
+    fn report(&self) {
+        if std::env::var_os("PORTAL_TIMINGS").is_some() {
+            let parts: Vec<String> = self.0.iter().map(|(name, d)| format!("{name} {} ms", d.as_millis())).collect();
+            eprintln!("portal: timings: {}", parts.join(", "));
+        }
+    }
+}
+
 /// Loads and validates the content without writing anything (`portal check`).
 pub fn check(content: &std::path::Path, progress: &Progress) -> Result<Content, BuildError> {
     Ok(load::load(content, progress)?)
@@ -91,7 +112,8 @@ pub fn check(content: &std::path::Path, progress: &Progress) -> Result<Content, 
 /// Runs a full build.
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
-    let mut content = load::load(&options.content, progress)?;
+    let mut steps = Steps::default();
+    let mut content = steps.time("load", || load::load(&options.content, progress))?;
     if let Some(base_url) = &options.base_url {
         content.site.base_url = base_url.clone();
     }
@@ -99,16 +121,16 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
         content.site.base_url = "http://127.0.0.1:8787".to_string();
     }
     let generated_at = build_time();
-    let mut files = api::files(&content);
-    files.extend(search::files(&content)?);
-    files.extend(encyclopedia::files(&content)?);
+    let mut files = steps.time("api", || api::files(&content));
+    files.extend(steps.time("search", || search::files(&content))?);
+    files.extend(steps.time("encyclopedia", || encyclopedia::files(&content))?);
     files.extend(discovery::files(&content, generated_at));
     files.push(feed::file(&content, generated_at));
     files.extend(data::files(&content, generated_at));
     files.extend(spatial::files(&content)?);
-    files.extend(pages::files(&content, options.templates.as_deref())?);
+    files.extend(steps.time("pages", || pages::files(&content, options.templates.as_deref()))?);
     files.extend(actions::files(options.templates.as_deref())?);
-    links::apply(&mut files, content.site.base());
+    steps.time("links", || links::apply(&mut files, content.site.base()));
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
@@ -117,11 +139,12 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         ..Manifest::default()
     };
-    output::fill_manifest(&mut manifest, &files)?;
+    steps.time("manifest", || output::fill_manifest(&mut manifest, &files))?;
     files.push(cdn::headers_file(&manifest));
     files.push(nginx::snippet(&manifest));
     files.sort_by(|a, b| a.file.cmp(&b.file));
-    let write = output::write(&options.out, files, &manifest)?;
+    let write = steps.time("write", || output::write(&options.out, files, &manifest))?;
+    steps.report();
     Ok(BuildReport {
         collections: content.collections.iter().map(|(name, records)| (*name, records.len())).collect(),
         entries: content.entries.len(),
