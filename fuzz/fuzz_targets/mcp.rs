@@ -1,0 +1,25 @@
+//! The MCP JSON-RPC dispatcher: any bytes POSTed to /mcp. Never panics; the answer is a JSON-RPC
+//! message (or an empty 202 for notifications and responses), or a problem for HTTP-level faults.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use portal_core::http::{Method, Request};
+
+#[path = "harness.rs"]
+mod harness;
+
+fuzz_target!(|body: &[u8]| {
+    let request = Request::new(Method::Post, "/mcp")
+        .with_header("content-type", "application/json")
+        .with_header("accept", "application/json, text/event-stream")
+        .with_body(body.to_vec());
+    let response = harness::check(request);
+    match response.status {
+        202 => assert!(response.body.is_empty()),
+        200 | 400 if response.header("content-type") == Some("application/json") => {
+            let message: serde_json::Value = serde_json::from_slice(&response.body).expect("a JSON-RPC answer is JSON");
+            assert_eq!(message["jsonrpc"], "2.0");
+        }
+        _ => assert!(response.status < 500),
+    }
+});
