@@ -64,6 +64,7 @@ def main():
     content, dist = work / f"corpus-{args.records}", work / f"dist-{args.records}"
     corpus.generate(args.records, content)
     portal = ROOT / "target" / "release" / "portal"
+    servers.PORTAL = portal
     started = time.perf_counter()
     subprocess.run([str(portal), "build", "--content", str(content), "--out", str(dist)], check=True, capture_output=True)
     build_s = time.perf_counter() - started

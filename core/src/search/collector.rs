@@ -60,8 +60,11 @@ pub struct PerCollection {
 
 /// The segment side of [`PerCollection`].
 pub struct PerCollectionSegment {
-    /// `(start, end, bucket index)` sorted by start, for a binary search per document.
+    /// `(start, end, bucket index)` sorted by start.
     spans: Vec<(DocId, DocId, usize)>,
+    /// The span the last document fell in: documents arrive in increasing order, so finding the
+    /// next one's span is a step forward, not a search.
+    cursor: usize,
     limit: usize,
     totals: Vec<usize>,
     /// Min-heaps: the worst kept hit on top, so a better one replaces it.
@@ -82,6 +85,7 @@ impl Collector for PerCollection {
         spans.sort_unstable();
         Ok(PerCollectionSegment {
             spans,
+            cursor: 0,
             limit: self.limit.max(1),
             totals: vec![0; self.ranges.len()],
             heaps: vec![BinaryHeap::new(); self.ranges.len()],
@@ -112,9 +116,17 @@ impl SegmentCollector for PerCollectionSegment {
     type Fruit = Vec<Bucket>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        let after = self.spans.partition_point(|&(start, _, _)| start <= doc);
-        let Some(&(_, end, bucket)) = after.checked_sub(1).and_then(|i| self.spans.get(i)) else { return };
-        if doc >= end {
+        let at_or_before =
+            |cursor: usize, spans: &[(DocId, DocId, usize)]| spans.get(cursor).is_some_and(|s| s.0 <= doc);
+        if !at_or_before(self.cursor, &self.spans) {
+            // Out of order (not expected): search from the start.
+            self.cursor = self.spans.partition_point(|&(start, _, _)| start <= doc).saturating_sub(1);
+        }
+        while at_or_before(self.cursor + 1, &self.spans) {
+            self.cursor += 1;
+        }
+        let Some(&(start, end, bucket)) = self.spans.get(self.cursor) else { return };
+        if doc < start || doc >= end {
             return;
         }
         self.totals[bucket] += 1;
@@ -151,6 +163,7 @@ mod tests {
         spans.sort_unstable();
         PerCollectionSegment {
             spans,
+            cursor: 0,
             limit,
             totals: vec![0; ranges.len()],
             heaps: vec![BinaryHeap::new(); ranges.len()],
