@@ -93,6 +93,9 @@ pub fn fill_manifest(manifest: &mut Manifest, files: &[OutFile]) -> Result<()> {
     Ok(())
 }
 
+/// Threads that create files in parallel.
+const WRITE_THREADS: usize = 8;
+
 /// Writes `files` and the manifest into `out`, rewriting only what changed and removing the rest.
 pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest) -> Result<WriteStats> {
     guard_output_folder(out)?;
@@ -104,12 +107,30 @@ pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest) -> Result
             bail!("two outputs would be written to {}; rename one of the records", f.file);
         }
     }
-    let written: usize = files
-        .par_iter()
-        .map(|f| write_if_changed(&out.join(&f.file), &f.bytes).map(usize::from))
-        .collect::<Result<Vec<_>>>()?
+    // Folders first, once each, rather than a create_dir_all per file.
+    let folders: std::collections::BTreeSet<&Path> =
+        files.iter().filter_map(|f| Path::new(&f.file).parent()).filter(|p| !p.as_os_str().is_empty()).collect();
+    for folder in folders {
+        let path = out.join(folder);
+        std::fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
+    }
+    // Creating files is bound by the file system, not the CPU: more threads than cores keep the
+    // disk busy. The manifest goes last, so a server never reads a manifest ahead of its files.
+    let (manifest_file, site_files) = files.split_last().context("a build always has a manifest")?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(WRITE_THREADS.max(rayon::current_num_threads()))
+        .build()
+        .context("starting the writer threads")?;
+    let written: usize = pool
+        .install(|| {
+            site_files
+                .par_iter()
+                .map(|f| write_if_changed(&out.join(&f.file), &f.bytes).map(usize::from))
+                .collect::<Result<Vec<_>>>()
+        })?
         .into_iter()
-        .sum();
+        .sum::<usize>()
+        + usize::from(write_if_changed(&out.join(&manifest_file.file), &manifest_file.bytes)?);
     let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.file)).collect();
     let removed = remove_stale(out, &keep)?;
     Ok(WriteStats { files: files.len(), bytes: files.iter().map(|f| f.bytes.len() as u64).sum(), written, removed })
@@ -132,14 +153,16 @@ fn guard_output_folder(out: &Path) -> Result<()> {
 }
 
 fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {
-    if let Ok(meta) = std::fs::metadata(path) {
-        if meta.len() == bytes.len() as u64 && std::fs::read(path).is_ok_and(|old| old == bytes) {
-            return Ok(false);
-        }
+    let Ok(meta) = std::fs::metadata(path) else {
+        // A new file: no server knows its name until the manifest naming it is written.
+        std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        return Ok(true);
+    };
+    if meta.len() == bytes.len() as u64 && std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
     }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    }
+    // A changed file is replaced whole (written aside, then renamed), so a server reading it
+    // meanwhile sees the old bytes or the new ones, never half of each.
     let temporary = path.with_extension(format!(
         "{}.tmp",
         path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
