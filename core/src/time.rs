@@ -66,7 +66,8 @@ fn digits(text: &str, range: std::ops::Range<usize>) -> Option<u32> {
 /// Parses a calendar date `YYYY-MM-DD`, checking that the day exists.
 pub fn parse_date(text: &str) -> Result<(i64, u32, u32), DateError> {
     let bad = || DateError(format!("`{text}` is not a date of the form YYYY-MM-DD"));
-    if text.len() != 10 || &text[4..5] != "-" || &text[7..8] != "-" {
+    // ASCII only, so every byte index below is a character boundary.
+    if !text.is_ascii() || text.len() != 10 || &text[4..5] != "-" || &text[7..8] != "-" {
         return Err(bad());
     }
     let year = i64::from(digits(text, 0..4).ok_or_else(bad)?);
@@ -80,7 +81,7 @@ pub fn parse_date(text: &str) -> Result<(i64, u32, u32), DateError> {
 
 /// Parses a clock time `HH:MM` (24 hours).
 pub fn parse_clock(text: &str) -> Option<(u32, u32)> {
-    if text.len() != 5 || &text[2..3] != ":" {
+    if !text.is_ascii() || text.len() != 5 || &text[2..3] != ":" {
         return None;
     }
     let hour = digits(text, 0..2)?;
@@ -91,6 +92,9 @@ pub fn parse_clock(text: &str) -> Option<(u32, u32)> {
 /// Parses a content date: `YYYY-MM-DD` (midnight UTC) or an RFC 3339 date-time.
 pub fn parse_content_date(text: &str) -> Result<DateTime, DateError> {
     let text = text.trim();
+    if !text.is_ascii() {
+        return Err(DateError(format!("`{text}` is not a date: use YYYY-MM-DD or an RFC 3339 date-time")));
+    }
     let (year, month, day) = parse_date(text.get(..10).unwrap_or(text))?;
     let days = days_from_civil(year, month, day);
     if text.len() == 10 {
@@ -210,6 +214,20 @@ mod tests {
             assert!(parse_content_date(bad).is_err(), "{bad} accepted");
         }
         assert!(parse_content_date("2024-02-29").is_ok());
+    }
+
+    // Found by the content_record fuzz target: byte slicing inside a multi-byte character panicked,
+    // from a content date and, through the same parser, from a booking's `visitDate`.
+    #[test]
+    fn non_ascii_text_is_an_error_not_a_panic() {
+        for text in
+            ["2026\u{feff}-21", "2026-01-0\u{e9}", "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}", "2026-05-01T\u{e9}9:30:00Z"]
+        {
+            assert!(parse_date(text).is_err(), "{text}");
+            assert!(parse_content_date(text).is_err(), "{text}");
+        }
+        assert_eq!(parse_clock("1\u{e9}:3"), None);
+        assert_eq!(parse_clock("\u{e9}\u{e9}:"), None);
     }
 
     #[test]

@@ -239,13 +239,14 @@ def test_an_email_a_mail_server_would_refuse_is_rejected(client, email):
     invalid(post_json(client, "/api/send-booking-confirmation", booking(email=email)), "email")
 
 
-@pytest.mark.parametrize("date", ["yesterday", "past", "2027-02-30", "05/01/2027", "2027-1-5"])
+@pytest.mark.parametrize("date", ["yesterday", "past", "2027-02-30", "05/01/2027", "2027-1-5", "2026\ufeff-21",
+                                  "2027-01-0\u00e9"])
 def test_a_visit_date_must_be_a_calendar_date_not_in_the_past(client, date):
     value = {"yesterday": (today() - timedelta(days=1)).isoformat(), "past": "2001-01-01"}.get(date, date)
     invalid(post_json(client, "/api/send-booking-confirmation", booking(visitDate=value)), "visitDate")
 
 
-@pytest.mark.parametrize("time", ["24:00", "9:30", "10:60", "10:30pm", "10h30"])
+@pytest.mark.parametrize("time", ["24:00", "9:30", "10:60", "10:30pm", "10h30", "1\u00e9:3"])
 def test_a_visit_time_must_be_hh_mm_24h(client, time):
     invalid(post_json(client, "/api/send-booking-confirmation", booking(visitTime=time)), "visitTime")
 
