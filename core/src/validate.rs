@@ -14,6 +14,9 @@ use crate::time::{days_from_civil, parse_clock, parse_date};
 /// The longest e-mail address a mail server accepts (RFC 5321 path limit minus the brackets).
 pub const MAX_EMAIL: usize = 254;
 
+/// The longest value of a choice field (`groupSize`, `tourType`, ...).
+pub const MAX_CHOICE: usize = 100;
+
 /// The longest local part of an e-mail address (RFC 5321).
 const MAX_LOCAL_PART: usize = 64;
 
@@ -89,7 +92,7 @@ impl<'a> Fields<'a> {
 
     /// A choice among `allowed` (any short text when the site lists none).
     pub fn choice(&mut self, field: &str, required: bool, allowed: &[String]) -> Option<String> {
-        let value = self.text(field, required, 100, Use::Body)?;
+        let value = self.text(field, required, MAX_CHOICE, Use::Body)?;
         if allowed.is_empty() || allowed.contains(&value) {
             return Some(value);
         }

@@ -46,6 +46,16 @@ fn slug() -> Value {
     )
 }
 
+/// A body's choice field: one of the values `site.yaml` lists, or, when it lists none, the short
+/// text `validate::Fields::choice` then accepts.
+fn choice(values: &[String]) -> Value {
+    if values.is_empty() {
+        text_field(crate::validate::MAX_CHOICE, Use::Body, "Any short text: the site lists no choices.")
+    } else {
+        one_of(values)
+    }
+}
+
 /// A string schema limited to the values the build found, or any string when it found none.
 fn one_of(values: &[String]) -> Value {
     if values.is_empty() {
@@ -273,8 +283,8 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
                     "email": {"type": "string", "format": "email", "maxLength": 254},
                     "visitDate": {"type": "string", "format": "date", "description": "YYYY-MM-DD, today or later."},
                     "visitTime": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
-                    "groupSize": one_of(&b.group_size), "tourType": one_of(&b.tour_type),
-                    "meetingPoint": nullable(one_of(&b.meeting_point)), "paymentMethod": nullable(one_of(&b.payment_method))}}),
+                    "groupSize": choice(&b.group_size), "tourType": choice(&b.tour_type),
+                    "meetingPoint": nullable(choice(&b.meeting_point)), "paymentMethod": nullable(choice(&b.payment_method))}}),
                     true,
                 )),
                 vec![(
