@@ -4,9 +4,10 @@
 //! Templates and markdown bodies write site links as root-relative URLs (`/services/clinic`). Once
 //! every file is rendered, a link to a URL the build writes becomes the relative path of that file
 //! from the page (`../services/clinic.html`); the servers answer those file paths too (see
-//! `portal_core::app`). A link to anything the build does not write (search, MCP, a form's action)
-//! becomes absolute on the site's base URL: live features need the live site, and an offline copy
-//! then still points at it.
+//! `portal_core::app`). A form's action on a dynamic endpoint (search) becomes relative to the page
+//! (`../api/search`), so it works on the site and under `portal serve` alike, and is simply absent
+//! from an offline copy. Any other link to what the build does not write becomes absolute on the
+//! site's base URL: live features need the live site, and an offline copy still points at it.
 
 use std::collections::HashMap;
 
@@ -41,8 +42,8 @@ pub fn relativize(html: &str, page_file: &str, files: &HashMap<&str, &str>, base
         out.push_str(before);
         let value_end = after.find('"').unwrap_or(after.len());
         let (url, tail) = after.split_at(value_end);
-        if is_link_attribute(before) && !url.starts_with("//") {
-            out.push_str(&rewrite(url, page_file, files, base_url));
+        if let Some(attribute) = link_attribute(before).filter(|_| !url.starts_with("//")) {
+            out.push_str(&rewrite(url, attribute, page_file, files, base_url));
         } else {
             out.push_str(url);
         }
@@ -52,22 +53,25 @@ pub fn relativize(html: &str, page_file: &str, files: &HashMap<&str, &str>, base
     out
 }
 
-/// Whether the text before `="` ends with one of [`ATTRIBUTES`] as a whole attribute name.
-fn is_link_attribute(before_value: &str) -> bool {
+/// The attribute of [`ATTRIBUTES`] whose value starts after `before_value` (which ends with `="`).
+fn link_attribute(before_value: &str) -> Option<&'static str> {
     let name_end = before_value.len() - 2;
     let name_start = before_value[..name_end].rfind(|c: char| c.is_ascii_whitespace()).map_or(0, |i| i + 1);
     let name = &before_value[name_start..name_end];
-    ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(name))
+    ATTRIBUTES.into_iter().find(|a| a.eq_ignore_ascii_case(name))
 }
 
-/// One root-relative URL (query and fragment kept) as seen from `page_file`.
-fn rewrite(url: &str, page_file: &str, files: &HashMap<&str, &str>, base_url: &str) -> String {
+/// One root-relative URL (query and fragment kept) of `attribute`, as seen from `page_file`.
+fn rewrite(url: &str, attribute: &str, page_file: &str, files: &HashMap<&str, &str>, base_url: &str) -> String {
     let split = url.find(['?', '#']).unwrap_or(url.len());
     let (path, suffix) = url.split_at(split);
     let trimmed = path.trim_end_matches('/');
     let key = if trimmed.is_empty() { "/" } else { trimmed };
     match files.get(key) {
         Some(file) => format!("{}{suffix}", relative_path(page_file, file)),
+        None if attribute == "action" && key != "/" => {
+            format!("{}{suffix}", relative_path(page_file, key.trim_start_matches('/')))
+        }
         None => format!("{}{url}", base_url.trim_end_matches('/')),
     }
 }
@@ -117,7 +121,7 @@ mod tests {
         assert!(out.contains(r#"href="../../index.html""#));
         assert!(out.contains(r#"href="../../assets/style.css""#));
         assert!(out.contains(r#"href="../../services/clinic.html#map""#));
-        assert!(out.contains(r#"action="https://site.example/api/search""#));
+        assert!(out.contains(r#"action="../../api/search""#));
         assert!(out.contains(r#"href="../../api/services.json?limit=1""#));
         assert!(out.contains(r#"href="//cdn.example/x""#));
         assert!(out.contains(r##"href="#content""##));
