@@ -111,3 +111,9 @@ def test_the_flat_index_lists_every_published_record(client):
     urls = {e["url"] for e in entries}
     assert "/news/water-points-reopen" in urls and "/about/team" in urls
     assert not any("secret-plan" in u for u in urls)
+
+
+def test_an_empty_collections_parameter_means_the_default_scope(client):
+    body = search(client, q="water", collections="")
+    assert len(body["totals"]) == 19 and "entries" not in body["totals"]
+    problem(client.get("/api/search", params={"q": "water", "collections": "news,,docs"}), 400, "bad_request")

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::schemas::{response, response_name, schema};
 use super::Facts;
+use crate::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use crate::handlers::{bookings, collections, encyclopedia, match_category, search, voices};
 use crate::problem::ErrorCode;
 use crate::validate::Use;
@@ -92,6 +93,14 @@ fn encyclopedia_filters(facts: &Facts) -> Vec<Value> {
     ]
 }
 
+/// What the `collections` parameter of a search accepts, as the handler reads it: names of the
+/// search scope separated by commas, white space around them ignored, or nothing at all.
+fn search_scope_pattern() -> String {
+    let names: Vec<&str> = COLLECTIONS.iter().copied().chain([ENCYCLOPEDIA]).collect();
+    let name = format!("({})", names.join("|"));
+    format!("^\\s*({name}(\\s*,\\s*{name})*)?\\s*$")
+}
+
 /// An operation's parameters, request body, success responses (status, response) and the error
 /// codes it may answer.
 pub type Description = (Vec<Value>, Option<Value>, Vec<(&'static str, Value)>, Vec<ErrorCode>);
@@ -111,17 +120,12 @@ pub fn describe(operation_id: &str, facts: &Facts) -> Option<Description> {
                     json!({"type": "string", "minLength": 2, "pattern": "\\S[\\s\\S]*\\S"}),
                     true,
                 ),
-                {
-                    let mut scope = query(
-                        "collections",
-                        "Comma-separated collection names (default: the 19 collections); `entries` adds the encyclopedia.",
-                        json!({"type": "array", "minItems": 1, "items": schema("SearchScope")}),
-                        false,
-                    );
-                    scope["style"] = json!("form");
-                    scope["explode"] = json!(false);
-                    scope
-                },
+                query(
+                    "collections",
+                    "Comma-separated collection names; `entries` adds the encyclopedia. Absent or empty: the 19 collections.",
+                    json!({"type": "string", "pattern": search_scope_pattern()}),
+                    false,
+                ),
                 query(
                     "limit",
                     "Hits per collection.",
