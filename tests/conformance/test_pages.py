@@ -109,7 +109,7 @@ def test_a_built_file_also_answers_at_its_own_path_for_relative_links(client, ur
 def test_pages_link_relatively_and_name_their_canonical_url(client):
     html = client.get("/docs/api/getting-started").text
     assert 'href="../../news.html"' in html and 'href="../../assets/style.css"' in html
-    assert '<link rel="canonical" href="https://fixture.example.org/docs/api/getting-started">' in html
+    assert "<link rel=\"canonical\" href='https://fixture.example.org/docs/api/getting-started'>" in html
     assert 'action="api/search"' in client.get("/").text
     assert 'action="../../api/search"' not in html
 

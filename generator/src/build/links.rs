@@ -35,8 +35,16 @@ pub fn apply(files: &mut [OutFile], base_url: &str) {
 /// Rewrites the root-relative links of `html`, a page stored at `page_file`. `files` maps every
 /// URL path the build serves to its file.
 pub fn relativize(html: &str, page_file: &str, files: &HashMap<&str, &str>, base_url: &str) -> String {
+    // Links written with the site's own address (`https://site.example/news`) are links to the
+    // site too: made root-relative first, they become file links like the rest.
+    let base = base_url.trim_end_matches('/');
+    let html = if base.is_empty() {
+        html.to_string()
+    } else {
+        html.replace(&format!("href=\"{base}/"), "href=\"/").replace(&format!("href=\"{base}\""), "href=\"/\"")
+    };
     let mut out = String::with_capacity(html.len() + html.len() / 16);
-    let mut rest = html;
+    let mut rest = html.as_str();
     while let Some(at) = rest.find("=\"/") {
         let (before, after) = rest.split_at(at + 2);
         out.push_str(before);
@@ -116,6 +124,8 @@ mod tests {
         let html = r##"<a href="/">Home</a><link href="/assets/style.css"><a class="x" href="/services/clinic#map">
             <form action="/api/search" method="get"><a href="/api/services?limit=1">JSON</a>
             <a href="//cdn.example/x">cdn</a><a href="#content">skip</a><a href="https://e.org/">e</a>
+            <a href="https://site.example/services/clinic">own</a><a href="https://site.example">home</a>
+            <link rel="canonical" href='https://site.example/docs/api/start'>
             <img alt="/services" data-href="/services">"##;
         let out = relativize(html, "docs/api/start.html", &files(), "https://site.example/");
         assert!(out.contains(r#"href="../../index.html""#));
@@ -126,5 +136,8 @@ mod tests {
         assert!(out.contains(r#"href="//cdn.example/x""#));
         assert!(out.contains(r##"href="#content""##));
         assert!(out.contains(r#"alt="/services" data-href="/services""#));
+        assert!(out.contains(r#"href="../../services/clinic.html">own"#));
+        assert!(out.contains(r#"href="../../index.html">home"#));
+        assert!(out.contains("href='https://site.example/docs/api/start'"));
     }
 }
