@@ -77,30 +77,7 @@ pub fn record_url(collection: &str, slug: &str) -> String {
 ///
 /// Used for the "did you mean" hint of 404 `collection_not_found`.
 pub fn nearest_collection(name: &str) -> Option<&'static str> {
-    let name = name.to_lowercase();
-    COLLECTIONS
-        .iter()
-        .map(|candidate| (edit_distance(&name, candidate), *candidate))
-        .filter(|(distance, candidate)| {
-            *distance <= (candidate.len() / 3).max(2) || candidate.starts_with(name.as_str()) && name.len() >= 3
-        })
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
-}
-
-/// Levenshtein distance over Unicode scalar values.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
+    crate::suggest::nearest(name, COLLECTIONS)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::content::SiteConfig;
+use crate::i18n::Strings;
 
 /// Where the manifest lives inside the build folder.
 pub const MANIFEST_FILE: &str = "_portal/manifest.json";
@@ -23,6 +24,9 @@ pub struct Manifest {
     pub generated_at: String,
     /// The site settings of `site.yaml`, with the base URL the build used.
     pub site: SiteConfig,
+    /// The interface text in the site's language, for pages rendered per request.
+    #[serde(default)]
+    pub strings: Strings,
     /// Named header sets, referred to by [`Asset::headers`] (e.g. the `Link` relations of HTML pages).
     #[serde(default)]
     pub header_sets: BTreeMap<String, Vec<(String, String)>>,

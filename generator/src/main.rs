@@ -139,7 +139,7 @@ fn main() -> ExitCode {
         },
         Command::Check { content, format } => match build::check(&content, &progress) {
             Ok(loaded) => {
-                report::checked(format, &content, loaded.record_count(), loaded.entries.len());
+                report::checked(format, &loaded);
                 ExitCode::SUCCESS
             }
             Err(e) => report_failure(format, e),

@@ -28,6 +28,34 @@ fn github_escape(text: &str, property: bool) -> String {
     }
 }
 
+/// The JSON form of content problems.
+fn json_list(problems: &[ContentError]) -> Vec<serde_json::Value> {
+    problems.iter().map(|e| json!({"file": e.file, "line": e.line, "message": e.message})).collect()
+}
+
+/// Reports warnings (problems that did not stop the build) for people and workflows; the JSON
+/// format carries them in its summary document instead.
+pub fn warnings(format: Format, warnings: &[ContentError]) {
+    match format {
+        Format::Human => {
+            for w in warnings {
+                eprintln!("{}:{}: warning: {}", w.file, w.line, w.message);
+            }
+        }
+        Format::Github => {
+            for w in warnings {
+                println!(
+                    "::warning file={},line={},title=portal::{}",
+                    github_escape(&w.file, true),
+                    w.line,
+                    github_escape(&w.message, false)
+                );
+            }
+        }
+        Format::Json => {}
+    }
+}
+
 /// Reports content errors (all of them).
 pub fn content_errors(format: Format, errors: &[ContentError]) {
     match format {
@@ -49,9 +77,7 @@ pub fn content_errors(format: Format, errors: &[ContentError]) {
             eprintln!("portal: {} content error(s); nothing was written", errors.len());
         }
         Format::Json => {
-            let list: Vec<_> =
-                errors.iter().map(|e| json!({"file": e.file, "line": e.line, "message": e.message})).collect();
-            println!("{}", json!({"status": "error", "kind": "content", "errors": list}));
+            println!("{}", json!({"status": "error", "kind": "content", "errors": json_list(errors)}));
         }
     }
 }
@@ -67,6 +93,7 @@ pub fn failure(format: Format, error: &anyhow::Error) {
 
 /// Reports a successful build: records per collection, entries, files, bytes and time.
 pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
+    warnings(format, &report.warnings);
     let records: usize = report.collections.iter().map(|(_, n)| n).sum();
     if format == Format::Json {
         let per: serde_json::Map<String, serde_json::Value> =
@@ -77,6 +104,7 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
                 "status": "ok", "out": out.display().to_string(), "records": records, "collections": per,
                 "entries": report.entries, "files": report.write.files, "bytes": report.write.bytes,
                 "written": report.write.written, "removed": report.write.removed, "milliseconds": report.elapsed.as_millis() as u64,
+                "warnings": json_list(&report.warnings),
             })
         );
         return;
@@ -96,12 +124,18 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
 }
 
 /// Reports a successful check.
-pub fn checked(format: Format, content: &std::path::Path, records: usize, entries: usize) {
+pub fn checked(format: Format, content: &crate::load::Content) {
+    warnings(format, &content.warnings);
+    let (records, entries) = (content.record_count(), content.entries.len());
+    let content_dir = &content.root;
     match format {
-        Format::Json => println!("{}", json!({"status": "ok", "records": records, "entries": entries})),
+        Format::Json => println!(
+            "{}",
+            json!({"status": "ok", "records": records, "entries": entries, "warnings": json_list(&content.warnings)})
+        ),
         _ => println!(
             "portal: {} is valid ({records} published records, {entries} encyclopedia entries)",
-            content.display()
+            content_dir.display()
         ),
     }
 }

@@ -24,6 +24,19 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("webmcp.js", "text/javascript; charset=utf-8", include_str!("../../templates/assets/webmcp.js")),
 ];
 
+/// The theme's interface text: (language, YAML table). English defines the keys; see `load::i18n`.
+pub const I18N: &[(&str, &str)] = &[
+    ("en", include_str!("../../templates/i18n/en.yaml")),
+    ("sw", include_str!("../../templates/i18n/sw.yaml")),
+    ("fr", include_str!("../../templates/i18n/fr.yaml")),
+    ("ar", include_str!("../../templates/i18n/ar.yaml")),
+];
+
+/// The built-in table of `language` (a primary subtag such as `sw`), if the theme has one.
+pub fn i18n_table(language: &str) -> Option<&'static str> {
+    I18N.iter().find(|(l, _)| *l == language).map(|(_, table)| *table)
+}
+
 /// Reads `name` from the override folder if it has it.
 fn override_of(dir: Option<&Path>, name: &str) -> Result<Option<String>> {
     let Some(path) = dir.map(|d| d.join(name)).filter(|p| p.is_file()) else { return Ok(None) };

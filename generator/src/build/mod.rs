@@ -48,6 +48,8 @@ pub struct BuildReport {
     pub entries: usize,
     /// What writing changed.
     pub write: output::WriteStats,
+    /// Problems that did not stop the build.
+    pub warnings: Vec<ContentError>,
     /// Wall time.
     pub elapsed: Duration,
 }
@@ -135,6 +137,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
+        strings: content.strings.clone(),
         header_sets: discovery::header_sets(),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         ..Manifest::default()
@@ -149,6 +152,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
         collections: content.collections.iter().map(|(name, records)| (*name, records.len())).collect(),
         entries: content.entries.len(),
         write,
+        warnings: content.warnings.clone(),
         elapsed: started.elapsed(),
     })
 }

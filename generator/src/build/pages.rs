@@ -9,6 +9,7 @@ use anyhow::{anyhow, Result};
 use portal_core::collections::{description, PAGES};
 use portal_core::content::{Entry, Record};
 use portal_core::encyclopedia::letter_of;
+use portal_core::i18n::{direction, Strings};
 use portal_core::problem::ErrorCode;
 use portal_core::ratelimit::Limits;
 use portal_core::routes::ROUTES;
@@ -76,11 +77,13 @@ impl Renderer<'_> {
         context.insert("site", &self.site);
         context.insert("url", &url);
         context.insert("lang", &self.content.site.language);
+        context.insert("dir", direction(&self.content.site.language));
+        context.insert("t", &self.content.strings.0);
         self.tera.render(template, &context).map_err(|e| anyhow!("rendering {template}: {e:?}"))
     }
 }
 
-fn scalar_facts(record: &Record) -> Vec<Value> {
+fn scalar_facts(record: &Record, strings: &Strings) -> Vec<Value> {
     let mut facts = Vec::new();
     for (key, value) in &record.fields {
         if ["title", "summary", "slug", "id", "draft", "weight", "tags"].contains(&key.as_str()) {
@@ -89,13 +92,7 @@ fn scalar_facts(record: &Record) -> Vec<Value> {
         let text = match value {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
-            Value::Bool(b) => {
-                if *b {
-                    "yes".into()
-                } else {
-                    "no".into()
-                }
-            }
+            Value::Bool(b) => strings.get(if *b { "record.answer_yes" } else { "record.answer_no" }).to_string(),
             Value::Array(items) if items.iter().all(Value::is_string) => {
                 items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")
             }
@@ -104,17 +101,17 @@ fn scalar_facts(record: &Record) -> Vec<Value> {
         facts.push(json!({"label": label(key), "value": text}));
     }
     if !record.tags.is_empty() {
-        facts.push(json!({"label": "Tags", "value": record.tags.join(", ")}));
+        facts.push(json!({"label": strings.get("record.tags"), "value": record.tags.join(", ")}));
     }
     facts
 }
 
-fn record_markdown(record: &Record, base: &str, api_url: &str) -> String {
+fn record_markdown(record: &Record, strings: &Strings, base: &str, api_url: &str) -> String {
     let mut md = format!("# {}\n\n", record.title);
     if let Some(summary) = &record.summary {
         md.push_str(&format!("> {summary}\n\n"));
     }
-    for fact in scalar_facts(record) {
+    for fact in scalar_facts(record, strings) {
         md.push_str(&format!(
             "- **{}**: {}\n",
             fact["label"].as_str().unwrap_or(""),
@@ -131,19 +128,19 @@ fn record_markdown(record: &Record, base: &str, api_url: &str) -> String {
 fn record_page(r: &Renderer, record: &Record) -> Result<[OutFile; 2]> {
     let api_url = format!("/api/{}/{}", record.collection, record.slug);
     let (parent_url, parent_label) = if record.collection == PAGES {
-        ("/".to_string(), "Home".to_string())
+        ("/".to_string(), r.content.strings.get("nav.home").to_string())
     } else {
         (format!("/{}", record.collection), label(&record.collection))
     };
     let mut context = Context::new();
     context.insert("record", &record.to_json());
-    context.insert("facts", &scalar_facts(record));
+    context.insert("facts", &scalar_facts(record, &r.content.strings));
     context.insert("body", &demote_headings(record.html.as_deref().unwrap_or("")));
     context.insert("api_url", &api_url);
     context.insert("parent_url", &parent_url);
     context.insert("parent_label", &parent_label);
     let html = r.render("record.html", Some(&record.url), context)?;
-    Ok(page(&record.url, html, record_markdown(record, r.content.site.base(), &api_url)))
+    Ok(page(&record.url, html, record_markdown(record, &r.content.strings, r.content.site.base(), &api_url)))
 }
 
 fn collection_page(r: &Renderer, name: &str, records: &[Record]) -> Result<[OutFile; 2]> {
@@ -312,6 +309,13 @@ fn api_docs(r: &Renderer) -> Result<[OutFile; 2]> {
     Ok(page("/api-docs", html, md))
 }
 
+/// The `local_date` filter of the templates: `2026-03-07` as the site's language writes it.
+fn local_date(strings: Strings) -> impl tera::Filter {
+    move |value: &Value, _: &std::collections::HashMap<String, Value>| -> tera::Result<Value> {
+        Ok(Value::String(value.as_str().map_or_else(|| value.to_string(), |d| strings.date(d))))
+    }
+}
+
 fn sitemap(content: &Content, routes: &[String]) -> OutFile {
     let base = content.site.base();
     let mut xml = String::from(
@@ -328,7 +332,9 @@ fn sitemap(content: &Content, routes: &[String]) -> OutFile {
 /// Every page, its twin, the 404 page, the assets, the sitemap and robots.txt, with templates
 /// overridden from `templates` where it has them.
 pub fn files(content: &Content, templates: Option<&std::path::Path>) -> Result<Vec<OutFile>> {
-    let renderer = Renderer { tera: theme::templates(templates)?, content, site: serde_json::to_value(&content.site)? };
+    let mut tera = theme::templates(templates)?;
+    tera.register_filter("local_date", local_date(content.strings.clone()));
+    let renderer = Renderer { tera, content, site: serde_json::to_value(&content.site)? };
     let by_slug: BTreeMap<&str, &Entry> = content.entries.iter().map(|e| (e.record.slug.as_str(), e)).collect();
     let records: Vec<&Record> = content.collections.values().flatten().collect();
     let mut pages: Vec<[OutFile; 2]> =

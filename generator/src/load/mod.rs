@@ -4,6 +4,7 @@
 pub mod data;
 pub mod encyclopedia;
 pub mod front_matter;
+pub mod i18n;
 pub mod records;
 pub mod site;
 pub mod skills;
@@ -14,12 +15,13 @@ use std::path::{Path, PathBuf};
 
 use portal_core::collections::{nearest_collection, COLLECTIONS};
 use portal_core::content::{sort_records, ContentError, Entry, Record, SiteConfig};
+use portal_core::i18n::Strings;
 use rayon::prelude::*;
 
 use crate::progress::Progress;
 
 /// Top-level folders with a meaning besides the collections (D1).
-pub const OTHER_FOLDERS: &[&str] = &["encyclopedia", "data", "spatial", "skills"];
+pub const OTHER_FOLDERS: &[&str] = &["encyclopedia", "data", "spatial", "skills", i18n::FOLDER];
 
 /// A loaded content folder: published records only, in D2 order.
 #[derive(Debug, Clone)]
@@ -38,6 +40,10 @@ pub struct Content {
     pub weather_fallback: Option<serde_json::Value>,
     /// Every spatial feature of every register, `protocol` and `id` set.
     pub features: Vec<serde_json::Value>,
+    /// The interface text in the site's language (theme table, then `i18n/` overrides).
+    pub strings: Strings,
+    /// Problems that do not stop the build (a missing image, a missing `base_url`...), sorted.
+    pub warnings: Vec<ContentError>,
     /// The content folder it came from.
     pub root: PathBuf,
 }
@@ -86,6 +92,9 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
     let skills = skills::load(root, &mut errors);
     let (snapshots, weather_fallback) = data::load(root, &mut errors);
     let features = spatial::load(root, &mut errors);
+    let language = site.as_ref().map_or("en", |s| s.language.as_str());
+    let strings = i18n::load(root, language, &mut errors);
+    let warnings = Vec::new();
     let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file) in parsed {
@@ -119,6 +128,8 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
         snapshots,
         weather_fallback,
         features,
+        strings,
+        warnings,
         root: root.to_path_buf(),
     })
 }
