@@ -7,9 +7,9 @@
 //! Adapters talk to it through the small [`platform::Platform`] trait.
 #![deny(missing_docs)]
 
+pub mod alert_feed;
 pub mod app;
 pub mod body;
-pub mod cap;
 pub mod collections;
 pub mod content;
 pub mod deprecation;

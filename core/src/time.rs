@@ -1,7 +1,12 @@
-//! Calendar arithmetic and the date formats the API speaks (content dates, RFC 3339, IMF-fixdate).
+//! The date formats the API speaks (content dates, RFC 3339, IMF-fixdate), on the `time` crate.
 //!
-//! Core never reads a clock: callers pass instants in as Unix seconds or milliseconds. This module
-//! is small on purpose so the wasm build stays free of a date library.
+//! Core never reads a clock: callers pass instants in as Unix seconds or milliseconds. The calendar
+//! and the parsers are the `time` crate's (tantivy already brings it into both builds); this module
+//! keeps only the API's formats and the messages a content author or a visitor reads.
+
+use time::format_description::well_known::Rfc3339;
+use time::macros::format_description;
+use time::{Date, OffsetDateTime, PrimitiveDateTime, Time};
 
 /// A calendar date and time of day, in UTC, with whole seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -20,124 +25,53 @@ impl std::fmt::Display for DateError {
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let yoe = year - era * 400;
-    let month = i64::from(month);
-    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
+/// The Julian day number of 1970-01-01, to count days from the Unix epoch.
+const UNIX_EPOCH_JULIAN_DAY: i64 = 2_440_588;
 
-/// The calendar date `(year, month, day)` of a day count since 1970-01-01.
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-fn days_in_month(year: i64, month: u32) -> u32 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        _ if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        _ => 28,
-    }
-}
-
-fn digits(text: &str, range: std::ops::Range<usize>) -> Option<u32> {
-    let part = text.get(range)?;
-    if part.bytes().all(|b| b.is_ascii_digit()) {
-        part.parse().ok()
-    } else {
-        None
-    }
+/// Days since 1970-01-01 of a calendar date (negative before it).
+pub fn day_number(date: Date) -> i64 {
+    i64::from(date.to_julian_day()) - UNIX_EPOCH_JULIAN_DAY
 }
 
 /// Parses a calendar date `YYYY-MM-DD`, checking that the day exists.
-pub fn parse_date(text: &str) -> Result<(i64, u32, u32), DateError> {
-    let bad = || DateError(format!("`{text}` is not a date of the form YYYY-MM-DD"));
-    // ASCII only, so every byte index below is a character boundary.
-    if !text.is_ascii() || text.len() != 10 || &text[4..5] != "-" || &text[7..8] != "-" {
-        return Err(bad());
+pub fn parse_date(text: &str) -> Result<Date, DateError> {
+    let shape = format_description!("[year repr:full padding:zero]-[month]-[day]");
+    // The shape is checked first so that a malformed text and an impossible day get different advice.
+    let well_formed = text.len() == 10
+        && text.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+    if !well_formed {
+        return Err(DateError(format!("`{text}` is not a date of the form YYYY-MM-DD")));
     }
-    let year = i64::from(digits(text, 0..4).ok_or_else(bad)?);
-    let month = digits(text, 5..7).ok_or_else(bad)?;
-    let day = digits(text, 8..10).ok_or_else(bad)?;
-    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
-        return Err(DateError(format!("`{text}` is not a calendar date (no such day)")));
-    }
-    Ok((year, month, day))
+    Date::parse(text, shape).map_err(|_| DateError(format!("`{text}` is not a calendar date (no such day)")))
 }
 
 /// Parses a clock time `HH:MM` (24 hours).
-pub fn parse_clock(text: &str) -> Option<(u32, u32)> {
-    if !text.is_ascii() || text.len() != 5 || &text[2..3] != ":" {
-        return None;
-    }
-    let hour = digits(text, 0..2)?;
-    let minute = digits(text, 3..5)?;
-    (hour < 24 && minute < 60).then_some((hour, minute))
+pub fn parse_clock(text: &str) -> Option<Time> {
+    let shape = format_description!("[hour repr:24]:[minute]");
+    (text.len() == 5).then(|| Time::parse(text, shape).ok()).flatten()
 }
 
-/// Parses a content date: `YYYY-MM-DD` (midnight UTC) or an RFC 3339 date-time.
+/// Parses a content date: `YYYY-MM-DD` (midnight UTC) or an RFC 3339 date-time (a space may stand
+/// for the `T`, as RFC 3339 allows).
 pub fn parse_content_date(text: &str) -> Result<DateTime, DateError> {
     let text = text.trim();
-    if !text.is_ascii() {
-        return Err(DateError(format!("`{text}` is not a date: use YYYY-MM-DD or an RFC 3339 date-time")));
+    if text.len() <= 10 {
+        let date = parse_date(text)?;
+        return Ok(DateTime { unix: day_number(date) * 86_400 });
     }
-    let (year, month, day) = parse_date(text.get(..10).unwrap_or(text))?;
-    let days = days_from_civil(year, month, day);
-    if text.len() == 10 {
-        return Ok(DateTime { unix: days * 86_400 });
-    }
-    let bad = || {
-        DateError(format!(
-            "`{text}` is not a date: use YYYY-MM-DD or an RFC 3339 date-time such as 2026-05-01T09:30:00Z"
-        ))
+    // The date part gets the calendar's own message ("no such day").
+    parse_date(text.get(..10).unwrap_or(text))?;
+    let normalized = match text.as_bytes().get(10) {
+        Some(b' ') => format!("{}T{}", &text[..10], &text[11..]),
+        _ => text.to_string(),
     };
-    let rest = &text[10..];
-    if !(rest.starts_with('T') || rest.starts_with('t') || rest.starts_with(' ')) || rest.len() < 9 {
-        return Err(bad());
-    }
-    let hour = digits(rest, 1..3).ok_or_else(bad)?;
-    let minute = digits(rest, 4..6).ok_or_else(bad)?;
-    let second = digits(rest, 7..9).ok_or_else(bad)?;
-    if &rest[3..4] != ":" || &rest[6..7] != ":" || hour > 23 || minute > 59 || second > 60 {
-        return Err(bad());
-    }
-    let mut zone = &rest[9..];
-    if let Some(fraction) = zone.strip_prefix('.') {
-        let end = fraction.find(|c: char| !c.is_ascii_digit()).unwrap_or(fraction.len());
-        if end == 0 {
-            return Err(bad());
-        }
-        zone = &fraction[end..];
-    }
-    let offset = match zone {
-        "Z" | "z" => 0,
-        _ if zone.len() == 6 && (zone.starts_with('+') || zone.starts_with('-')) && &zone[3..4] == ":" => {
-            let hours = i64::from(digits(zone, 1..3).ok_or_else(bad)?);
-            let minutes = i64::from(digits(zone, 4..6).ok_or_else(bad)?);
-            if hours > 23 || minutes > 59 {
-                return Err(bad());
-            }
-            let sign = if zone.starts_with('-') { -1 } else { 1 };
-            sign * (hours * 3600 + minutes * 60)
-        }
-        _ => return Err(bad()),
-    };
-    let seconds = i64::from(hour * 3600 + minute * 60 + second.min(59));
-    Ok(DateTime { unix: days * 86_400 + seconds - offset })
+    OffsetDateTime::parse(&normalized, &Rfc3339).map(|instant| DateTime { unix: instant.unix_timestamp() }).map_err(
+        |_| {
+            DateError(format!(
+                "`{text}` is not a date: use YYYY-MM-DD or an RFC 3339 date-time such as 2026-05-01T09:30:00Z"
+            ))
+        },
+    )
 }
 
 impl DateTime {
@@ -146,39 +80,41 @@ impl DateTime {
         DateTime { unix }
     }
 
-    fn parts(self) -> (i64, u32, u32, i64, i64, i64) {
-        let days = self.unix.div_euclid(86_400);
-        let secs = self.unix.rem_euclid(86_400);
-        let (year, month, day) = civil_from_days(days);
-        (year, month, day, secs / 3600, secs % 3600 / 60, secs % 60)
+    /// The instant in UTC; instants outside the calendar's range (±9999 years) are clamped to it.
+    fn utc(self) -> PrimitiveDateTime {
+        let instant = OffsetDateTime::from_unix_timestamp(self.unix).unwrap_or(if self.unix < 0 {
+            PrimitiveDateTime::MIN.assume_utc()
+        } else {
+            PrimitiveDateTime::MAX.assume_utc()
+        });
+        PrimitiveDateTime::new(instant.date(), instant.time())
+    }
+
+    fn format(self, shape: &[time::format_description::BorrowedFormatItem<'_>]) -> String {
+        self.utc().format(shape).unwrap_or_default()
     }
 
     /// RFC 3339 in UTC, e.g. `2026-11-22T10:00:00Z` (ISO 8601 timestamps of the API).
     pub fn rfc3339(self) -> String {
-        let (y, mo, d, h, mi, s) = self.parts();
-        format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+        self.format(format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z"))
     }
 
     /// The calendar date `YYYY-MM-DD` in UTC.
     pub fn date(self) -> String {
-        let (y, mo, d, ..) = self.parts();
-        format!("{y:04}-{mo:02}-{d:02}")
+        self.format(format_description!("[year]-[month]-[day]"))
     }
 
     /// The month number 1-12 in UTC.
     pub fn month(self) -> u32 {
-        self.parts().1
+        u32::from(u8::from(self.utc().month()))
     }
 
     /// IMF-fixdate of RFC 9110 (`Sunset`, `Last-Modified`), e.g. `Mon, 01 Mar 2027 00:00:00 GMT`.
     /// RFC 822/2822 readers (RSS `pubDate`) accept it too.
     pub fn http_date(self) -> String {
-        const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-        const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-        let (y, mo, d, h, mi, s) = self.parts();
-        let weekday = DAYS[self.unix.div_euclid(86_400).rem_euclid(7) as usize];
-        let month = MONTHS[(mo - 1) as usize];
-        format!("{weekday}, {d:02} {month} {y:04} {h:02}:{mi:02}:{s:02} GMT")
+        self.format(format_description!(
+            "[weekday repr:short], [day] [month repr:short] [year] [hour]:[minute]:[second] GMT"
+        ))
     }
 }
 
@@ -190,6 +126,8 @@ mod tests {
     fn plain_dates_are_midnight_utc() {
         assert_eq!(parse_content_date("1970-01-02").map(|d| d.unix), Ok(86_400));
         assert_eq!(parse_content_date("2027-03-01").map(|d| d.http_date()), Ok("Mon, 01 Mar 2027 00:00:00 GMT".into()));
+        assert_eq!(DateTime::from_unix(1_795_300_000).rfc3339(), "2026-11-21T22:26:40Z");
+        assert_eq!(DateTime::from_unix(1_795_300_000).month(), 11);
     }
 
     #[test]
@@ -198,10 +136,12 @@ mod tests {
         assert_eq!(a, Ok("2026-10-14T06:30:00Z".into()));
         let b = parse_content_date("2026-10-14T06:30:00.250Z").map(|d| d.rfc3339());
         assert_eq!(b, Ok("2026-10-14T06:30:00Z".into()));
+        let c = parse_content_date("2026-10-14 06:30:00Z").map(|d| d.rfc3339());
+        assert_eq!(c, Ok("2026-10-14T06:30:00Z".into()));
     }
 
     #[test]
-    fn impossible_dates_are_rejected() {
+    fn impossible_dates_are_rejected_with_advice() {
         for bad in [
             "2026-02-30",
             "2026-13-01",
@@ -210,19 +150,26 @@ mod tests {
             "2026-01-01T25:00:00Z",
             "2026-01-01T10:00",
             "yesterday",
+            "+2026-01-01",
         ] {
             assert!(parse_content_date(bad).is_err(), "{bad} accepted");
         }
         assert!(parse_content_date("2024-02-29").is_ok());
+        assert!(parse_date("2026-02-30").is_err_and(|e| e.0.contains("no such day")));
+        assert!(parse_date("2026-2-3").is_err_and(|e| e.0.contains("YYYY-MM-DD")));
     }
 
     // Found by the content_record fuzz target: byte slicing inside a multi-byte character panicked,
     // from a content date and, through the same parser, from a booking's `visitDate`.
     #[test]
     fn non_ascii_text_is_an_error_not_a_panic() {
-        for text in
-            ["2026\u{feff}-21", "2026-01-0\u{e9}", "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}", "2026-05-01T\u{e9}9:30:00Z"]
-        {
+        for text in [
+            "2026\u{feff}-21",
+            "2026-01-0\u{e9}",
+            "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}",
+            "2026-05-01T\u{e9}9:30:00Z",
+            "2026-05-01\u{e9}09:30:00Z",
+        ] {
             assert!(parse_date(text).is_err(), "{text}");
             assert!(parse_content_date(text).is_err(), "{text}");
         }
@@ -231,10 +178,25 @@ mod tests {
     }
 
     #[test]
-    fn civil_round_trip() {
-        for days in [-1000, 0, 59, 365, 20_000, 60_000] {
-            let (y, m, d) = civil_from_days(days);
-            assert_eq!(days_from_civil(y, m, d), days);
+    fn clock_times_are_24_hour_with_minutes() {
+        assert!(parse_clock("09:30").is_some());
+        assert!(parse_clock("23:59").is_some());
+        for bad in ["24:00", "9:30", "09:60", "09:30:00", "0930"] {
+            assert!(parse_clock(bad).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn day_numbers_count_from_the_epoch() {
+        let date = |text| parse_date(text).map(day_number);
+        assert_eq!(date("1970-01-01"), Ok(0));
+        assert_eq!(date("1969-12-31"), Ok(-1));
+        assert_eq!(date("2026-11-22"), Ok(20_779));
+    }
+
+    #[test]
+    fn instants_outside_the_calendar_do_not_panic() {
+        assert!(DateTime::from_unix(i64::MAX).rfc3339().starts_with("9999"));
+        assert!(DateTime::from_unix(i64::MIN).date().starts_with("-9999"));
     }
 }

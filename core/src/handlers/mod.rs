@@ -1,6 +1,5 @@
 //! The handlers: plain async functions of a request context, one file per resource.
 
-pub mod alerts;
 pub mod bookings;
 pub mod collections;
 pub mod encyclopedia;
@@ -14,6 +13,7 @@ pub mod submit;
 pub mod upstream;
 pub mod voices;
 pub mod weather;
+pub mod weather_alerts;
 
 use crate::app::App;
 use crate::http::{Request, Response};
@@ -53,7 +53,7 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
         Handler::SubmitVoice => voices::handle(ctx).await,
         Handler::Booking => bookings::handle(ctx).await,
         Handler::Weather => weather::handle(ctx).await,
-        Handler::WeatherAlerts => alerts::handle(ctx).await,
+        Handler::WeatherAlerts => weather_alerts::handle(ctx).await,
         Handler::Geolocation => geolocation::handle(ctx).await,
         Handler::SpatialJson => spatial::geojson(ctx).await,
         Handler::SpatialCsv => spatial::csv(ctx).await,

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::upstream;
-use crate::cap;
+use crate::alert_feed;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::Platform;
@@ -25,7 +25,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let bytes = upstream::get(ctx, &url, "application/rss+xml, application/atom+xml, application/xml;q=0.9")
         .await
         .map_err(unavailable)?;
-    let alerts = cap::parse(&String::from_utf8_lossy(&bytes)).map_err(unavailable)?;
+    let alerts = alert_feed::parse(&String::from_utf8_lossy(&bytes)).map_err(|e| unavailable(e.0))?;
     Ok(Response::json(
         &json!({"status": "success", "source": "upstream", "updatedAt": updated_at, "data": {"alerts": alerts}}),
     ))
