@@ -16,7 +16,7 @@ use crate::handlers::{self, Ctx};
 use crate::headers::{apply_common, apply_rate_limit, check_api_version, client_address, CORS_MAX_AGE};
 use crate::http::{Method, Request, Response};
 use crate::manifest::{Manifest, MANIFEST_FILE};
-use crate::platform::{Platform, PlatformError};
+use crate::platform::{internal, Platform, PlatformError};
 use crate::problem::{ErrorCode, Problem};
 use crate::query::Query;
 use crate::ratelimit::Decision;
@@ -48,10 +48,11 @@ impl App {
         if let Some(catalog) = self.catalog.get() {
             return Ok(Arc::clone(catalog));
         }
-        let catalog: Catalog = match platform.read_asset(CATALOG_FILE).await.map_err(|_| Problem::internal())? {
-            Some(bytes) => serde_json::from_slice(&bytes).map_err(|_| Problem::internal())?,
-            None => Catalog::default(),
-        };
+        let catalog: Catalog =
+            match platform.read_asset(CATALOG_FILE).await.map_err(internal(platform, CATALOG_FILE))? {
+                Some(bytes) => serde_json::from_slice(&bytes).map_err(internal(platform, CATALOG_FILE))?,
+                None => Catalog::default(),
+            };
         Ok(Arc::clone(self.catalog.get_or_init(|| Arc::new(catalog))))
     }
 
@@ -61,16 +62,14 @@ impl App {
         if let Some(index) = self.search.get() {
             return Ok(Arc::clone(index));
         }
-        let unavailable = || Problem::internal();
-        let manifest_bytes =
-            platform.read_asset(INDEX_MANIFEST).await.map_err(|_| unavailable())?.ok_or_else(unavailable)?;
-        let manifest: PackManifest = serde_json::from_slice(&manifest_bytes).map_err(|_| unavailable())?;
+        const CONTEXT: &str = "opening the search index";
+        let manifest_bytes = required_asset(platform, INDEX_MANIFEST).await?;
+        let manifest: PackManifest = serde_json::from_slice(&manifest_bytes).map_err(internal(platform, CONTEXT))?;
         let mut blob = Vec::with_capacity(manifest.total_bytes);
         for chunk in &manifest.chunks {
-            let bytes = platform.read_asset(chunk).await.map_err(|_| unavailable())?.ok_or_else(unavailable)?;
-            blob.extend_from_slice(&bytes);
+            blob.extend_from_slice(&required_asset(platform, chunk).await?);
         }
-        let index = Arc::new(SearchIndex::open(&manifest, blob).map_err(|_| unavailable())?);
+        let index = Arc::new(SearchIndex::open(&manifest, blob).map_err(internal(platform, CONTEXT))?);
         Ok(Arc::clone(self.search.get_or_init(|| index)))
     }
 
@@ -142,8 +141,10 @@ impl App {
         };
         let now_ms = platform.now_ms();
         if operation.rate_limited {
-            let verdict =
-                platform.rate_limit(&client_address(request), now_ms).await.map_err(|_| Problem::internal())?;
+            let verdict = platform
+                .rate_limit(&client_address(request), now_ms)
+                .await
+                .map_err(internal(platform, "rate limiting"))?;
             *decision = Some(verdict);
             if !verdict.allowed {
                 return Err(rate_limited(&verdict));
@@ -162,6 +163,15 @@ impl App {
                 handlers::run(handler, &ctx).await
             }
         }
+    }
+}
+
+/// A file the build always writes; its absence is a damaged build (500, reported).
+async fn required_asset<P: Platform>(platform: &P, file: &str) -> Result<Bytes, Problem> {
+    match platform.read_asset(file).await {
+        Ok(Some(bytes)) => Ok(bytes),
+        Ok(None) => Err(internal(platform, file)("the file is missing from the build")),
+        Err(e) => Err(internal(platform, file)(e)),
     }
 }
 
@@ -271,6 +281,17 @@ mod tests {
         assert_eq!(refused.header("retry-after"), Some("60"));
         platform.advance(60_000);
         assert_eq!(block_on(app.handle(&platform, Request::new(Method::Get, "/api/news"))).status, 200);
+    }
+
+    #[test]
+    fn a_missing_search_index_is_a_500_whose_cause_the_operator_hears() {
+        let platform = FakePlatform::default();
+        let response = block_on(app().handle(&platform, Request::new(Method::Get, "/api/search?q=water")));
+        assert_eq!(response.status, 500);
+        assert!(!String::from_utf8_lossy(&response.body).contains("missing"));
+        let reports = platform.reports.borrow();
+        assert_eq!(reports.len(), 1, "{reports:?}");
+        assert!(reports[0].contains(INDEX_MANIFEST) && reports[0].contains("missing"), "{reports:?}");
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod routes;
 pub mod search;
 pub mod spatial;
 pub mod suggest;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod time;
 pub mod validate;

@@ -6,7 +6,7 @@
 //! platform's outbox's job.
 
 use crate::app::App;
-use crate::platform::{Mail, Platform};
+use crate::platform::{internal, Mail, Platform};
 use crate::problem::Problem;
 
 /// Where the build puts the mail templates, relative to the build folder.
@@ -100,8 +100,9 @@ pub async fn compose<P: Platform>(
 
 async fn read_template<P: Platform>(platform: &P, file: &str) -> Result<String, Problem> {
     match platform.read_asset(file).await {
-        Ok(Some(bytes)) => String::from_utf8(bytes.to_vec()).map_err(|_| Problem::internal()),
-        _ => Err(Problem::internal()),
+        Ok(Some(bytes)) => String::from_utf8(bytes.to_vec()).map_err(internal(platform, file)),
+        Ok(None) => Err(internal(platform, file)("the mail template is missing from the build")),
+        Err(e) => Err(internal(platform, file)(e)),
     }
 }
 

@@ -118,4 +118,23 @@ pub trait Platform {
     /// Stores a submission and its mails durably, in one transaction, before returning `Ok`.
     /// Delivering the mails is the platform's outbox's job, after this returns.
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError>;
+
+    /// Tells the operator about a failure that core answers with a bare 500 (clients never see
+    /// its cause): `portal serve` writes it to stderr, the Worker to its log. Called once per
+    /// failure, with what was being done and why it failed. The default forgets it.
+    fn report(&self, context: &str, cause: &dyn std::fmt::Display) {
+        let _ = (context, cause);
+    }
+}
+
+/// The 500 for a failure of `context`, reported to the operator with its cause first: use as
+/// `.map_err(internal(platform, "reading the catalog"))`.
+pub fn internal<'a, P: Platform, E: std::fmt::Display>(
+    platform: &'a P,
+    context: &'a str,
+) -> impl FnOnce(E) -> crate::problem::Problem + 'a {
+    move |cause| {
+        platform.report(context, &cause);
+        crate::problem::Problem::internal()
+    }
 }

@@ -26,6 +26,8 @@ pub struct FakePlatform {
     pub fetched: RefCell<Vec<UpstreamRequest>>,
     /// Submissions stored, in order.
     pub submissions: RefCell<Vec<Submission>>,
+    /// Failures reported to the operator, as `context: cause`.
+    pub reports: RefCell<Vec<String>>,
 }
 
 impl Default for FakePlatform {
@@ -38,6 +40,7 @@ impl Default for FakePlatform {
             upstreams: RefCell::default(),
             fetched: RefCell::default(),
             submissions: RefCell::default(),
+            reports: RefCell::default(),
         }
     }
 }
@@ -97,6 +100,10 @@ impl Platform for FakePlatform {
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
         self.submissions.borrow_mut().push(submission.clone());
         Ok(())
+    }
+
+    fn report(&self, context: &str, cause: &dyn std::fmt::Display) {
+        self.reports.borrow_mut().push(format!("{context}: {cause}"));
     }
 }
 

@@ -121,6 +121,10 @@ impl Platform for EdgePlatform {
         }
         Ok(())
     }
+
+    fn report(&self, context: &str, cause: &dyn std::fmt::Display) {
+        worker::console_error!("portal: error {context}: {cause}");
+    }
 }
 
 /// A cache key as a URL (the Cache API keys by request URL).

@@ -7,7 +7,7 @@ use crate::collections::ENCYCLOPEDIA;
 use crate::encyclopedia::{facets, sort, suggest, Filters, Sort};
 use crate::handlers::Ctx;
 use crate::http::Response;
-use crate::platform::Platform;
+use crate::platform::{internal, Platform};
 use crate::problem::Problem;
 use crate::search::schema::{fold, words};
 
@@ -36,8 +36,9 @@ async fn filters<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Filters, Problem> {
         Some(q) => {
             let index = ctx.app.search_index(ctx.platform).await?;
             let catalog = ctx.app.catalog(ctx.platform).await?;
-            let (hits, _) =
-                index.search(&words(q), ENCYCLOPEDIA, catalog.entries.len().max(1)).map_err(|_| Problem::internal())?;
+            let (hits, _) = index
+                .search(&words(q), ENCYCLOPEDIA, catalog.entries.len().max(1))
+                .map_err(internal(ctx.platform, "searching the encyclopedia"))?;
             Some(hits.into_iter().map(|h| h.slug).collect())
         }
     };

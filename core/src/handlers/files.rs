@@ -6,7 +6,7 @@ use crate::app::App;
 use crate::handlers::Ctx;
 use crate::http::{Request, Response};
 use crate::manifest::Asset;
-use crate::platform::Platform;
+use crate::platform::{internal, Platform};
 use crate::problem::Problem;
 
 /// The media type of markdown twins (D8).
@@ -72,7 +72,7 @@ async fn read<P: Platform>(platform: &P, asset: &Asset, file: &str) -> Result<by
     match platform.read_asset(file).await {
         Ok(Some(bytes)) => Ok(bytes),
         Ok(None) => Err(Problem::not_found(format!("The built file for {} is missing.", asset.file))),
-        Err(_) => Err(Problem::internal()),
+        Err(e) => Err(internal(platform, file)(e)),
     }
 }
 
@@ -82,15 +82,15 @@ pub async fn read_json<P: Platform>(app: &App, platform: &P, path: &str) -> Resu
         return Ok(None);
     };
     let bytes = read(platform, asset, &asset.file).await?;
-    serde_json::from_slice(&bytes).map(Some).map_err(|_| Problem::internal())
+    serde_json::from_slice(&bytes).map(Some).map_err(internal(platform, &asset.file))
 }
 
 /// Reads and parses an internal JSON file of the build (`_portal/...`) by its file name.
 pub async fn read_json_file<P: Platform>(platform: &P, file: &str) -> Result<Option<Value>, Problem> {
     match platform.read_asset(file).await {
-        Ok(Some(bytes)) => serde_json::from_slice(&bytes).map(Some).map_err(|_| Problem::internal()),
+        Ok(Some(bytes)) => serde_json::from_slice(&bytes).map(Some).map_err(internal(platform, file)),
         Ok(None) => Ok(None),
-        Err(_) => Err(Problem::internal()),
+        Err(e) => Err(internal(platform, file)(e)),
     }
 }
 

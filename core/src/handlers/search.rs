@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use crate::collections::{is_collection, COLLECTIONS, ENCYCLOPEDIA};
 use crate::handlers::Ctx;
 use crate::http::Response;
-use crate::platform::Platform;
+use crate::platform::{internal, Platform};
 use crate::problem::Problem;
 use crate::search::schema::words;
 
@@ -68,7 +68,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let mut results = Map::new();
     let mut totals = Map::new();
     let mut returned = 0;
-    let found = index.search_collections(&words, &scope, limit).map_err(|_| Problem::internal())?;
+    let found = index.search_collections(&words, &scope, limit).map_err(internal(ctx.platform, "searching"))?;
     for (collection, (hits, total)) in scope.iter().zip(found) {
         totals.insert(collection.clone(), json!(total));
         if !hits.is_empty() {

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::files::read_json;
 use crate::handlers::Ctx;
 use crate::http::Response;
-use crate::platform::Platform;
+use crate::platform::{internal, Platform};
 use crate::problem::Problem;
 use crate::spatial::{filter, to_csv, FILTERS};
 
@@ -36,6 +36,6 @@ pub async fn geojson<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem>
 /// The filtered CSV.
 pub async fn csv<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let features = features(ctx, &FILTERS[..2]).await?;
-    let text = to_csv(&features).map_err(|_| Problem::internal())?;
+    let text = to_csv(&features).map_err(internal(ctx.platform, "writing the spatial CSV"))?;
     Ok(Response::new(200).with_body("text/csv; charset=utf-8", text))
 }

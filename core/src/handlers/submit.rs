@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::handlers::Ctx;
 use crate::headers::client_address;
-use crate::platform::{Mail, Platform, Submission};
+use crate::platform::{internal, Mail, Platform, Submission};
 use crate::problem::Problem;
 use crate::time::DateTime;
 
@@ -63,7 +63,7 @@ pub async fn store<P: Platform>(
     let received_at = DateTime::from_unix((ctx.now_ms / 1000) as i64).rfc3339();
     let submission =
         Submission { kind: kind.to_string(), id: id.to_string(), received_at: received_at.clone(), data, mails };
-    ctx.platform.store_submission(&submission).await.map_err(|_| Problem::internal())?;
+    ctx.platform.store_submission(&submission).await.map_err(internal(ctx.platform, "storing a submission"))?;
     Ok(received_at)
 }
 

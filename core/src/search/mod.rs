@@ -36,6 +36,46 @@ pub struct Hit {
     pub url: String,
 }
 
+/// Why the index could not be opened or searched; the message names the step and the cause, for
+/// the operator's log (clients only ever see a 500).
+#[derive(Debug)]
+pub enum SearchError {
+    /// The packed chunks do not match their manifest.
+    Pack(pack::PackError),
+    /// tantivy failed at `step` (opening, reading, searching, loading a hit).
+    Engine {
+        /// What was being done.
+        step: &'static str,
+        /// tantivy's error.
+        cause: tantivy::TantivyError,
+    },
+    /// The index is not laid out as the writer lays it out (one merged segment).
+    Layout(&'static str),
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchError::Pack(e) => write!(f, "the packed search index is damaged: {e}"),
+            SearchError::Engine { step, cause } => write!(f, "{step}: {cause}"),
+            SearchError::Layout(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+impl From<pack::PackError> for SearchError {
+    fn from(e: pack::PackError) -> Self {
+        SearchError::Pack(e)
+    }
+}
+
+/// Tags a tantivy error with the step that failed.
+fn engine(step: &'static str) -> impl FnOnce(tantivy::TantivyError) -> SearchError {
+    move |cause| SearchError::Engine { step, cause }
+}
+
 /// An open, read-only index.
 pub struct SearchIndex {
     reader: IndexReader,
@@ -56,16 +96,16 @@ impl std::fmt::Debug for SearchIndex {
 
 impl SearchIndex {
     /// Opens the packed index from its manifest and the concatenated chunk bytes.
-    pub fn open(manifest: &PackManifest, blob: Vec<u8>) -> Result<Self, String> {
+    pub fn open(manifest: &PackManifest, blob: Vec<u8>) -> Result<Self, SearchError> {
         let directory = BlobDirectory::new(manifest, blob)?;
-        let index = Index::open(directory).map_err(|e| format!("opening the search index: {e}"))?;
+        let index = Index::open(directory).map_err(engine("opening the search index"))?;
         register(&index);
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .doc_store_cache_num_blocks(DOC_STORE_CACHE_BLOCKS)
             .try_into()
-            .map_err(|e| format!("reading the search index: {e}"))?;
+            .map_err(engine("reading the search index"))?;
         let fields = schema().1;
         let ranges = collection_ranges(&reader.searcher(), &fields)?;
         Ok(SearchIndex { reader, fields, ranges })
@@ -73,7 +113,7 @@ impl SearchIndex {
 
     /// The top `limit` hits of `words` in `collection`, best first (ties by id), and how many
     /// documents matched in all.
-    pub fn search(&self, words: &[String], collection: &str, limit: usize) -> Result<(Vec<Hit>, usize), String> {
+    pub fn search(&self, words: &[String], collection: &str, limit: usize) -> Result<(Vec<Hit>, usize), SearchError> {
         let mut results = self.search_collections(words, &[collection.to_string()], limit)?;
         Ok(results.pop().unwrap_or_default())
     }
@@ -85,15 +125,14 @@ impl SearchIndex {
         words: &[String],
         collections: &[String],
         limit: usize,
-    ) -> Result<Vec<(Vec<Hit>, usize)>, String> {
+    ) -> Result<Vec<(Vec<Hit>, usize)>, SearchError> {
         if words.is_empty() {
             return Ok(vec![(Vec::new(), 0); collections.len()]);
         }
         let ranges = collections.iter().map(|c| self.ranges.get(c).cloned().unwrap_or(0..0)).collect();
         let searcher = self.reader.searcher();
         let query = query::matching(&self.fields, words);
-        let buckets =
-            searcher.search(&query, &PerCollection { ranges, limit }).map_err(|e| format!("searching: {e}"))?;
+        let buckets = searcher.search(&query, &PerCollection { ranges, limit }).map_err(engine("searching"))?;
         buckets
             .into_iter()
             .map(|bucket| {
@@ -103,9 +142,8 @@ impl SearchIndex {
             .collect()
     }
 
-    fn hit(&self, searcher: &Searcher, doc: DocId) -> Result<Hit, String> {
-        let document: TantivyDocument =
-            searcher.doc(DocAddress::new(0, doc)).map_err(|e| format!("reading a hit: {e}"))?;
+    fn hit(&self, searcher: &Searcher, doc: DocId) -> Result<Hit, SearchError> {
+        let document: TantivyDocument = searcher.doc(DocAddress::new(0, doc)).map_err(engine("reading a hit"))?;
         let text = |field| document.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
         Ok(Hit {
             slug: text(self.fields.slug),
@@ -119,19 +157,20 @@ impl SearchIndex {
 /// Each collection's document-id range, read once from the `collection` postings. The writer adds
 /// documents sorted by collection into one segment, so each range is contiguous; anything else
 /// is refused rather than searched wrongly.
-fn collection_ranges(searcher: &Searcher, fields: &Fields) -> Result<HashMap<String, Range<DocId>>, String> {
+fn collection_ranges(searcher: &Searcher, fields: &Fields) -> Result<HashMap<String, Range<DocId>>, SearchError> {
     let mut ranges = HashMap::new();
     let segment = match searcher.segment_readers() {
         [] => return Ok(ranges),
         [segment] => segment,
-        _ => return Err("the search index must be one merged segment".to_string()),
+        _ => return Err(SearchError::Layout("the search index must be one merged segment")),
     };
-    let inverted = segment.inverted_index(fields.collection).map_err(|e| format!("reading collections: {e}"))?;
+    let inverted = segment.inverted_index(fields.collection).map_err(engine("reading the collections"))?;
     let names = crate::collections::COLLECTIONS.iter().copied().chain([crate::collections::ENCYCLOPEDIA]);
     for name in names {
         let term = Term::from_field_text(fields.collection, name);
-        let Some(mut postings) =
-            inverted.read_postings(&term, IndexRecordOption::Basic).map_err(|e| format!("reading {name}: {e}"))?
+        let Some(mut postings) = inverted
+            .read_postings(&term, IndexRecordOption::Basic)
+            .map_err(|e| engine("reading a collection")(e.into()))?
         else {
             continue;
         };
@@ -139,7 +178,9 @@ fn collection_ranges(searcher: &Searcher, fields: &Fields) -> Result<HashMap<Str
         let mut end = start;
         while postings.doc() != TERMINATED {
             if postings.doc() != end {
-                return Err(format!("the documents of {name} are not contiguous in the search index"));
+                return Err(SearchError::Layout(
+                    "the documents of a collection are not contiguous in the search index",
+                ));
             }
             end += 1;
             postings.advance();

@@ -66,18 +66,43 @@ impl std::fmt::Debug for BlobDirectory {
     }
 }
 
+/// Why packed chunks cannot be opened as an index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PackError {
+    /// The chunks add up to another size than the manifest says (a chunk is missing or truncated).
+    Size {
+        /// Bytes read.
+        found: usize,
+        /// Bytes the manifest promises.
+        expected: usize,
+    },
+    /// A file of the manifest lies outside the chunks.
+    OutOfRange(String),
+}
+
+impl std::fmt::Display for PackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PackError::Size { found, expected } => {
+                write!(f, "the search index has {found} bytes, its manifest says {expected}")
+            }
+            PackError::OutOfRange(name) => write!(f, "the search index manifest puts {name} outside the index"),
+        }
+    }
+}
+
+impl std::error::Error for PackError {}
+
 impl BlobDirectory {
     /// A directory over the concatenated chunks `blob`, laid out as `manifest` says.
-    pub fn new(manifest: &PackManifest, blob: Vec<u8>) -> Result<Self, String> {
+    pub fn new(manifest: &PackManifest, blob: Vec<u8>) -> Result<Self, PackError> {
         if blob.len() != manifest.total_bytes {
-            return Err(format!(
-                "the search index has {} bytes, its manifest says {}",
-                blob.len(),
-                manifest.total_bytes
-            ));
+            return Err(PackError::Size { found: blob.len(), expected: manifest.total_bytes });
         }
-        if manifest.files.iter().any(|(_, range)| range.end > blob.len() || range.start > range.end) {
-            return Err("the search index manifest points outside the index".into());
+        if let Some((name, _)) =
+            manifest.files.iter().find(|(_, range)| range.end > blob.len() || range.start > range.end)
+        {
+            return Err(PackError::OutOfRange(name.clone()));
         }
         let files = manifest.files.iter().map(|(name, range)| (PathBuf::from(name), range.clone())).collect();
         Ok(BlobDirectory { blob: OwnedBytes::new(blob), files: Arc::new(files) })

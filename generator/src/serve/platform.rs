@@ -175,10 +175,11 @@ impl Platform for NativePlatform {
     }
 
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
-        self.outbox.submit(submission).await.map_err(|e| {
-            eprintln!("portal: storing submission {}: {e:#}", submission.id);
-            PlatformError(format!("{e:#}"))
-        })
+        self.outbox.submit(submission).await.map_err(|e| PlatformError(format!("submission {}: {e:#}", submission.id)))
+    }
+
+    fn report(&self, context: &str, cause: &dyn std::fmt::Display) {
+        eprintln!("portal: error {context}: {cause}");
     }
 }
 
