@@ -14,6 +14,7 @@ pub mod collections;
 pub mod content;
 pub mod deprecation;
 pub mod encyclopedia;
+pub mod envelope;
 pub mod handlers;
 pub mod headers;
 pub mod http;

@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::body::{json_kind, json_object};
+use crate::envelope;
 use crate::handlers::files::read_json;
 use crate::handlers::Ctx;
 use crate::http::{Method, Response};
@@ -102,11 +103,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         .take(limit.map_or(usize::MAX, |l| l as usize))
         .collect();
     let count = page.len();
-    let mut envelope = Map::new();
-    envelope.insert("status".into(), json!("success"));
-    envelope.insert("count".into(), json!(count));
-    envelope.insert("total".into(), json!(total));
-    envelope.insert("data".into(), json!({ name.as_str(): page }));
+    let mut envelope = envelope::listing(&name, page, total);
     if options.include_metadata {
         envelope.insert("metadata".into(), metadata(ctx.now_ms, &[name.as_str()]));
     }

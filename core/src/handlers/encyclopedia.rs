@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use crate::collections::ENCYCLOPEDIA;
 use crate::encyclopedia::{facets, sort, suggest, Filters, Sort};
+use crate::envelope::success;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
@@ -78,8 +79,7 @@ pub async fn list<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     if page > 1 {
         links["prev"] = json!(link((page - 1).min(total_pages.max(1) as i64)));
     }
-    Ok(Response::json(&json!({
-        "status": "success",
+    Ok(Response::json(&success(json!({
         "count": items.len(),
         "total": total,
         "page": page,
@@ -87,7 +87,7 @@ pub async fn list<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
         "totalPages": total_pages,
         "data": {"entries": items},
         "links": links,
-    })))
+    }))))
 }
 
 /// `/api/encyclopedia?...&page=<page>` keeping every list parameter the request gave.
@@ -106,7 +106,7 @@ fn page_link<P>(ctx: &Ctx<'_, P>, page: i64) -> String {
 pub async fn facet_counts<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let filters = filters(ctx).await?;
     let catalog = ctx.app.catalog(ctx.platform).await?;
-    Ok(Response::json(&json!({"status": "success", "facets": facets(&filters.apply(&catalog))})))
+    Ok(Response::json(&success(json!({"facets": facets(&filters.apply(&catalog))}))))
 }
 
 /// Title and alias prefix suggestions.
@@ -115,9 +115,8 @@ pub async fn suggestions<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Prob
     let q =
         text(ctx, "q").ok_or_else(|| Problem::bad_request("`q` is required: the beginning of a title or alias."))?;
     let catalog = ctx.app.catalog(ctx.platform).await?;
-    Ok(Response::json(&json!({
-        "status": "success",
+    Ok(Response::json(&success(json!({
         "query": q,
         "suggestions": suggest(&catalog, q, limit as usize),
-    })))
+    }))))
 }

@@ -5,6 +5,7 @@ use serde_json::{json, Map, Value};
 
 use crate::body::{json_kind, json_object};
 use crate::collections::{is_collection, COLLECTIONS};
+use crate::envelope::success;
 use crate::handlers::collections::{metadata, parse_options, records, stats};
 use crate::handlers::Ctx;
 use crate::http::Response;
@@ -14,8 +15,7 @@ use crate::validate::require_object;
 
 /// The document of `GET /api/export`: method, body schema, options and supported collections.
 pub fn description() -> Value {
-    json!({
-        "status": "success",
+    success(json!({
         "endpoint": "/api/export",
         "method": "POST",
         "description": "Exports several collections at once. Send a JSON body naming the collections; \
@@ -39,7 +39,7 @@ pub fn description() -> Value {
             "includeStats": "adds `stats`: totalItems, itemsPerCollection"
         },
         "supportedCollections": COLLECTIONS,
-    })
+    }))
 }
 
 /// The requested collection names, in order, without repeats; every unknown name is reported.

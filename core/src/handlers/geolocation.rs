@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use super::upstream;
+use crate::envelope::success;
 use crate::handlers::Ctx;
 use crate::headers::client_address;
 use crate::http::Response;
@@ -20,14 +21,13 @@ fn coarse(value: Option<f64>) -> Value {
 }
 
 fn answer(source: &str, location: &Location) -> Response {
-    Response::json(&json!({
-        "status": "success",
+    Response::json(&success(json!({
         "source": source,
         "data": {
             "country": location.country, "region": location.region, "city": location.city,
             "latitude": coarse(location.latitude), "longitude": coarse(location.longitude),
         },
-    }))
+    })))
 }
 
 /// Answers `/api/geolocation`.

@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::body::json_object;
+use crate::envelope::success;
 use crate::handlers::collections::records;
 use crate::handlers::Ctx;
 use crate::http::Response;
@@ -33,12 +34,11 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let category = category.unwrap_or_default();
     let profiles = records(ctx, "profiles").await?;
     let count = count_in_category(&profiles, &category);
-    Ok(Response::json(&json!({
-        "status": "success",
+    Ok(Response::json(&success(json!({
         "category": category,
         "matched": count > 0,
         "profiles": count,
-    })))
+    }))))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use serde_json::{json, Map, Value};
 
 use super::files::read_json_file;
 use super::upstream;
+use crate::envelope::success;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::Platform;
@@ -36,15 +37,14 @@ pub fn from_open_meteo(forecast: &Value, now: DateTime) -> Option<Value> {
                 .collect()
         })
         .unwrap_or_default();
-    Some(json!({
-        "status": "success",
+    Some(success(json!({
         "source": "upstream",
         "updatedAt": current.and_then(|c| c.get("time")).cloned().unwrap_or_else(|| json!(now.rfc3339())),
         "location": {"latitude": forecast["latitude"], "longitude": forecast["longitude"], "timezone": forecast.get("timezone")},
         "current": current.cloned().unwrap_or(Value::Null),
         "units": forecast.get("current_units").or_else(|| forecast.get("daily_units")).cloned().unwrap_or(Value::Null),
         "daily": days,
-    }))
+    })))
 }
 
 /// The fallback answer for `now`'s month.

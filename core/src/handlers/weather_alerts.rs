@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::upstream;
 use crate::alert_feed;
+use crate::envelope::success;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::Platform;
@@ -15,9 +16,9 @@ use crate::time::DateTime;
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let updated_at = DateTime::from_unix((ctx.now_ms / 1000) as i64).rfc3339();
     let Some(url) = ctx.app.manifest().site.upstreams.weather_alerts.clone() else {
-        return Ok(Response::json(
-            &json!({"status": "success", "source": "none", "updatedAt": updated_at, "data": {"alerts": []}}),
-        ));
+        return Ok(Response::json(&success(
+            json!({"source": "none", "updatedAt": updated_at, "data": {"alerts": []}}),
+        )));
     };
     let unavailable = |why: String| {
         Problem::new(ErrorCode::UpstreamUnavailable, format!("The weather-alert feed is unavailable: {why}."))
@@ -26,7 +27,5 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         .await
         .map_err(unavailable)?;
     let alerts = alert_feed::parse(&String::from_utf8_lossy(&bytes)).map_err(|e| unavailable(e.0))?;
-    Ok(Response::json(
-        &json!({"status": "success", "source": "upstream", "updatedAt": updated_at, "data": {"alerts": alerts}}),
-    ))
+    Ok(Response::json(&success(json!({"source": "upstream", "updatedAt": updated_at, "data": {"alerts": alerts}}))))
 }

@@ -2,8 +2,9 @@
 //! `GET /api/<collection>/<slug>` (D2 detail with `html`).
 
 use portal_core::content::Record;
+use portal_core::envelope;
 use rayon::prelude::*;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::output::OutFile;
 use crate::load::Content;
@@ -12,13 +13,12 @@ const JSON: &str = "application/json";
 
 /// The listing envelope of a collection.
 pub fn listing(name: &str, records: &[Record]) -> Value {
-    let items: Vec<Value> = records.iter().map(Record::to_json).collect();
-    json!({"status": "success", "count": items.len(), "total": items.len(), "data": { name: items }})
+    Value::Object(envelope::listing(name, records.iter().map(Record::to_json).collect(), records.len()))
 }
 
 /// The detail envelope of one record.
 pub fn detail(record: &Record) -> Value {
-    json!({"status": "success", "count": 1, "data": { record.collection.as_str(): [record.to_detail_json()] }})
+    envelope::detail(&record.collection, record.to_detail_json())
 }
 
 /// Every collection's listing and every record's detail file.

@@ -2,6 +2,7 @@
 //! counter (always zero, with its deprecation headers), and the weather fallback the handler reads.
 
 use portal_core::deprecation::DEPRECATIONS;
+use portal_core::envelope::success;
 use portal_core::handlers::weather::FALLBACK_FILE;
 use portal_core::time::DateTime;
 use serde_json::{json, Value};
@@ -20,7 +21,7 @@ pub fn files(content: &Content, built: DateTime) -> Vec<OutFile> {
         .snapshots
         .iter()
         .map(|(name, snapshot)| {
-            let body = json!({"status": "success", "updatedAt": updated_at(snapshot, built), "data": snapshot});
+            let body = success(json!({"updatedAt": updated_at(snapshot, built), "data": snapshot}));
             OutFile::served(
                 format!("/api/{name}"),
                 format!("api/{name}.json"),
@@ -34,7 +35,7 @@ pub fn files(content: &Content, built: DateTime) -> Vec<OutFile> {
             deprecation.path,
             format!("{}.json", deprecation.path.trim_start_matches('/')),
             "application/json",
-            json!({"status": "success", "data": {"pageviews": 0}}).to_string().into_bytes(),
+            success(json!({"data": {"pageviews": 0}})).to_string().into_bytes(),
         );
         counter.headers = Some(format!("deprecated:{}", deprecation.path));
         files.push(counter);

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use portal_core::collections::{description, COLLECTIONS};
 use portal_core::content::SiteConfig;
 use portal_core::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
+use portal_core::envelope::success;
 use portal_core::headers::HTML_LINKS;
 use portal_core::mcp::{tools, PROTOCOL_VERSION, SERVER_CARD};
 use portal_core::openapi::{self, Facts};
@@ -110,8 +111,7 @@ fn api_catalog(site: &SiteConfig) -> Value {
 }
 
 fn deprecation_policy() -> Value {
-    json!({
-        "status": "success",
+    success(json!({
         "currentVersion": API_VERSION,
         "supportedVersions": SUPPORTED_API_VERSIONS,
         "policy": {
@@ -126,7 +126,7 @@ fn deprecation_policy() -> Value {
             "successor": d.successor,
             "reason": d.reason,
         })).collect::<Vec<_>>(),
-    })
+    }))
 }
 
 /// The browser tools pages register through WebMCP (spec 4.8), described for the server card.

@@ -3,6 +3,7 @@
 
 use portal_core::content::{Entry, SiteConfig};
 use portal_core::encyclopedia::{letter_of, Catalog, CatalogEntry, CATALOG_FILE};
+use portal_core::envelope::success;
 use portal_core::search::schema::fold;
 use rayon::prelude::*;
 use serde_json::{json, Value};
@@ -89,7 +90,7 @@ pub fn files(content: &Content) -> anyhow::Result<Vec<OutFile>> {
         .par_iter()
         .flat_map_iter(|entry| {
             let slug = &entry.record.slug;
-            let detail = json!({"status": "success", "data": {"entry": entry.record.to_detail_json()}});
+            let detail = success(json!({"data": {"entry": entry.record.to_detail_json()}}));
             [
                 OutFile::served(
                     format!("/api/encyclopedia/{slug}"),

@@ -12,6 +12,7 @@ use std::fmt::Write;
 use portal_core::handlers::files::is_api_path;
 use portal_core::headers::CORS;
 use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
+use portal_core::problem::Problem;
 use portal_core::API_VERSION;
 
 use super::output::OutFile;
@@ -19,6 +20,16 @@ use super::pages::{page_file, NOT_FOUND_FILE};
 
 /// Where the snippet is written.
 pub const NGINX_FILE: &str = "_portal/nginx.conf";
+
+/// The problem document nginx answers for an unknown `/api/` path: the core's `not_found`, without
+/// `instance` (nginx cannot put the path into JSON safely), quoted for nginx's single quotes.
+fn api_not_found(base_url: &str) -> String {
+    let mut document = Problem::not_found("Nothing is published at this address.").document(base_url, "");
+    if let Some(members) = document.as_object_mut() {
+        members.remove("instance");
+    }
+    document.to_string().replace('\'', "\\u0027")
+}
 
 /// The nginx snippet for `manifest`.
 pub fn snippet(manifest: &Manifest) -> OutFile {
@@ -42,8 +53,8 @@ pub fn snippet(manifest: &Manifest) -> OutFile {
          location /api/ {{\n    types {{ }} default_type application/json;\n    \
          try_files $uri.json $uri =404;\n    error_page 404 = @api_not_found;\n}}\n\
          location @api_not_found {{\n    types {{ }} default_type application/problem+json;\n    \
-         return 404 '{{\"type\":\"{base}/api-docs#error-not_found\",\"title\":\"Not found\",\"status\":404,\"code\":\"not_found\",\"detail\":\"Nothing is published at this address.\"}}';\n}}\n",
-        base = manifest.site.base(),
+         return 404 '{not_found}';\n}}\n",
+        not_found = api_not_found(manifest.site.base()),
     );
     for (route, asset) in &manifest.routes {
         if follows_generic_rule(route, asset) {
