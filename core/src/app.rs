@@ -9,6 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 
+use crate::body::Interrupted;
 use crate::collections::nearest_collection;
 use crate::encyclopedia::{Catalog, CATALOG_FILE};
 use crate::handlers::files::is_api_path;
@@ -106,10 +107,10 @@ impl App {
         response
     }
 
-    /// A problem answered before the request reached [`App::handle`] (e.g. a body over the limit
-    /// while the adapter was reading it), with the same shared headers.
-    pub fn reject(&self, problem: Problem, path: &str) -> Response {
-        let mut response = problem.into_response(self.manifest.site.base(), &normalize_path(path));
+    /// The answer to a request an adapter could not hand over whole (a body over the limit, a
+    /// deadline passed), with the same shared headers as every other answer.
+    pub fn interrupted(&self, what: Interrupted, path: &str) -> Response {
+        let mut response = what.problem().into_response(self.manifest.site.base(), &normalize_path(path));
         apply_common(&mut response);
         response
     }

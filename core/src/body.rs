@@ -14,9 +14,47 @@ pub fn is_json_media_type(value: &str) -> bool {
     value.split(';').next().map(str::trim).is_some_and(|t| t.eq_ignore_ascii_case("application/json"))
 }
 
-/// The 413 for a body over [`MAX_BODY_BYTES`]; adapters use it when they stop reading early.
-pub fn too_large() -> Problem {
-    Problem::new(ErrorCode::PayloadTooLarge, format!("The request body is larger than {MAX_BODY_BYTES} bytes."))
+/// What stopped a request before or while an adapter handed it to [`crate::app::App::handle`]:
+/// adapters report what happened, core decides the answer ([`Interrupted::problem`]), so
+/// `portal serve` and the Worker answer the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interrupted {
+    /// The body is (or is declared) larger than [`MAX_BODY_BYTES`].
+    BodyTooLarge,
+    /// The client stopped sending the body before the body deadline.
+    BodyTimedOut,
+    /// The whole request took longer than the request deadline.
+    RequestTimedOut,
+    /// The body could not be read for another reason (the connection broke, a malformed chunk).
+    BodyUnreadable,
+}
+
+impl Interrupted {
+    /// The problem document that answers it.
+    pub fn problem(self) -> Problem {
+        match self {
+            Interrupted::BodyTooLarge => Problem::new(
+                ErrorCode::PayloadTooLarge,
+                format!("The request body is larger than {MAX_BODY_BYTES} bytes."),
+            ),
+            Interrupted::BodyTimedOut => {
+                Problem::new(ErrorCode::RequestTimeout, "The request body did not arrive in time.")
+            }
+            Interrupted::RequestTimedOut => {
+                Problem::new(ErrorCode::RequestTimeout, "The request took too long to complete.")
+            }
+            Interrupted::BodyUnreadable => Problem::bad_request("The request body could not be read."),
+        }
+    }
+}
+
+/// Checks a request's declared `Content-Length` before its body is read, so an oversized upload
+/// is refused without reading it. An absent or unparsable value is left to the reader's limit.
+pub fn check_declared_length(content_length: Option<&str>) -> Result<(), Interrupted> {
+    match content_length.and_then(|value| value.trim().parse::<u64>().ok()) {
+        Some(length) if length > MAX_BODY_BYTES as u64 => Err(Interrupted::BodyTooLarge),
+        _ => Ok(()),
+    }
 }
 
 /// The JSON object of a POST body. `Ok(None)` for an empty body (allowed where every field is optional).
@@ -25,7 +63,7 @@ pub fn too_large() -> Problem {
 /// with `errors: [{field: "body", ...}]`).
 pub fn json_object(request: &Request) -> Result<Option<Map<String, Value>>, Problem> {
     if request.body.len() > MAX_BODY_BYTES {
-        return Err(too_large());
+        return Err(Interrupted::BodyTooLarge.problem());
     }
     if request.body.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
@@ -69,7 +107,7 @@ pub enum BodyError {
 /// The JSON value of a body of any shape (for JSON-RPC, where the shape is checked later).
 pub fn json_value(request: &Request) -> Result<Value, BodyError> {
     if request.body.len() > MAX_BODY_BYTES {
-        return Err(BodyError::Problem(too_large()));
+        return Err(BodyError::Problem(Interrupted::BodyTooLarge.problem()));
     }
     if let Some(value) = request.header("content-type").filter(|v| !is_json_media_type(v)) {
         return Err(BodyError::Problem(Problem::new(
@@ -96,6 +134,31 @@ pub fn json_kind(value: &Value) -> &'static str {
 mod tests {
     use super::*;
     use crate::http::Method;
+
+    #[test]
+    fn declared_lengths_over_the_limit_are_refused_before_reading() {
+        assert_eq!(check_declared_length(Some("65537")), Err(Interrupted::BodyTooLarge));
+        assert_eq!(check_declared_length(Some(" 65536 ")), Ok(()));
+        assert_eq!(check_declared_length(Some("99999999999999999999999")), Ok(()), "left to the reader's limit");
+        assert_eq!(check_declared_length(None), Ok(()));
+    }
+
+    #[test]
+    fn each_interruption_has_its_own_answer() {
+        let codes: Vec<(u16, &str)> = [
+            Interrupted::BodyTooLarge,
+            Interrupted::BodyTimedOut,
+            Interrupted::RequestTimedOut,
+            Interrupted::BodyUnreadable,
+        ]
+        .into_iter()
+        .map(|what| (what.problem().code.status(), what.problem().code.as_str()))
+        .collect();
+        assert_eq!(
+            codes,
+            [(413, "payload_too_large"), (408, "request_timeout"), (408, "request_timeout"), (400, "bad_request")]
+        );
+    }
 
     fn post(body: &str, content_type: Option<&str>) -> Request {
         let r = Request::new(Method::Post, "/api/news").with_body(body.to_string());

@@ -1,27 +1,30 @@
 //! Converting between `worker` request/response types and the core's.
 
-use portal_core::body::{too_large, MAX_BODY_BYTES};
+use portal_core::body::{check_declared_length, Interrupted, MAX_BODY_BYTES};
 use portal_core::http::{Method, Request, Response};
 use portal_core::platform::Location;
-use portal_core::problem::Problem;
 
-/// The core request of a Worker request, or the problem that stopped it early (a body over the limit).
-pub async fn request(mut request: worker::Request) -> worker::Result<Result<Request, (Problem, String)>> {
+/// The core request of a Worker request, or what stopped it early (a body over the limit, a body
+/// that could not be read), for core to answer.
+pub async fn request(mut request: worker::Request) -> worker::Result<Result<Request, (Interrupted, String)>> {
     let url = request.url()?;
     let path = url.path().to_string();
     let headers: Vec<(String, String)> =
         request.headers().entries().map(|(n, v)| (n.to_ascii_lowercase(), v)).collect();
-    let declared = headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse::<usize>().ok());
-    if declared.is_some_and(|length| length > MAX_BODY_BYTES) {
-        return Ok(Err((too_large(), path)));
+    let declared = headers.iter().find(|(n, _)| n == "content-length").map(|(_, v)| v.as_str());
+    if let Err(what) = check_declared_length(declared) {
+        return Ok(Err((what, path)));
     }
     let method = Method::parse(request.method().as_ref());
     let body = match method {
         Method::Get | Method::Head | Method::Options => Vec::new(),
-        _ => request.bytes().await.unwrap_or_default(),
+        _ => match request.bytes().await {
+            Ok(body) => body,
+            Err(_) => return Ok(Err((Interrupted::BodyUnreadable, path))),
+        },
     };
     if body.len() > MAX_BODY_BYTES {
-        return Ok(Err((too_large(), path)));
+        return Ok(Err((Interrupted::BodyTooLarge, path)));
     }
     let location = request.cf().map(|cf| {
         let (latitude, longitude) =

@@ -41,7 +41,7 @@ async fn fetch(request: worker::Request, env: Env, ctx: Context) -> worker::Resu
     let app = app(&platform).await?;
     let response = match convert::request(request).await? {
         Ok(request) => app.handle(&platform, request).await,
-        Err((problem, path)) => app.reject(problem, &path),
+        Err((what, path)) => app.interrupted(what, &path),
     };
     convert::response(response)
 }

@@ -1,6 +1,7 @@
 """Abuse limits and path safety of `portal serve`: header, body and connection limits, a bounded
 rate-limit store, and no request reaching a file outside the build folder."""
 
+import json
 import os
 import shutil
 import socket
@@ -57,6 +58,38 @@ def test_a_slow_body_gets_408(server):
     conn.close()
     assert data.startswith(b"HTTP/1.1 408"), data[:100]
     assert time.monotonic() - started < 4
+
+
+def read_response(conn):
+    """Reads a whole HTTP/1.1 response sent with Content-Length; returns (head, body)."""
+    data = b""
+    while b"\r\n\r\n" not in data and (chunk := conn.recv(4096)):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0)
+    while len(body) < length and (chunk := conn.recv(4096)):
+        body += chunk
+    return head.decode("latin-1").lower(), body
+
+
+@pytest.mark.parametrize("limits", [
+    {"PORTAL_BODY_TIMEOUT_MS": "700", "PORTAL_REQUEST_TIMEOUT_MS": "30000"},  # the body deadline
+    {"PORTAL_BODY_TIMEOUT_MS": "30000", "PORTAL_REQUEST_TIMEOUT_MS": "700"},  # the request deadline
+])
+def test_every_deadline_answers_the_core_problem_document_with_the_shared_headers(limits):
+    s = servers.start_portal(["serve", "--dist", str(servers.conformance_dist()), "--port", "0"], env=limits)
+    try:
+        conn = connect(s)
+        conn.sendall(b"POST /api/news HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        conn.settimeout(10)
+        head, body = read_response(conn)
+        conn.close()
+    finally:
+        s.stop()
+    assert head.startswith("http/1.1 408"), head
+    assert "content-type: application/problem+json" in head and "api-version: 1.0.0" in head, head
+    assert "access-control-allow-origin: *" in head, head
+    assert json.loads(body)["code"] == "request_timeout"
 
 
 def test_a_declared_body_over_64_kib_is_refused_before_reading_it(server):

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use axum::extract::ConnectInfo;
+use axum::middleware::Next;
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
@@ -16,6 +17,9 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
+
+use super::{into_axum, ServerState};
+use portal_core::body::Interrupted;
 
 /// The limits on connections and requests.
 #[derive(Debug, Clone, Copy)]
@@ -63,14 +67,23 @@ impl Limits {
     }
 }
 
-/// The body and whole-request deadlines, as layers around the router.
-pub fn with_timeouts(router: Router, limits: Limits) -> Router {
-    router.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limits.body_timeout)).layer(
-        tower_http::timeout::TimeoutLayer::with_status_code(
-            axum::http::StatusCode::REQUEST_TIMEOUT,
-            limits.request_timeout,
-        ),
-    )
+/// The body and whole-request deadlines, as layers around the router. A request past its deadline
+/// gets the core's 408 (a problem document with the shared headers), like every other answer.
+pub fn with_timeouts(router: Router, limits: Limits, state: Arc<ServerState>) -> Router {
+    let deadline = limits.request_timeout;
+    let request_deadline = move |request: axum::extract::Request, next: Next| {
+        let state = Arc::clone(&state);
+        async move {
+            let path = request.uri().path().to_string();
+            match tokio::time::timeout(deadline, next.run(request)).await {
+                Ok(response) => response,
+                Err(_) => into_axum(state.current().app.interrupted(Interrupted::RequestTimedOut, &path)),
+            }
+        }
+    };
+    router
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limits.body_timeout))
+        .layer(axum::middleware::from_fn(request_deadline))
 }
 
 /// Accepts connections on `listener` for `router` until `shutdown` resolves, then drains.

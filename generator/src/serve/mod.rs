@@ -19,9 +19,8 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
 use axum::Router;
 use portal_core::app::App;
-use portal_core::body::{too_large, MAX_BODY_BYTES};
+use portal_core::body::{check_declared_length, Interrupted, MAX_BODY_BYTES};
 use portal_core::http::{Method, Request, Response};
-use portal_core::problem::{ErrorCode, Problem};
 use portal_core::ratelimit::{Limits, MemoryStore};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 
@@ -72,15 +71,16 @@ impl ServerState {
 
     /// Re-reads the build after a rebuild; requests in flight finish on the old one.
     pub async fn reload(&self) -> Result<()> {
-        let site = load_site(&self.dist, self.archive.clone(), &self.limiter, &self.outbox).await?;
-        if let Ok(mut current) = self.site.write() {
-            *current = Arc::new(site);
-        }
+        let site = Arc::new(load_site(&self.dist, self.archive.clone(), &self.limiter, &self.outbox).await?);
+        // A panic elsewhere while holding the lock cannot leave a half-written `Arc`: the value is
+        // always a whole build, so a poisoned lock is still safe to use.
+        *self.site.write().unwrap_or_else(std::sync::PoisonError::into_inner) = site;
         Ok(())
     }
 
-    fn current(&self) -> Option<Arc<Site>> {
-        self.site.read().ok().map(|site| Arc::clone(&site))
+    /// The build being served now.
+    pub fn current(&self) -> Arc<Site> {
+        Arc::clone(&self.site.read().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 }
 
@@ -114,22 +114,16 @@ async fn handle(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: axum::extract::Request,
 ) -> axum::response::Response {
-    let Some(site) = state.current() else {
-        return into_axum(Response::new(500));
-    };
+    let site = state.current();
     let (parts, body) = request.into_parts();
     let path = parts.uri.path().to_string();
-    let declared = parts
-        .headers
-        .get(axum::http::header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|length| length > MAX_BODY_BYTES) {
-        return into_axum(site.app.reject(too_large(), &path));
+    let declared = parts.headers.get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+    if let Err(what) = check_declared_length(declared) {
+        return into_axum(site.app.interrupted(what, &path));
     }
     let body = match axum::body::to_bytes(body, MAX_BODY_BYTES).await {
         Ok(body) => body,
-        Err(e) => return into_axum(site.app.reject(body_error(&e), &path)),
+        Err(e) => return into_axum(site.app.interrupted(body_error(&e), &path)),
     };
     let core_request = Request {
         method: Method::parse(parts.method.as_str()),
@@ -147,19 +141,23 @@ async fn handle(
     into_axum(site.app.handle(&site.platform, core_request).await)
 }
 
-/// The problem for a body that could not be read: over the limit (413), or too slow (408).
-fn body_error(error: &axum::Error) -> Problem {
+/// What stopped reading a body: the size limit, the body deadline, or anything else.
+fn body_error(error: &axum::Error) -> Interrupted {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
     while let Some(current) = source {
         if current.is::<http_body_util::LengthLimitError>() {
-            return too_large();
+            return Interrupted::BodyTooLarge;
+        }
+        if current.is::<tower_http::timeout::TimeoutError>() {
+            return Interrupted::BodyTimedOut;
         }
         source = current.source();
     }
-    Problem::new(ErrorCode::RequestTimeout, "The request body did not arrive in time.")
+    Interrupted::BodyUnreadable
 }
 
-fn into_axum(response: Response) -> axum::response::Response {
+/// The axum response of a core response.
+pub(crate) fn into_axum(response: Response) -> axum::response::Response {
     let mut builder = axum::http::Response::builder().status(response.status);
     for (name, value) in &response.headers {
         builder = builder.header(name.as_str(), value.as_str());
@@ -174,7 +172,13 @@ fn into_axum(response: Response) -> axum::response::Response {
 /// Serves `state` on `listener` until SIGINT or SIGTERM, letting requests in flight finish.
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<ServerState>) -> Result<()> {
     let limits = listener::Limits::from_env();
-    listener::run(listener, listener::with_timeouts(router(state), limits), limits, shutdown_signal()).await
+    listener::run(
+        listener,
+        listener::with_timeouts(router(Arc::clone(&state)), limits, state),
+        limits,
+        shutdown_signal(),
+    )
+    .await
 }
 
 async fn shutdown_signal() {
