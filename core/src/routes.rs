@@ -6,6 +6,8 @@
 //! segment) and `{slug+}` (one or more segments, for nested slugs).
 
 use crate::collections::is_collection;
+use crate::openapi::describe::Describe;
+use crate::openapi::{actions, collections, data, discovery, encyclopedia, mcp, search, spatial};
 
 /// Which handler answers a dynamic operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +72,9 @@ pub struct Operation {
     pub serve: Serve,
     /// The media type of a successful answer.
     pub content_type: &'static str,
+    /// What it takes and answers, for the OpenAPI document (`None` for HTML pages, which
+    /// `/api-docs` documents instead).
+    pub describe: Option<Describe>,
 }
 
 /// A path pattern and the operations it supports.
@@ -87,7 +92,13 @@ const JSON: &str = "application/json";
 const HTML: &str = "text/html; charset=utf-8";
 
 const fn get(operation_id: &'static str, summary: &'static str, serve: Serve, content_type: &'static str) -> Operation {
-    Operation { method: "GET", operation_id, summary, rate_limited: false, serve, content_type }
+    Operation { method: "GET", operation_id, summary, rate_limited: false, serve, content_type, describe: None }
+}
+
+/// Attaches the operation's OpenAPI description.
+const fn doc(mut op: Operation, describe: Describe) -> Operation {
+    op.describe = Some(describe);
+    op
 }
 
 const fn limited(mut op: Operation) -> Operation {
@@ -103,6 +114,7 @@ const fn post(operation_id: &'static str, summary: &'static str, handler: Handle
         rate_limited: true,
         serve: Serve::Handler(handler),
         content_type: JSON,
+        describe: None,
     }
 }
 
@@ -121,211 +133,300 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/api/search",
         "search",
-        [limited(get(
-            "searchPortal",
-            "Search every collection (and the encyclopedia).",
-            Serve::Handler(Handler::Search),
-            JSON
+        [limited(doc(
+            get(
+                "searchPortal",
+                "Search every collection (and the encyclopedia).",
+                Serve::Handler(Handler::Search),
+                JSON
+            ),
+            search::search
         ))]
     ),
     route!(
         "/api/search-index.json",
         "search",
-        [get("getSearchIndex", "The flat public search index.", Serve::File, JSON)]
+        [doc(get("getSearchIndex", "The flat public search index.", Serve::File, JSON), search::index)]
     ),
     route!(
         "/api/rss",
         "search",
-        [get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File, "application/rss+xml; charset=utf-8")]
+        [doc(
+            get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File, "application/rss+xml; charset=utf-8"),
+            search::feed
+        )]
     ),
     route!(
         "/api/encyclopedia",
         "encyclopedia",
-        [limited(get(
-            "listEncyclopediaEntries",
-            "Query encyclopedia entries with filters and pagination.",
-            Serve::Handler(Handler::EncyclopediaList),
-            JSON
+        [limited(doc(
+            get(
+                "listEncyclopediaEntries",
+                "Query encyclopedia entries with filters and pagination.",
+                Serve::Handler(Handler::EncyclopediaList),
+                JSON
+            ),
+            encyclopedia::list
         ))]
     ),
     route!(
         "/api/encyclopedia/suggest",
         "encyclopedia",
-        [limited(get(
-            "suggestEncyclopediaEntries",
-            "Title and alias suggestions by prefix.",
-            Serve::Handler(Handler::EncyclopediaSuggest),
-            JSON
+        [limited(doc(
+            get(
+                "suggestEncyclopediaEntries",
+                "Title and alias suggestions by prefix.",
+                Serve::Handler(Handler::EncyclopediaSuggest),
+                JSON
+            ),
+            encyclopedia::suggest
         ))]
     ),
     route!(
         "/api/encyclopedia/facets",
         "encyclopedia",
-        [limited(get(
-            "getEncyclopediaFacets",
-            "Category, tag and letter counts under the list filters.",
-            Serve::Handler(Handler::EncyclopediaFacets),
-            JSON
+        [limited(doc(
+            get(
+                "getEncyclopediaFacets",
+                "Category, tag and letter counts under the list filters.",
+                Serve::Handler(Handler::EncyclopediaFacets),
+                JSON
+            ),
+            encyclopedia::facets
         ))]
     ),
     route!(
         "/api/encyclopedia/{name}/jsonld",
         "encyclopedia",
-        [get(
-            "getEncyclopediaEntryJsonLd",
-            "An entry as a schema.org Article in JSON-LD.",
-            Serve::File,
-            "application/ld+json"
+        [doc(
+            get(
+                "getEncyclopediaEntryJsonLd",
+                "An entry as a schema.org Article in JSON-LD.",
+                Serve::File,
+                "application/ld+json"
+            ),
+            encyclopedia::json_ld
         )]
     ),
     route!(
         "/api/encyclopedia/{name}",
         "encyclopedia",
-        [get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", Serve::File, JSON)]
+        [doc(
+            get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", Serve::File, JSON),
+            encyclopedia::entry
+        )]
     ),
     route!(
         "/api/export",
         "actions",
         [
-            get("describeExport", "Describe the export endpoint and its collections.", Serve::File, JSON),
-            post("exportCollections", "Export several collections at once.", Handler::Export),
+            doc(
+                get("describeExport", "Describe the export endpoint and its collections.", Serve::File, JSON),
+                actions::describe_export
+            ),
+            doc(post("exportCollections", "Export several collections at once.", Handler::Export), actions::export),
         ]
     ),
     route!(
         "/api/match-category",
         "actions",
-        [post("matchCategory", "Confirm a skills-exchange category match.", Handler::MatchCategory)]
+        [doc(
+            post("matchCategory", "Confirm a skills-exchange category match.", Handler::MatchCategory),
+            actions::match_category
+        )]
     ),
     route!(
         "/api/submit-voice",
         "actions",
-        [post("submitVoice", "Submit a community story for review.", Handler::SubmitVoice)]
+        [doc(post("submitVoice", "Submit a community story for review.", Handler::SubmitVoice), actions::submit_voice)]
     ),
     route!(
         "/api/send-booking-confirmation",
         "actions",
-        [post("sendBookingConfirmation", "Request a visit booking and its confirmation email.", Handler::Booking)]
+        [doc(
+            post("sendBookingConfirmation", "Request a visit booking and its confirmation email.", Handler::Booking),
+            actions::booking
+        )]
     ),
-    route!("/api/alerts", "data", [get("getAlerts", "Curated high-priority alerts.", Serve::File, JSON)]),
-    route!("/api/population", "data", [get("getPopulation", "Population totals and breakdowns.", Serve::File, JSON)]),
-    route!("/api/finance", "data", [get("getFinance", "Funding snapshot.", Serve::File, JSON)]),
-    route!("/api/charts", "data", [get("getCharts", "Prepared chart series.", Serve::File, JSON)]),
+    route!(
+        "/api/alerts",
+        "data",
+        [doc(get("getAlerts", "Curated high-priority alerts.", Serve::File, JSON), data::snapshot)]
+    ),
+    route!(
+        "/api/population",
+        "data",
+        [doc(get("getPopulation", "Population totals and breakdowns.", Serve::File, JSON), data::snapshot)]
+    ),
+    route!("/api/finance", "data", [doc(get("getFinance", "Funding snapshot.", Serve::File, JSON), data::snapshot)]),
+    route!("/api/charts", "data", [doc(get("getCharts", "Prepared chart series.", Serve::File, JSON), data::snapshot)]),
     route!(
         "/api/weather",
         "data",
-        [get(
-            "getWeather",
-            "Current weather and forecast, with seasonal fallback.",
-            Serve::Handler(Handler::Weather),
-            JSON
+        [doc(
+            get(
+                "getWeather",
+                "Current weather and forecast, with seasonal fallback.",
+                Serve::Handler(Handler::Weather),
+                JSON
+            ),
+            data::weather
         )]
     ),
     route!(
         "/api/weather-alerts",
         "data",
-        [get(
-            "getWeatherAlerts",
-            "Weather alerts from the upstream CAP feed.",
-            Serve::Handler(Handler::WeatherAlerts),
-            JSON
+        [doc(
+            get(
+                "getWeatherAlerts",
+                "Weather alerts from the upstream CAP feed.",
+                Serve::Handler(Handler::WeatherAlerts),
+                JSON
+            ),
+            data::weather_alerts
         )]
     ),
     route!(
         "/api/geolocation",
         "data",
-        [get("getGeolocation", "Coarse location of the client.", Serve::Handler(Handler::Geolocation), JSON)]
+        [doc(
+            get("getGeolocation", "Coarse location of the client.", Serve::Handler(Handler::Geolocation), JSON),
+            data::geolocation
+        )]
     ),
-    route!("/api/analytics/pageviews", "data", [get("getPageviews", "Deprecated: always zero.", Serve::File, JSON)]),
+    route!(
+        "/api/analytics/pageviews",
+        "data",
+        [doc(get("getPageviews", "Deprecated: always zero.", Serve::File, JSON), data::pageviews)]
+    ),
     route!(
         "/api/v1/spatial.json",
         "spatial",
-        [get(
-            "getSpatialGeoJson",
-            "Published places as a GeoJSON FeatureCollection.",
-            Serve::FileUnlessQuery(&["category", "zone", "protocol", "format"], Handler::SpatialJson),
-            "application/geo+json"
+        [doc(
+            get(
+                "getSpatialGeoJson",
+                "Published places as a GeoJSON FeatureCollection.",
+                Serve::FileUnlessQuery(&["category", "zone", "protocol", "format"], Handler::SpatialJson),
+                "application/geo+json"
+            ),
+            spatial::geojson
         )]
     ),
     route!(
         "/api/v1/spatial.csv",
         "spatial",
-        [get(
-            "getSpatialCsv",
-            "Published places as CSV.",
-            Serve::FileUnlessQuery(&["category", "zone"], Handler::SpatialCsv),
-            "text/csv; charset=utf-8"
+        [doc(
+            get(
+                "getSpatialCsv",
+                "Published places as CSV.",
+                Serve::FileUnlessQuery(&["category", "zone"], Handler::SpatialCsv),
+                "text/csv; charset=utf-8"
+            ),
+            spatial::csv
         )]
     ),
     route!(
         "/api/openapi.json",
         "discovery",
-        [get("getOpenApi", "This API's OpenAPI 3.1 description.", Serve::File, "application/openapi+json")]
+        [doc(
+            get("getOpenApi", "This API's OpenAPI 3.1 description.", Serve::File, "application/openapi+json"),
+            discovery::openapi
+        )]
     ),
     route!(
         "/api/deprecation-policy",
         "discovery",
-        [get("getDeprecationPolicy", "Versioning and deprecation policy.", Serve::File, JSON)]
+        [doc(
+            get("getDeprecationPolicy", "Versioning and deprecation policy.", Serve::File, JSON),
+            discovery::document
+        )]
     ),
-    route!("/api/status", "discovery", [get("getStatus", "Health and discovery status.", Serve::File, JSON)]),
+    route!(
+        "/api/status",
+        "discovery",
+        [doc(get("getStatus", "Health and discovery status.", Serve::File, JSON), discovery::document)]
+    ),
     route!(
         "/api/{collection}",
         "collections",
         [
-            limited(get(
-                "listCollection",
-                "All published records of a collection.",
-                Serve::FileUnlessQuery(&["limit", "offset"], Handler::Collection),
-                JSON
+            limited(doc(
+                get(
+                    "listCollection",
+                    "All published records of a collection.",
+                    Serve::FileUnlessQuery(&["limit", "offset"], Handler::Collection),
+                    JSON
+                ),
+                collections::list
             )),
-            post("queryCollection", "A collection with optional metadata and stats.", Handler::Collection),
+            doc(
+                post("queryCollection", "A collection with optional metadata and stats.", Handler::Collection),
+                collections::query_options
+            ),
         ]
     ),
     route!(
         "/api/{collection}/{slug+}",
         "collections",
-        [get("getRecord", "One record with its rendered HTML.", Serve::File, JSON)]
+        [doc(get("getRecord", "One record with its rendered HTML.", Serve::File, JSON), collections::record)]
     ),
     route!(
         "/mcp",
         "mcp",
         [
-            get("getMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
-            post("callMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
+            doc(get("getMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON), mcp::discovery),
+            doc(post("callMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp), mcp::call),
         ]
     ),
     route!(
         "/.well-known/mcp",
         "mcp",
         [
-            get("getWellKnownMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
-            post("callWellKnownMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
+            doc(
+                get("getWellKnownMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
+                mcp::discovery
+            ),
+            doc(post("callWellKnownMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp), mcp::call),
         ]
     ),
-    route!("/mcp/server-card", "discovery", [get("getMcpServerCardAlias", "The MCP server card.", Serve::File, JSON)]),
+    route!(
+        "/mcp/server-card",
+        "discovery",
+        [doc(get("getMcpServerCardAlias", "The MCP server card.", Serve::File, JSON), discovery::document)]
+    ),
     route!(
         "/.well-known/mcp/server-card.json",
         "discovery",
-        [get("getMcpServerCard", "The MCP server card.", Serve::File, JSON)]
+        [doc(get("getMcpServerCard", "The MCP server card.", Serve::File, JSON), discovery::document)]
     ),
     route!(
         "/.well-known/api-catalog",
         "discovery",
-        [get("getApiCatalog", "API catalog (RFC 9727 linkset).", Serve::File, "application/linkset+json")]
+        [doc(
+            get("getApiCatalog", "API catalog (RFC 9727 linkset).", Serve::File, "application/linkset+json"),
+            discovery::api_catalog
+        )]
     ),
     route!(
         "/.well-known/agent-skills/index.json",
         "discovery",
-        [get("getAgentSkills", "Index of published agent skills.", Serve::File, JSON)]
+        [doc(get("getAgentSkills", "Index of published agent skills.", Serve::File, JSON), discovery::document)]
     ),
     route!(
         "/.well-known/agent-skills/{name}/SKILL.md",
         "discovery",
-        [get("getAgentSkill", "One agent skill.", Serve::File, "text/markdown; charset=utf-8")]
+        [doc(
+            get("getAgentSkill", "One agent skill.", Serve::File, "text/markdown; charset=utf-8"),
+            discovery::agent_skill
+        )]
     ),
     route!(
         "/llms.txt",
         "discovery",
-        [get("getLlmsTxt", "Plain-text summary for language models.", Serve::File, "text/plain; charset=utf-8")]
+        [doc(
+            get("getLlmsTxt", "Plain-text summary for language models.", Serve::File, "text/plain; charset=utf-8"),
+            discovery::llms_txt
+        )]
     ),
     route!("/", "pages", [page("getHomePage", "The home page.")]),
     route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),

@@ -4,19 +4,28 @@
 //! HTML pages are left out: they are documented on `/api-docs`, and their catch-all path cannot be
 //! expressed as an OpenAPI path template.
 
-mod operations;
+pub mod actions;
+pub mod collections;
+pub mod data;
+pub mod describe;
+pub mod discovery;
+pub mod encyclopedia;
+pub mod mcp;
 mod schemas;
+pub mod search;
+pub mod spatial;
 
 use serde_json::{json, Map, Value};
 
-use crate::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use crate::content::{Booking, SiteConfig};
 use crate::deprecation;
 use crate::problem::ErrorCode;
-use crate::routes::ROUTES;
+use crate::ratelimit::Limits;
+use crate::routes::{Operation, Route, ROUTES};
 use crate::{API_VERSION, SUPPORTED_API_VERSIONS};
 
-pub use operations::describe;
+use self::describe::Description;
+use self::schemas::{response, response_name};
 
 /// What the build knows that the document's enums need.
 #[derive(Debug, Clone, Default)]
@@ -43,81 +52,124 @@ pub fn openapi_path(pattern: &str) -> String {
 
 /// The whole document.
 pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
+    json!({
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+        "info": info(site),
+        "servers": [{"url": site.base()}],
+        "tags": TAGS.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
+        "paths": paths(facts),
+        "components": components(),
+    })
+}
+
+fn info(site: &SiteConfig) -> Value {
+    let limits = Limits::default();
+    json!({
+        "title": format!("{} API", if site.title.is_empty() { "portal" } else { &site.title }),
+        "version": API_VERSION,
+        "description": format!(
+            "{}\n\nPublic, read-mostly content and data API. No authentication. Errors are RFC 9457 problem documents \
+             whose `type` is `{base}/api-docs#error-<code>`. Rate limit: {limit} requests per {window} s per client address on \
+             collection, search, encyclopedia query, action and MCP endpoints. Request bodies: at most {kib} KiB of JSON. \
+             Every built file also answers at its own file path (`/api/news.json` like `/api/news`), the form the \
+             HTML pages link to so that they read the same from an unpacked copy.",
+            site.description,
+            base = site.base(),
+            limit = limits.limit,
+            window = limits.window_ms / 1000,
+            kib = crate::body::MAX_BODY_BYTES / 1024,
+        ),
+        "license": {"name": "CC BY-SA 4.0", "identifier": "CC-BY-SA-4.0"},
+        "contact": {"email": site.contact.email, "url": site.contact.url},
+    })
+}
+
+/// Every API route with its described operations.
+fn paths(facts: &Facts) -> Map<String, Value> {
     let mut paths = Map::new();
     for route in ROUTES.iter().filter(|r| r.tag != "pages") {
         let mut item = Map::new();
         for op in route.operations {
-            let Some((mut parameters, request_body, ok, errors)) = describe(op.operation_id, facts) else { continue };
-            parameters.push(json!({"$ref": "#/components/parameters/ApiVersion"}));
-            let mut responses = Map::new();
-            for (status, response) in ok {
-                responses.insert(status.to_string(), with_common_headers(response, op.rate_limited, route.pattern));
+            if let Some(describe) = op.describe {
+                item.insert(op.method.to_ascii_lowercase(), operation(route, op, describe(facts)));
             }
-            for (status, reference) in operations::error_refs(&errors) {
-                responses.entry(status).or_insert(reference);
-            }
-            let mut operation = json!({
-                "operationId": op.operation_id,
-                "summary": op.summary,
-                "tags": [route.tag],
-                "parameters": parameters,
-                "responses": responses,
-            });
-            if let Some(body) = request_body {
-                operation["requestBody"] = body;
-            }
-            if op.rate_limited {
-                operation["description"] = json!("Counts against the client's budget of 60 requests per 60 seconds.");
-            }
-            if deprecation::find(route.pattern).is_some() {
-                operation["deprecated"] = json!(true);
-            }
-            item.insert(op.method.to_ascii_lowercase(), operation);
         }
         if route.pattern == "/api/{collection}" {
             item.insert("options".into(), preflight());
         }
         paths.insert(openapi_path(route.pattern), Value::Object(item));
     }
-    let mut scopes: Vec<&str> = COLLECTIONS.to_vec();
-    scopes.push(ENCYCLOPEDIA);
-    let mut component_headers = schemas::headers();
-    if let Value::Object(map) = &mut component_headers {
+    paths
+}
+
+/// One operation object.
+fn operation(route: &Route, op: &Operation, description: Description) -> Value {
+    let Description { mut parameters, request_body, responses: ok, errors } = description;
+    parameters.push(json!({"$ref": "#/components/parameters/ApiVersion"}));
+    let mut responses = Map::new();
+    for (status, response) in ok {
+        responses.insert(status.to_string(), with_common_headers(response, op.rate_limited, route.pattern));
+    }
+    for (status, reference) in error_refs(&errors) {
+        responses.entry(status).or_insert(reference);
+    }
+    let mut operation = json!({
+        "operationId": op.operation_id,
+        "summary": op.summary,
+        "tags": [route.tag],
+        "parameters": parameters,
+        "responses": responses,
+    });
+    if let Some(body) = request_body {
+        operation["requestBody"] = body;
+    }
+    if op.rate_limited {
+        let limits = Limits::default();
+        operation["description"] = json!(format!(
+            "Counts against the client's budget of {} requests per {} seconds.",
+            limits.limit,
+            limits.window_ms / 1000
+        ));
+    }
+    if deprecation::find(route.pattern).is_some() {
+        operation["deprecated"] = json!(true);
+    }
+    operation
+}
+
+/// The error responses of an operation as `(status, $ref)`, merging codes that share a status.
+fn error_refs(codes: &[ErrorCode]) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = Vec::new();
+    for code in codes.iter().chain(&[ErrorCode::BadRequest, ErrorCode::InternalError]) {
+        let status = code.status().to_string();
+        if out.iter().any(|(s, _)| *s == status) {
+            continue;
+        }
+        out.push((status, response(&response_name(*code))));
+    }
+    out
+}
+
+fn components() -> Value {
+    let mut headers = schemas::headers();
+    if let Value::Object(map) = &mut headers {
         for (_, header) in map.iter_mut() {
             header["required"] = json!(false);
         }
     }
     json!({
-        "openapi": "3.1.0",
-        "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
-        "info": {
-            "title": format!("{} API", if site.title.is_empty() { "portal" } else { &site.title }),
-            "version": API_VERSION,
+        "schemas": schemas::schemas(),
+        "responses": schemas::error_responses(),
+        "headers": headers,
+        "parameters": {"ApiVersion": {
+            "name": "API-Version", "in": "header", "required": false,
             "description": format!(
-                "{}\n\nPublic, read-mostly content and data API. No authentication. Errors are RFC 9457 problem documents \
-                 whose `type` is `{base}/api-docs#error-<code>`. Rate limit: 60 requests per 60 s per client address on \
-                 collection, search, encyclopedia query, action and MCP endpoints. Request bodies: at most 64 KiB of JSON. \
-                 Every built file also answers at its own file path (`/api/news.json` like `/api/news`), the form the \
-                 HTML pages link to so that they read the same from an unpacked copy.",
-                site.description,
-                base = site.base()
+                "Pin the API version; {} select {API_VERSION}. Any other value is 400 bad_request.",
+                SUPPORTED_API_VERSIONS.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
             ),
-            "license": {"name": "CC BY-SA 4.0", "identifier": "CC-BY-SA-4.0"},
-            "contact": {"email": site.contact.email, "url": site.contact.url},
-        },
-        "servers": [{"url": site.base()}],
-        "tags": TAGS.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
-        "paths": paths,
-        "components": {
-            "schemas": schemas::schemas(&scopes),
-            "responses": schemas::error_responses(),
-            "headers": component_headers,
-            "parameters": {"ApiVersion": {
-                "name": "API-Version", "in": "header", "required": false,
-                "description": "Pin the API version; `1.0.0`, `1.0` and `1` select 1.0.0. Any other value is 400 bad_request.",
-                "schema": {"type": "string", "enum": SUPPORTED_API_VERSIONS},
-            }},
-        },
+            "schema": {"type": "string", "enum": SUPPORTED_API_VERSIONS},
+        }},
     })
 }
 
@@ -130,7 +182,7 @@ fn preflight() -> Value {
         "operationId": "preflightCollection",
         "summary": "CORS preflight (any /api path answers it).",
         "tags": ["collections"],
-        "parameters": [{"name": "collection", "in": "path", "required": true, "description": "Any segment: every /api path answers a preflight.", "schema": {"type": "string"}}],
+        "parameters": [collections::preflight_parameter()],
         "responses": {"204": cors, "200": cors},
     })
 }
@@ -173,7 +225,7 @@ mod tests {
         let mut ids = Vec::new();
         for route in ROUTES.iter().filter(|r| r.tag != "pages") {
             for op in route.operations {
-                assert!(describe(op.operation_id, &Facts::default()).is_some(), "{} is not described", op.operation_id);
+                assert!(op.describe.is_some(), "{} is not described", op.operation_id);
                 let path = &doc["paths"][openapi_path(route.pattern)];
                 assert_eq!(path[op.method.to_ascii_lowercase()]["operationId"], op.operation_id);
                 ids.push(op.operation_id);

@@ -1,9 +1,9 @@
 //! The reusable pieces of the OpenAPI document: schemas of every envelope and record, the problem
 //! document, the shared headers and the error responses. Each mirrors what the handlers send.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use crate::collections::{COLLECTIONS, ENCYCLOPEDIA};
+use super::{actions, collections, data, encyclopedia, mcp, search};
 use crate::problem::ErrorCode;
 
 /// A `$ref` to a component schema.
@@ -75,11 +75,10 @@ pub fn error_responses() -> Value {
     Value::Object(responses)
 }
 
-/// Every component schema.
-pub fn schemas(scopes: &[&str]) -> Value {
+/// The problem documents.
+fn problems() -> Value {
     let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
     let string = json!({"type": "string"});
-    let strings = json!({"type": "array", "items": {"type": "string"}});
     json!({
         "Problem": {
             "type": "object",
@@ -101,134 +100,25 @@ pub fn schemas(scopes: &[&str]) -> Value {
         "RateLimitedProblem": {
             "allOf": [schema("Problem"), {"type": "object", "properties": {"retryAfter": {"type": "integer", "description": "Legacy member: seconds to wait."}}}],
         },
-        "CollectionName": {"type": "string", "enum": COLLECTIONS},
-        "SearchScope": {"type": "string", "enum": scopes},
-        "Record": {
-            "type": "object",
-            "description": "A published record: these members, then the front-matter keys in file order, then `body` (markdown).",
-            "required": ["id", "collection", "title", "slug", "url"],
-            "properties": {
-                "id": string, "collection": schema("CollectionName"), "title": string, "slug": string,
-                "url": {"type": "string", "description": "/<collection>/<slug>; pages: /<slug>"},
-                "date": string, "updated": string, "summary": string, "tags": strings, "category": string,
-                "weight": {"type": "integer"}, "body": string,
-            },
-            "additionalProperties": true,
-        },
-        "RecordDetail": {"allOf": [schema("Record"), {"type": "object", "required": ["html"], "properties": {"html": string}}]},
-        "CollectionResponse": {
-            "type": "object",
-            "required": ["status", "count", "data"],
-            "properties": {
-                "status": {"type": "string", "enum": ["success"]},
-                "count": {"type": "integer", "description": "Records in this response."},
-                "total": {"type": "integer", "description": "Records in the collection."},
-                "data": {"type": "object", "description": "One key, the collection name.", "additionalProperties": {"type": "array", "items": schema("Record")}},
-                "metadata": schema("ExportMetadata"),
-                "stats": schema("ExportStats"),
-            },
-        },
-        "RecordResponse": {
-            "type": "object",
-            "required": ["status", "count", "data"],
-            "properties": {
-                "status": {"type": "string", "enum": ["success"]}, "count": {"type": "integer", "enum": [1]},
-                "data": {"type": "object", "additionalProperties": {"type": "array", "items": schema("RecordDetail"), "minItems": 1, "maxItems": 1}},
-            },
-        },
-        "Options": {
-            "type": "object",
-            "description": "Leaving an option out and sending `null` mean the same: false.",
-            "properties": {"includeMetadata": {"type": ["boolean", "null"]}, "includeStats": {"type": ["boolean", "null"]}},
-        },
-        "ExportMetadata": {
-            "type": "object", "required": ["exportDate", "totalCollections", "collections"],
-            "properties": {"exportDate": {"type": "string", "format": "date-time"}, "totalCollections": {"type": "integer"}, "collections": {"type": "array", "items": schema("CollectionName")}},
-        },
-        "ExportStats": {
-            "type": "object", "required": ["totalItems", "itemsPerCollection"],
-            "properties": {"totalItems": {"type": "integer"}, "itemsPerCollection": {"type": "object", "additionalProperties": {"type": "integer"}}},
-        },
-        "ExportResponse": {
-            "type": "object", "required": ["status", "data"],
-            "properties": {
-                "status": {"type": "string", "enum": ["success"]},
-                "data": {"type": "object", "additionalProperties": {"type": "array", "items": schema("Record")}},
-                "metadata": schema("ExportMetadata"), "stats": schema("ExportStats"),
-            },
-        },
-        "SearchHit": {
-            "type": "object", "required": ["slug", "title", "collection", "url"],
-            "properties": {"slug": string, "title": string, "collection": schema("SearchScope"), "url": string},
-        },
-        "SearchResponse": {
-            "type": "object", "required": ["status", "query", "totalResults", "results", "cached"],
-            "properties": {
-                "status": {"type": "string", "enum": ["success"]}, "query": string,
-                "totalResults": {"type": "integer", "description": "Hits returned."},
-                "results": {"type": "object", "description": "Collections with at least one hit.", "additionalProperties": {"type": "array", "items": schema("SearchHit")}},
-                "totals": {"type": "object", "description": "Matches per searched collection before the limit.", "additionalProperties": {"type": "integer"}},
-                "cached": {"type": "boolean"},
-            },
-        },
-        "SearchIndexEntry": {
-            "type": "object", "required": ["slug", "title", "collection", "url"],
-            "properties": {"slug": string, "title": string, "collection": schema("SearchScope"), "url": string,
-                "summary": {"type": ["string", "null"]}, "tags": strings, "date": {"type": ["string", "null"]}},
-        },
-        "Source": {
-            "type": "object", "required": ["title", "url"],
-            "properties": {"title": string, "url": {"type": "string", "format": "uri"}, "publisher": string, "date": string},
-        },
-        "Entry": {
-            "type": "object", "required": ["id", "collection", "title", "slug", "url"],
-            "properties": {
-                "id": string, "collection": {"type": "string", "enum": [ENCYCLOPEDIA]}, "title": string, "slug": string,
-                "url": string, "summary": string, "category": string, "tags": strings, "aliases": strings,
-                "language": string, "updated": string, "related": strings, "sources": {"type": "array", "items": schema("Source")},
-            },
-            "additionalProperties": true,
-        },
-        "EntryDetail": {"allOf": [schema("Entry"), {"type": "object", "required": ["html", "sources"], "properties": {"body": string, "html": string}}]},
-        "EntryResponse": {
-            "type": "object", "required": ["status", "data"],
-            "properties": {"status": {"type": "string", "enum": ["success"]}, "data": {"type": "object", "required": ["entry"], "properties": {"entry": schema("EntryDetail")}}},
-        },
-        "EntryList": {
-            "type": "object",
-            "required": ["status", "count", "total", "page", "pageSize", "totalPages", "data", "links"],
-            "properties": {
-                "status": {"type": "string", "enum": ["success"]}, "count": {"type": "integer"}, "total": {"type": "integer"},
-                "page": {"type": "integer"}, "pageSize": {"type": "integer"}, "totalPages": {"type": "integer"},
-                "data": {"type": "object", "required": ["entries"], "properties": {"entries": {"type": "array", "items": schema("Entry")}}},
-                "links": {"type": "object", "required": ["self"], "properties": {"self": string, "next": string, "prev": string}},
-            },
-        },
-        "Suggestions": {
-            "type": "object", "required": ["status", "query", "suggestions"],
-            "properties": {"status": {"type": "string", "enum": ["success"]}, "query": string, "suggestions": {"type": "array", "items": {
-                "type": "object", "required": ["slug", "title", "url"], "properties": {"slug": string, "title": string, "url": string, "alias": string}}}},
-        },
-        "Facets": {
-            "type": "object", "required": ["status", "facets"],
-            "properties": {"status": {"type": "string", "enum": ["success"]}, "facets": {"type": "object", "required": ["category", "tags", "letter"], "properties": {
-                "category": {"type": "object", "additionalProperties": {"type": "integer"}},
-                "tags": {"type": "object", "additionalProperties": {"type": "integer"}},
-                "letter": {"type": "object", "additionalProperties": {"type": "integer"}}}}},
-        },
-        "Snapshot": {
-            "type": "object", "required": ["status", "updatedAt", "data"],
-            "properties": {"status": {"type": "string", "enum": ["success"]}, "updatedAt": string, "data": {"description": "The authored content of the snapshot."}},
-        },
-        "JsonRpcMessage": {
-            "type": "object", "required": ["jsonrpc", "method"],
-            "properties": {"jsonrpc": {"type": "string", "enum": ["2.0"]}, "method": string, "params": {"type": "object"},
-                "id": {"description": "A string or an integer; leave it out for a notification.", "type": ["string", "integer"]}},
-        },
-        "JsonRpcResponse": {
-            "type": "object", "required": ["jsonrpc"],
-            "properties": {"jsonrpc": {"type": "string", "enum": ["2.0"]}, "id": {"type": ["string", "integer", "null"]}, "result": {"type": "object"},
-                "error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": string}}},
-        },
     })
+}
+
+/// Every component schema: the problem documents and each section's own.
+pub fn schemas() -> Value {
+    let sections = [
+        problems(),
+        collections::schemas(),
+        search::schemas(),
+        encyclopedia::schemas(),
+        actions::schemas(),
+        data::schemas(),
+        mcp::schemas(),
+    ];
+    let mut all = Map::new();
+    for section in sections {
+        if let Value::Object(members) = section {
+            all.extend(members);
+        }
+    }
+    Value::Object(all)
 }

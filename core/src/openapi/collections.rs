@@ -1,0 +1,88 @@
+//! The `collections` section: listing, querying and reading records, and their schemas.
+
+use serde_json::{json, Value};
+
+use super::describe::{collection, envelope, json_content, nullable, path, query, slug, Description, BODY_ERRORS};
+use super::schemas::schema;
+use super::Facts;
+use crate::collections::COLLECTIONS;
+use crate::handlers::collections::MAX_LIMIT;
+use crate::problem::ErrorCode::*;
+
+/// `GET /api/{collection}`.
+pub fn list(_: &Facts) -> Description {
+    Description::ok(json_content("The collection's records in order.", "CollectionResponse"))
+        .params([
+            collection(),
+            query("limit", "Records to return.", json!({"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}), false),
+            query("offset", "Records to skip.", json!({"type": "integer", "minimum": 0, "maximum": i64::MAX}), false),
+        ])
+        .errors(&[BadRequest, CollectionNotFound, RateLimited])
+}
+
+/// `POST /api/{collection}`.
+pub fn query_options(_: &Facts) -> Description {
+    Description::ok(json_content("The collection, with metadata and stats when asked.", "CollectionResponse"))
+        .params([collection()])
+        .body(json!({"type": "object", "properties": {"options": nullable(schema("Options"))}}), false)
+        .errors(&[CollectionNotFound])
+        .errors(&BODY_ERRORS)
+}
+
+/// `GET /api/{collection}/{slug}`.
+pub fn record(_: &Facts) -> Description {
+    Description::ok(json_content("One record with its rendered HTML.", "RecordResponse"))
+        .params([collection(), slug()])
+        .errors(&[NotFound])
+}
+
+/// The `{collection}` path parameter of every other route (`/api/{collection}` answers a preflight).
+pub fn preflight_parameter() -> Value {
+    path("collection", "Any segment: every /api path answers a preflight.", json!({"type": "string"}))
+}
+
+/// The schemas of records and their envelopes.
+pub fn schemas() -> Value {
+    let string = json!({"type": "string"});
+    let strings = json!({"type": "array", "items": {"type": "string"}});
+    json!({
+        "CollectionName": {"type": "string", "enum": COLLECTIONS},
+        "Record": {
+            "type": "object",
+            "description": "A published record: these members, then the front-matter keys in file order, then `body` (markdown).",
+            "required": ["id", "collection", "title", "slug", "url"],
+            "properties": {
+                "id": string, "collection": schema("CollectionName"), "title": string, "slug": string,
+                "url": {"type": "string", "description": "/<collection>/<slug>; pages: /<slug>"},
+                "date": string, "updated": string, "summary": string, "tags": strings, "category": string,
+                "weight": {"type": "integer"}, "body": string,
+            },
+            "additionalProperties": true,
+        },
+        "RecordDetail": {"allOf": [schema("Record"), {"type": "object", "required": ["html"], "properties": {"html": string}}]},
+        "CollectionResponse": envelope(&["count", "data"], json!({
+            "count": {"type": "integer", "description": "Records in this response."},
+            "total": {"type": "integer", "description": "Records in the collection."},
+            "data": {"type": "object", "description": "One key, the collection name.", "additionalProperties": {"type": "array", "items": schema("Record")}},
+            "metadata": schema("ExportMetadata"),
+            "stats": schema("ExportStats"),
+        })),
+        "RecordResponse": envelope(&["count", "data"], json!({
+            "count": {"type": "integer", "enum": [1]},
+            "data": {"type": "object", "additionalProperties": {"type": "array", "items": schema("RecordDetail"), "minItems": 1, "maxItems": 1}},
+        })),
+        "Options": {
+            "type": "object",
+            "description": "Leaving an option out and sending `null` mean the same: false.",
+            "properties": {"includeMetadata": {"type": ["boolean", "null"]}, "includeStats": {"type": ["boolean", "null"]}},
+        },
+        "ExportMetadata": {
+            "type": "object", "required": ["exportDate", "totalCollections", "collections"],
+            "properties": {"exportDate": {"type": "string", "format": "date-time"}, "totalCollections": {"type": "integer"}, "collections": {"type": "array", "items": schema("CollectionName")}},
+        },
+        "ExportStats": {
+            "type": "object", "required": ["totalItems", "itemsPerCollection"],
+            "properties": {"totalItems": {"type": "integer"}, "itemsPerCollection": {"type": "object", "additionalProperties": {"type": "integer"}}},
+        },
+    })
+}

@@ -1,0 +1,65 @@
+//! The `data` section: dashboard snapshots, weather, alerts, geolocation and the deprecated counter.
+
+use serde_json::{json, Value};
+
+use super::describe::{content, envelope, json_content, Description};
+use super::Facts;
+use crate::problem::ErrorCode::*;
+
+/// `GET /api/alerts`, `/api/population`, `/api/finance`, `/api/charts`.
+pub fn snapshot(_: &Facts) -> Description {
+    Description::ok(json_content("The snapshot.", "Snapshot")).errors(&[NotFound])
+}
+
+/// `GET /api/weather`.
+pub fn weather(_: &Facts) -> Description {
+    let answer = envelope(&["source"], json!({"source": {"type": "string", "enum": ["upstream", "fallback"]}}));
+    Description::ok(content(
+        "Current weather and forecast; `source` says upstream or seasonal fallback.",
+        "application/json",
+        answer,
+    ))
+    .errors(&[NotFound, UpstreamUnavailable])
+}
+
+/// `GET /api/weather-alerts`.
+pub fn weather_alerts(_: &Facts) -> Description {
+    let answer = envelope(
+        &["source", "data"],
+        json!({"source": {"type": "string", "enum": ["upstream", "none"]}, "updatedAt": {"type": "string"}, "data": {"type": "object"}}),
+    );
+    Description::ok(content(
+        "Alerts from the upstream CAP feed (empty when none is configured).",
+        "application/json",
+        answer,
+    ))
+    .errors(&[UpstreamUnavailable])
+}
+
+/// `GET /api/geolocation`.
+pub fn geolocation(_: &Facts) -> Description {
+    let answer = envelope(
+        &["source", "data"],
+        json!({"source": {"type": "string", "enum": ["edge", "upstream"]}, "data": {"type": "object"}}),
+    );
+    Description::ok(content("Coarse location of the client.", "application/json", answer))
+        .errors(&[UpstreamUnavailable])
+}
+
+/// `GET /api/analytics/pageviews` (deprecated).
+pub fn pageviews(_: &Facts) -> Description {
+    let answer = envelope(
+        &["data"],
+        json!({"data": {"type": "object", "properties": {"pageviews": {"type": "integer", "enum": [0]}}}}),
+    );
+    Description::ok(content("Always zero.", "application/json", answer))
+}
+
+/// The schema of snapshots.
+pub fn schemas() -> Value {
+    json!({
+        "Snapshot": envelope(&["updatedAt", "data"], json!({
+            "updatedAt": {"type": "string"}, "data": {"description": "The authored content of the snapshot."},
+        })),
+    })
+}

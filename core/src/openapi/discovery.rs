@@ -1,0 +1,34 @@
+//! The `discovery` section: this document, the API catalog, status, policies, skills and llms.txt.
+
+use serde_json::json;
+
+use super::describe::{object, path, text, Description};
+use super::Facts;
+use crate::problem::ErrorCode::*;
+
+/// `GET /api/openapi.json`.
+pub fn openapi(_: &Facts) -> Description {
+    Description::ok(object("This document.", "application/openapi+json"))
+}
+
+/// A JSON discovery document (status, deprecation policy, server card, skills index).
+pub fn document(_: &Facts) -> Description {
+    Description::ok(object("The document.", "application/json")).errors(&[NotFound])
+}
+
+/// `GET /.well-known/api-catalog`.
+pub fn api_catalog(_: &Facts) -> Description {
+    Description::ok(object("RFC 9727 API catalog.", "application/linkset+json")).errors(&[NotFound])
+}
+
+/// `GET /.well-known/agent-skills/{name}/SKILL.md`.
+pub fn agent_skill(_: &Facts) -> Description {
+    Description::ok(text("The skill (SKILL.md).", "text/markdown"))
+        .params([path("name", "The skill's name.", json!({"type": "string"}))])
+        .errors(&[NotFound])
+}
+
+/// `GET /llms.txt`.
+pub fn llms_txt(_: &Facts) -> Description {
+    Description::ok(text("Summary for language models.", "text/plain")).errors(&[NotFound])
+}

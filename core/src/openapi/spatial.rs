@@ -1,0 +1,38 @@
+//! The `spatial` section: the places registers as GeoJSON and CSV.
+
+use serde_json::json;
+
+use super::describe::{content, one_of, query, text, Description};
+use super::Facts;
+use crate::problem::ErrorCode::*;
+
+/// `GET /api/v1/spatial.json`.
+pub fn geojson(facts: &Facts) -> Description {
+    Description::ok(content(
+        "An RFC 7946 FeatureCollection.",
+        "application/geo+json",
+        json!({"type": "object", "required": ["type", "features"], "properties": {"type": {"type": "string", "enum": ["FeatureCollection"]}, "features": {"type": "array"}}}),
+    ))
+    .params([
+        query(
+            "category",
+            "Only features of this category (exact, case-insensitive).",
+            one_of(&facts.spatial_categories),
+            false,
+        ),
+        query("zone", "Only features in this zone.", one_of(&facts.spatial_zones), false),
+        query("protocol", "Only features of this register.", one_of(&facts.spatial_protocols), false),
+        query("format", "Only `json`.", json!({"type": "string", "enum": ["json"]}), false),
+    ])
+    .errors(&[BadRequest, NotFound])
+}
+
+/// `GET /api/v1/spatial.csv`.
+pub fn csv(facts: &Facts) -> Description {
+    Description::ok(text("id,name,category,zone,protocol,latitude,longitude, then other properties.", "text/csv"))
+        .params([
+            query("category", "Only rows of this category.", one_of(&facts.spatial_categories), false),
+            query("zone", "Only rows in this zone.", one_of(&facts.spatial_zones), false),
+        ])
+        .errors(&[BadRequest, NotFound])
+}
