@@ -36,6 +36,7 @@ pub mod suggest;
 pub mod testing;
 pub mod time;
 pub mod validate;
+pub mod webmcp;
 
 /// The API version this build serves, sent in every `API-Version` response header.
 pub const API_VERSION: &str = "1.0.0";

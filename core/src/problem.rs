@@ -103,8 +103,8 @@ impl ErrorCode {
     }
 
     /// What a client can do about it (spec section 7, "Recovery guidance").
-    pub fn resolution(self) -> &'static str {
-        match self {
+    pub fn resolution(self) -> std::borrow::Cow<'static, str> {
+        let text = match self {
             ErrorCode::BadRequest => {
                 "Check the query parameters and headers against the OpenAPI document at /api/openapi.json."
             }
@@ -115,12 +115,15 @@ impl ErrorCode {
             }
             ErrorCode::MethodNotAllowed => "Use one of the methods in the Allow header.",
             ErrorCode::RequestTimeout => "Send the whole request promptly, then retry.",
-            ErrorCode::PayloadTooLarge => "Send a request body of at most 64 KiB.",
+            ErrorCode::PayloadTooLarge => {
+                return format!("Send a request body of at most {} KiB.", crate::body::MAX_BODY_BYTES / 1024).into()
+            }
             ErrorCode::UnsupportedMediaType => "Send the body as JSON with Content-Type: application/json.",
             ErrorCode::RateLimited => "Wait the number of seconds in Retry-After, then retry.",
             ErrorCode::InternalError => "Retry once; if it persists, report it via the contact page.",
             ErrorCode::UpstreamUnavailable => "Transient: retry with exponential backoff.",
-        }
+        };
+        text.into()
     }
 }
 

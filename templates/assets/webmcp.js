@@ -1,40 +1,42 @@
 // Registers the portal's read-only browser tools with WebMCP where the browser offers it
 // (document.modelContext; older builds: navigator.modelContext). Elsewhere it does nothing.
+// The tools are not listed here: the build writes them beside this script (webmcp-tools.json),
+// from the same definitions as the MCP server card. Each tool is a GET on an API endpoint whose
+// query values may name the tool's arguments as {name}.
 (function () {
   "use strict";
   var context = (typeof document !== "undefined" && document.modelContext) ||
     (typeof navigator !== "undefined" && navigator.modelContext);
   if (!context || typeof context.registerTool !== "function") return;
+  var script = document.currentScript;
+  var base = script ? script.src : location.href;
 
-  function getJson(path) {
-    return fetch(path, { headers: { Accept: "application/json" } }).then(function (r) { return r.json(); });
+  function fill(template, args) {
+    return template.replace(/\{(\w+)\}/g, function (_, name) { return args && args[name] != null ? String(args[name]) : ""; });
   }
-  function search(query, collections) {
-    var url = "/api/search?q=" + encodeURIComponent(query || "") + (collections ? "&collections=" + collections : "");
-    return getJson(url);
+  function execute(tool, args) {
+    var url = new URL(tool.request.path, base);
+    Object.keys(tool.request.query).forEach(function (name) {
+      url.searchParams.set(name, fill(tool.request.query[name], args).trim());
+    });
+    return fetch(url, { headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (value) { return { content: [{ type: "text", text: JSON.stringify(value) }] }; });
   }
-  function text(value) {
-    return { content: [{ type: "text", text: JSON.stringify(value) }] };
-  }
-  var query = { type: "object", properties: { query: { type: "string", description: "Words to find." } }, required: ["query"] };
-  var nothing = { type: "object", properties: {} };
-  var tools = [
-    { name: "search_site", description: "Search every published collection of the portal.", inputSchema: query,
-      execute: function (args) { return search(args.query).then(text); } },
-    { name: "search_services", description: "Find services (health, legal aid, water, shelter...) by words.", inputSchema: query,
-      execute: function (args) { return search(args.query, "services").then(text); } },
-    { name: "weather_summary", description: "Today's weather and forecast, or the seasonal summary.", inputSchema: nothing,
-      execute: function () { return getJson("/api/weather").then(text); } },
-    { name: "urgent_help_contacts", description: "Current high-priority alerts and whom to contact urgently.", inputSchema: nothing,
-      execute: function () { return getJson("/api/alerts").then(text); } },
-    { name: "language_support_routes", description: "Services and courses offering interpreting or language lessons.",
-      inputSchema: { type: "object", properties: { language: { type: "string" } } },
-      execute: function (args) { return search((args.language || "") + " language", "services,courses").then(text); } },
-    { name: "newcomer_first_steps", description: "First steps for a newcomer: registration, rights and essential services.", inputSchema: nothing,
-      execute: function () { return search("registration", "rights,services,docs").then(text); } }
-  ];
-  tools.forEach(function (tool) {
-    tool.annotations = { readOnlyHint: true };
-    try { context.registerTool(tool); } catch (e) { /* a tool the browser refuses is simply absent */ }
-  });
+  fetch(new URL("webmcp-tools.json", base))
+    .then(function (r) { return r.json(); })
+    .then(function (tools) {
+      tools.forEach(function (tool) {
+        try {
+          context.registerTool({
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            annotations: { readOnlyHint: true },
+            execute: function (args) { return execute(tool, args); }
+          });
+        } catch (e) { /* a tool the browser refuses is simply absent */ }
+      });
+    })
+    .catch(function () { /* offline copy or no network: no tools */ });
 })();

@@ -12,6 +12,7 @@ use portal_core::headers::HTML_LINKS;
 use portal_core::mcp::{tools, PROTOCOL_VERSION, SERVER_CARD};
 use portal_core::openapi::{self, Facts};
 use portal_core::time::DateTime;
+use portal_core::webmcp;
 use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -129,19 +130,6 @@ fn deprecation_policy() -> Value {
     }))
 }
 
-/// The browser tools pages register through WebMCP (spec 4.8), described for the server card.
-pub fn browser_tools() -> Value {
-    let text = |description: &str| json!({"type": "string", "description": description});
-    json!([
-        {"name": "search_site", "description": "Search every published collection of the portal.", "inputSchema": {"type": "object", "properties": {"query": text("Words to find.")}, "required": ["query"]}, "endpoint": "/api/search"},
-        {"name": "search_services", "description": "Find services (health, legal aid, water, shelter...) by words.", "inputSchema": {"type": "object", "properties": {"query": text("What help is needed.")}, "required": ["query"]}, "endpoint": "/api/search?collections=services"},
-        {"name": "weather_summary", "description": "Today's weather and forecast, or the seasonal summary when live data is unavailable.", "inputSchema": {"type": "object", "properties": {}}, "endpoint": "/api/weather"},
-        {"name": "urgent_help_contacts", "description": "Current high-priority alerts and the services to contact urgently.", "inputSchema": {"type": "object", "properties": {}}, "endpoint": "/api/alerts"},
-        {"name": "language_support_routes", "description": "Services and courses that offer interpreting or language lessons.", "inputSchema": {"type": "object", "properties": {"language": text("A language name, e.g. Arabic.")}}, "endpoint": "/api/search?collections=services,courses"},
-        {"name": "newcomer_first_steps", "description": "First steps for a newcomer: registration, rights and essential services.", "inputSchema": {"type": "object", "properties": {}}, "endpoint": "/api/search?collections=rights,services,docs"},
-    ])
-}
-
 fn server_card(site: &SiteConfig) -> Value {
     let base = site.base();
     json!({
@@ -155,7 +143,7 @@ fn server_card(site: &SiteConfig) -> Value {
         "authentication": {"required": false, "schemes": []},
         "capabilities": {"tools": {"listChanged": false}},
         "tools": tools::definitions(),
-        "browserTools": browser_tools(),
+        "browserTools": webmcp::tools_json(),
         "rateLimit": {"limit": 60, "windowSeconds": 60, "sharedWithRestApi": true},
         "links": links(base),
     })
@@ -198,11 +186,14 @@ fn skills(content: &Content) -> Vec<OutFile> {
 fn llms_txt(content: &Content) -> String {
     let site = &content.site;
     let base = site.base();
+    let limits = portal_core::ratelimit::Limits::default();
     let mut out = format!("# {}\n\n> {}\n\n", site.title, site.description.trim());
     out.push_str(&format!(
-        "A public, read-only content and data API (no key needed; 60 requests per minute per address). Every \
-         collection is JSON at `{base}/api/<collection>`, one record at `{base}/api/<collection>/<slug>`; errors are \
-         RFC 9457 problem documents. Every HTML page also answers in markdown for `Accept: text/markdown`.\n\n## API\n\n"
+        "A public, read-only content and data API (no key needed; {limit} requests per {window} seconds per address). \
+         Every collection is JSON at `{base}/api/<collection>`, one record at `{base}/api/<collection>/<slug>`; errors \
+         are RFC 9457 problem documents. Every HTML page also answers in markdown for `Accept: text/markdown`.\n\n## API\n\n",
+        limit = limits.limit,
+        window = limits.window_ms / 1000,
     ));
     for (title, path, note) in [
         ("OpenAPI description", "/api/openapi.json", "every endpoint, parameter and response"),
@@ -264,6 +255,12 @@ pub fn files(content: &Content, generated_at: DateTime) -> Vec<OutFile> {
         OutFile::served(SERVER_CARD, SERVER_CARD.trim_start_matches('/'), JSON, card.clone()),
         OutFile::served("/mcp/server-card", "mcp/server-card.json", JSON, card),
         OutFile::served("/llms.txt", "llms.txt", "text/plain; charset=utf-8", llms_txt(content).into_bytes()),
+        OutFile::served(
+            format!("/{}", webmcp::TOOLS_FILE),
+            webmcp::TOOLS_FILE,
+            JSON,
+            webmcp::tools_json().to_string().into_bytes(),
+        ),
         catalog,
     ];
     files.extend(skills(content));

@@ -305,6 +305,7 @@ fn api_docs(r: &Renderer) -> Result<[OutFile; 2]> {
     context.insert("versions", &SUPPORTED_API_VERSIONS);
     context.insert("limit", &limits.limit);
     context.insert("window", &(limits.window_ms / 1000));
+    context.insert("max_body_kib", &(portal_core::body::MAX_BODY_BYTES / 1024));
     let html = r.render("api-docs.html", Some("/api-docs"), context)?;
     Ok(page("/api-docs", html, md))
 }
