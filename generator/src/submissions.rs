@@ -41,10 +41,13 @@ fn to_json(s: &StoredSubmission) -> Value {
         "data": s.data,
         "mailsSent": s.mails_sent,
         "mailsPending": s.mails_pending,
+        "mailsUndeliverable": s.mails_undeliverable,
+        "deliveredVia": s.delivered_via,
     })
 }
 
-/// Columns `kind,id,receivedAt,mailsSent,mailsPending`, then every data field in order of first use.
+/// Columns `kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia`, then every
+/// data field in order of first use.
 fn write_csv(list: &[StoredSubmission], out: &mut impl Write) -> Result<()> {
     let mut fields: Vec<String> = Vec::new();
     for s in list {
@@ -54,7 +57,8 @@ fn write_csv(list: &[StoredSubmission], out: &mut impl Write) -> Result<()> {
             }
         }
     }
-    let mut header = vec!["kind", "id", "receivedAt", "mailsSent", "mailsPending"];
+    let mut header =
+        vec!["kind", "id", "receivedAt", "mailsSent", "mailsPending", "mailsUndeliverable", "deliveredVia"];
     header.extend(fields.iter().map(String::as_str));
     writeln!(out, "{}", header.iter().map(|h| csv_cell(h)).collect::<Vec<_>>().join(","))?;
     for s in list {
@@ -64,6 +68,8 @@ fn write_csv(list: &[StoredSubmission], out: &mut impl Write) -> Result<()> {
             s.received_at.clone(),
             s.mails_sent.to_string(),
             s.mails_pending.to_string(),
+            s.mails_undeliverable.to_string(),
+            s.delivered_via.clone(),
         ];
         row.extend(fields.iter().map(|f| match s.data.get(f) {
             None | Some(Value::Null) => String::new(),

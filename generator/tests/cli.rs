@@ -340,5 +340,5 @@ fn submissions_lists_the_store_as_json_or_csv() {
     assert_eq!(all[0]["data"]["title"], "=cmd");
     let csv = portal(&["submissions", "--state", &dir, "--kind", "voice", "--format", "csv"]);
     let text = String::from_utf8_lossy(&csv.stdout);
-    assert_eq!(text, "kind,id,receivedAt,mailsSent,mailsPending,title,author,content\nvoice,v-1,2026-11-22T12:00:00Z,0,0,'=cmd,Ana,\"a,b\nc\"\n");
+    assert_eq!(text, "kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia,title,author,content\nvoice,v-1,2026-11-22T12:00:00Z,0,0,0,,'=cmd,Ana,\"a,b\nc\"\n");
 }

@@ -175,6 +175,7 @@ def test_without_smtp_mails_are_written_as_eml_files():
     finally:
         server.stop()
     assert stored(state)[ref]["mailsSent"] == 2
+    assert stored(state)[ref]["deliveredVia"] == "file"
 
 
 def test_an_smtp_outage_loses_nothing_and_sends_each_mail_once():
@@ -200,6 +201,7 @@ def test_an_smtp_outage_loses_nothing_and_sends_each_mail_once():
     finally:
         server.stop()
     assert all(stored(state)[i]["mailsSent"] == 1 for i in ids)
+    assert all(stored(state)[i]["deliveredVia"] == "smtp" for i in ids)
 
 
 def test_a_sigkill_loses_no_accepted_submission_and_no_mail(sink):

@@ -13,6 +13,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use lettre::message::{header::ContentType, Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use portal_core::outbox::{Outcome, Status};
 use portal_core::platform::Submission;
 use tokio::sync::Notify;
 
@@ -22,7 +23,7 @@ use super::store::{OutboxMail, Store};
 pub const SMTP_URL_VAR: &str = "PORTAL_SMTP_URL";
 
 /// How many mails one pass takes.
-const BATCH: usize = 50;
+const BATCH: u32 = 50;
 /// How long one SMTP exchange may take.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -118,7 +119,7 @@ pub use portal_core::outbox::backoff_ms;
 async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
     loop {
         let full = match deliver_due(&outbox.store, &transport).await {
-            Ok(n) => n == BATCH,
+            Ok(n) => n == BATCH as usize,
             Err(e) => {
                 eprintln!("portal: outbox: {e:#}");
                 false
@@ -144,28 +145,24 @@ async fn deliver_due(store: &Arc<Store>, transport: &Transport) -> Result<usize>
     let count = due.len();
     for item in due {
         let id = item.id;
-        match deliver(transport, &item).await {
-            Ok(()) => blocking(store, move |s| s.mark_sent(id, now_ms())).await?,
-            Err(Failure::Permanent(error)) => {
-                eprintln!("portal: outbox: mail {id} cannot be delivered: {error}");
-                blocking(store, move |s| s.mark_undeliverable(id, &error)).await?;
-            }
-            Err(Failure::Transient(error)) => {
-                let next = now_ms() + backoff_ms(item.attempts + 1);
-                blocking(store, move |s| s.mark_failed(id, &error, next)).await?;
-            }
+        if !blocking(store, move |s| s.claim(id, now_ms())).await? {
+            continue;
+        }
+        let outcome = deliver(transport, &item).await;
+        let recorded = item.clone();
+        let status = blocking(store, move |s| s.record(&recorded, &outcome, now_ms())).await?;
+        if status == Status::Undeliverable {
+            eprintln!("portal: outbox: mail {id} of {} is given up on", item.submission_id);
         }
     }
     Ok(count)
 }
 
-enum Failure {
-    Transient(String),
-    Permanent(String),
-}
-
-async fn deliver(transport: &Transport, item: &OutboxMail) -> Result<(), Failure> {
-    let message = build_message(item).map_err(|e| Failure::Permanent(format!("{e:#}")))?;
+async fn deliver(transport: &Transport, item: &OutboxMail) -> Outcome {
+    let message = match build_message(item) {
+        Ok(message) => message,
+        Err(e) => return Outcome::Permanent(format!("{e:#}")),
+    };
     match transport {
         Transport::Smtp { host, port } => {
             let mailer = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(host.as_str())
@@ -173,14 +170,15 @@ async fn deliver(transport: &Transport, item: &OutboxMail) -> Result<(), Failure
                 .timeout(Some(SMTP_TIMEOUT))
                 .build();
             match mailer.send(message).await {
-                Ok(_) => Ok(()),
-                Err(e) if e.is_permanent() => Err(Failure::Permanent(e.to_string())),
-                Err(e) => Err(Failure::Transient(e.to_string())),
+                Ok(_) => Outcome::Delivered { via: "smtp" },
+                Err(e) if e.is_permanent() => Outcome::Permanent(e.to_string()),
+                Err(e) => Outcome::Transient(e.to_string()),
             }
         }
-        Transport::Files(dir) => {
-            write_eml(dir, item, &message.formatted()).map_err(|e| Failure::Transient(format!("{e:#}")))
-        }
+        Transport::Files(dir) => match write_eml(dir, item, &message.formatted()) {
+            Ok(()) => Outcome::Delivered { via: "file" },
+            Err(e) => Outcome::Transient(format!("{e:#}")),
+        },
     }
 }
 

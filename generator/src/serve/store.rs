@@ -1,16 +1,18 @@
 //! Durable state of `portal serve`: submissions and their mail outbox in SQLite
 //! (`<state>/portal.sqlite3`, WAL, `synchronous=FULL`), decisions D6 and D9.
 //!
-//! A submission and its mails are written in one transaction, so a submission that got its 202
-//! always has its mails queued, and a crash never leaves one without the other. The outbox rows
-//! record each attempt; a row marked `sent` is never handed out again.
+//! Runs the statements of the core's outbox machine (`portal_core::outbox`), the same ones the
+//! Worker runs on D1, so both keep and retry mails alike. A submission and its mails are written
+//! in one transaction, so a submission that got its 202 always has its mails queued.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{anyhow, Context, Result};
+use portal_core::outbox::{self, Outcome, SqlValue, Statement, Status};
 use portal_core::platform::{Mail, Submission};
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::types::Value as Sql;
+use rusqlite::{params_from_iter, Connection};
 
 /// The database file inside the state folder.
 pub const DB_FILE: &str = "portal.sqlite3";
@@ -41,8 +43,12 @@ pub struct StoredSubmission {
     pub data: serde_json::Value,
     /// Mails delivered.
     pub mails_sent: u32,
-    /// Mails still queued (or given up on).
+    /// Mails still queued.
     pub mails_pending: u32,
+    /// Mails given up on.
+    pub mails_undeliverable: u32,
+    /// How the delivered mails went out (`smtp`, `file`), comma-separated.
+    pub delivered_via: String,
 }
 
 /// The SQLite store (one connection; SQLite serializes writers anyway).
@@ -52,8 +58,16 @@ pub struct Store {
     conn: Mutex<Connection>,
 }
 
+fn params(statement: &Statement) -> impl Iterator<Item = Sql> + '_ {
+    statement.params.iter().map(|value| match value {
+        SqlValue::Integer(n) => Sql::Integer(*n),
+        SqlValue::Text(text) => Sql::Text(text.clone()),
+        SqlValue::Null => Sql::Null,
+    })
+}
+
 impl Store {
-    /// Opens (creating) `<dir>/portal.sqlite3`.
+    /// Opens (creating or migrating) `<dir>/portal.sqlite3`.
     pub fn open(dir: &Path) -> Result<Self> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating the state folder {}", dir.display()))?;
         let path = dir.join(DB_FILE);
@@ -62,8 +76,14 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.execute_batch(portal_core::outbox::SCHEMA)
-            .with_context(|| format!("creating the tables of {}", path.display()))?;
+        conn.execute_batch(outbox::SCHEMA).with_context(|| format!("creating the tables of {}", path.display()))?;
+        for migration in outbox::MIGRATIONS {
+            if let Err(e) = conn.execute_batch(migration) {
+                if !outbox::already_migrated(&e.to_string()) {
+                    return Err(e).with_context(|| format!("updating the tables of {}", path.display()));
+                }
+            }
+        }
         Ok(Store { path, conn: Mutex::new(conn) })
     }
 
@@ -77,41 +97,33 @@ impl Store {
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> Result<T> {
-        let mut conn = self.conn.lock().map_err(|_| anyhow!("the store's connection is poisoned"))?;
+        let mut conn = self.conn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         f(&mut conn).with_context(|| format!("in {}", self.path.display()))
     }
 
-    /// Stores the submission and queues its mails in one committed transaction. Storing the same
-    /// id again (an identical double submit) keeps the first and queues nothing more.
+    /// Runs one statement; returns how many rows it changed.
+    fn run(&self, statement: &Statement) -> Result<usize> {
+        self.with(|conn| conn.execute(statement.sql, params_from_iter(params(statement))))
+    }
+
+    /// Stores the submission and queues its mails in one committed transaction.
     pub fn insert(&self, submission: &Submission) -> Result<()> {
-        let data = serde_json::to_string(&submission.data)?;
-        let mails = submission.mails.iter().map(serde_json::to_string).collect::<Result<Vec<_>, _>>()?;
+        let statements = outbox::store(submission)?;
         self.with(|conn| {
             let tx = conn.transaction()?;
-            let added = tx.execute(
-                "INSERT OR IGNORE INTO submissions (id, kind, received_at, data) VALUES (?1, ?2, ?3, ?4)",
-                params![submission.id, submission.kind, submission.received_at, data],
-            )?;
-            if added == 1 {
-                for mail in &mails {
-                    tx.execute(
-                        "INSERT INTO outbox (submission_id, mail) VALUES (?1, ?2)",
-                        params![submission.id, mail],
-                    )?;
-                }
+            for statement in &statements {
+                tx.execute(statement.sql, params_from_iter(params(statement)))?;
             }
             tx.commit()
         })
     }
 
-    /// Pending mails due at `now_ms`, oldest first, at most `limit`.
-    pub fn due(&self, now_ms: i64, limit: usize) -> Result<Vec<OutboxMail>> {
+    /// Mails due at `now_ms`, oldest first, at most `limit`.
+    pub fn due(&self, now_ms: i64, limit: u32) -> Result<Vec<OutboxMail>> {
+        let statement = outbox::due(now_ms, limit);
         let rows = self.with(|conn| {
-            let mut stmt = conn.prepare(
-                "SELECT id, submission_id, attempts, mail FROM outbox
-                 WHERE status = 'pending' AND next_attempt_ms <= ?1 ORDER BY id LIMIT ?2",
-            )?;
-            let rows = stmt.query_map(params![now_ms, limit as i64], |row| {
+            let mut stmt = conn.prepare(statement.sql)?;
+            let rows = stmt.query_map(params_from_iter(params(&statement)), |row| {
                 Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, u32>(2)?, row.get::<_, String>(3)?))
             })?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
@@ -124,70 +136,56 @@ impl Store {
             .collect()
     }
 
-    /// When the next pending mail is due, if any is pending.
+    /// Claims a due mail for this pass; `false` when another pass has it.
+    pub fn claim(&self, id: i64, now_ms: i64) -> Result<bool> {
+        Ok(self.run(&outbox::claim(id, now_ms))? == 1)
+    }
+
+    /// Records an attempt's outcome; returns the mail's new state.
+    pub fn record(&self, item: &OutboxMail, outcome: &Outcome, now_ms: i64) -> Result<Status> {
+        let (status, statement) = outbox::record(item.id, item.attempts, outcome, now_ms);
+        self.run(&statement)?;
+        Ok(status)
+    }
+
+    /// When the next mail is due, if any is waiting.
     pub fn next_due_ms(&self) -> Result<Option<i64>> {
-        self.with(|conn| {
-            conn.query_row("SELECT MIN(next_attempt_ms) FROM outbox WHERE status = 'pending'", [], |row| row.get(0))
-                .optional()
-                .map(Option::flatten)
-        })
-    }
-
-    /// Records a delivery; the row is never handed out again.
-    pub fn mark_sent(&self, id: i64, now_ms: i64) -> Result<()> {
-        self.with(|conn| {
-            conn.execute("UPDATE outbox SET status = 'sent', sent_at_ms = ?2 WHERE id = ?1", params![id, now_ms])
-                .map(drop)
-        })
-    }
-
-    /// Records a failed attempt and when to try again.
-    pub fn mark_failed(&self, id: i64, error: &str, next_attempt_ms: i64) -> Result<()> {
-        self.with(|conn| {
-            conn.execute(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = ?2, next_attempt_ms = ?3 WHERE id = ?1",
-                params![id, error, next_attempt_ms],
-            )
-            .map(drop)
-        })
-    }
-
-    /// Gives up on a mail that can never be sent (e.g. it cannot be built); it stays listed.
-    pub fn mark_undeliverable(&self, id: i64, error: &str) -> Result<()> {
-        self.with(|conn| {
-            conn.execute(
-                "UPDATE outbox SET status = 'undeliverable', last_error = ?2 WHERE id = ?1",
-                params![id, error],
-            )
-            .map(drop)
-        })
+        let statement = outbox::next_due();
+        self.with(|conn| conn.query_row(statement.sql, params_from_iter(params(&statement)), |row| row.get(0)))
     }
 
     /// Every stored submission, oldest first, optionally of one kind.
     pub fn list(&self, kind: Option<&str>) -> Result<Vec<StoredSubmission>> {
+        let statement = outbox::list(kind);
         let rows = self.with(|conn| {
-            let mut stmt = conn.prepare(
-                "SELECT s.kind, s.id, s.received_at, s.data,
-                        (SELECT COUNT(*) FROM outbox o WHERE o.submission_id = s.id AND o.status = 'sent'),
-                        (SELECT COUNT(*) FROM outbox o WHERE o.submission_id = s.id AND o.status != 'sent')
-                 FROM submissions s WHERE ?1 IS NULL OR s.kind = ?1 ORDER BY s.received_at, s.rowid",
-            )?;
-            let rows = stmt.query_map(params![kind], |row| {
+            let mut stmt = conn.prepare(statement.sql)?;
+            let rows = stmt.query_map(params_from_iter(params(&statement)), |row| {
                 Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                    row.get::<_, u32>(4)?,
-                    row.get::<_, u32>(5)?,
+                    [
+                        row.get::<_, String>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, String>(3)?,
+                    ],
+                    [row.get::<_, u32>(4)?, row.get::<_, u32>(5)?, row.get::<_, u32>(6)?],
+                    row.get::<_, Option<String>>(7)?.unwrap_or_default(),
                 ))
             })?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
         })?;
         rows.into_iter()
-            .map(|(kind, id, received_at, data, mails_sent, mails_pending)| {
+            .map(|([kind, id, received_at, data], [mails_sent, mails_pending, mails_undeliverable], delivered_via)| {
                 let data = serde_json::from_str(&data).with_context(|| format!("submission {id}"))?;
-                Ok(StoredSubmission { kind, id, received_at, data, mails_sent, mails_pending })
+                Ok(StoredSubmission {
+                    kind,
+                    id,
+                    received_at,
+                    data,
+                    mails_sent,
+                    mails_pending,
+                    mails_undeliverable,
+                    delivered_via,
+                })
             })
             .collect()
     }
@@ -224,14 +222,16 @@ mod tests {
         assert_eq!(store.list(None).expect("list").len(), 1);
         let due = store.due(0, 10).expect("due");
         assert_eq!(due.len(), 2);
-        store.mark_sent(due[0].id, 5).expect("sent");
-        store.mark_failed(due[1].id, "refused", 1000).expect("failed");
+        assert!(store.claim(due[0].id, 0).expect("claim") && store.claim(due[1].id, 0).expect("claim"));
+        assert!(!store.claim(due[0].id, 0).expect("claim"), "a claimed mail is not claimed twice");
+        store.record(&due[0], &Outcome::Delivered { via: "smtp" }, 5).expect("sent");
+        store.record(&due[1], &Outcome::Transient("refused".into()), 0).expect("failed");
         assert!(store.due(999, 10).expect("due").is_empty());
         assert_eq!(store.next_due_ms().expect("next"), Some(1000));
         let again = store.due(1000, 10).expect("due");
         assert_eq!((again.len(), again[0].attempts), (1, 1));
         let listed = &store.list(Some("voice")).expect("list")[0];
-        assert_eq!((listed.mails_sent, listed.mails_pending), (1, 1));
+        assert_eq!((listed.mails_sent, listed.mails_pending, listed.delivered_via.as_str()), (1, 1, "smtp"));
         assert!(store.list(Some("booking")).expect("list").is_empty());
     }
 
@@ -242,5 +242,31 @@ mod tests {
         store.insert(&submission("v-1", 1)).expect("insert");
         store.insert(&submission("v-1", 1)).expect("insert again");
         assert_eq!(store.due(0, 10).expect("due").len(), 1);
+    }
+
+    #[test]
+    fn a_mail_refused_for_good_is_kept_as_undeliverable() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(dir.path()).expect("open");
+        store.insert(&submission("v-1", 1)).expect("insert");
+        let due = store.due(0, 10).expect("due");
+        let status = store.record(&due[0], &Outcome::Permanent("no such user".into()), 0).expect("record");
+        assert_eq!(status, Status::Undeliverable);
+        assert!(store.due(i64::MAX, 10).expect("due").is_empty());
+        let listed = &store.list(None).expect("list")[0];
+        assert_eq!((listed.mails_pending, listed.mails_undeliverable), (0, 1));
+    }
+
+    #[test]
+    fn a_store_of_an_older_release_is_migrated() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let old = Connection::open(dir.path().join(DB_FILE)).expect("open");
+        old.execute_batch(outbox::SCHEMA).expect("old schema");
+        drop(old);
+        let store = Store::open(dir.path()).expect("migrated");
+        store.insert(&submission("v-1", 1)).expect("insert");
+        let due = store.due(0, 10).expect("due");
+        store.record(&due[0], &Outcome::Delivered { via: "file" }, 0).expect("record");
+        assert_eq!(Store::open(dir.path()).expect("reopen").list(None).expect("list")[0].delivered_via, "file");
     }
 }
