@@ -22,9 +22,15 @@ impl Query {
         self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
-    /// Whether `name` is present.
+    /// Whether `name` is present, alone or as a family of bracketed names (`filter` is present in
+    /// `filter[category]=x`).
     pub fn has(&self, name: &str) -> bool {
-        self.0.iter().any(|(n, _)| n == name)
+        self.0.iter().any(|(n, _)| n == name || n.strip_prefix(name).is_some_and(|rest| rest.starts_with('[')))
+    }
+
+    /// Every name and value, in order.
+    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), v.as_str()))
     }
 
     /// An integer parameter within `min..=max`; a bad value is 400 `bad_request` naming it.
@@ -53,5 +59,13 @@ mod tests {
         assert!(q.integer("offset", 0, i64::MAX).is_err());
         assert_eq!(q.get("x"), Some("a b"));
         assert_eq!(q.integer("missing", 1, 2).ok().flatten(), None);
+    }
+
+    #[test]
+    fn bracketed_names_belong_to_their_family() {
+        let q = Query::parse(Some("filter%5Bcategory%5D=health&sorted=1"));
+        assert!(q.has("filter"));
+        assert!(!q.has("sort"));
+        assert_eq!(q.pairs().next(), Some(("filter[category]", "health")));
     }
 }

@@ -354,7 +354,7 @@ pub const ROUTES: &[Route] = &[
                 get(
                     "listCollection",
                     "All published records of a collection.",
-                    Serve::FileUnlessQuery(&["limit", "offset"], Handler::Collection),
+                    Serve::FileUnlessQuery(&["limit", "offset", "filter", "sort", "fields"], Handler::Collection),
                     JSON
                 ),
                 collections::list

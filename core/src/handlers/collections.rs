@@ -1,4 +1,5 @@
-//! `GET /api/<collection>` with `limit`/`offset` and `POST /api/<collection>` with options (D2).
+//! `GET /api/<collection>` with `limit`/`offset`, filters, sorting and field selection, and
+//! `POST /api/<collection>` with options (D2).
 //!
 //! Both read the listing the build wrote; a plain GET never gets here (the file is served as is).
 
@@ -9,6 +10,7 @@ use crate::envelope;
 use crate::handlers::files::read_json;
 use crate::handlers::Ctx;
 use crate::http::{Method, Response};
+use crate::listing::ListQuery;
 use crate::platform::Platform;
 use crate::problem::{FieldError, Problem};
 use crate::time::DateTime;
@@ -95,7 +97,9 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     };
     let limit = ctx.query.integer("limit", 1, MAX_LIMIT)?;
     let offset = ctx.query.integer("offset", 0, i64::MAX)?.unwrap_or(0);
+    let list = ListQuery::parse(&ctx.query)?;
     let all = records(ctx, &name).await?;
+    let all = if list.is_empty() { all } else { list.apply(all)? };
     let total = all.len();
     let page: Vec<Value> = all
         .into_iter()

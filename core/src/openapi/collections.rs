@@ -9,21 +9,53 @@ use crate::collections::COLLECTIONS;
 use crate::handlers::collections::MAX_LIMIT;
 use crate::problem::ErrorCode::*;
 
+/// A comma-separated list of field names (`-` before a name sorts it descending).
+const FIELD_LIST: &str = "^-?[^,\\s-][^,]*(,-?[^,\\s-][^,]*)*$";
+
+/// The query parameters of a listing: paging, filters, sorting and field selection (`listing`).
+fn listing_parameters() -> Vec<Value> {
+    vec![
+        query("limit", "Records to return.", json!({"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}), false),
+        query("offset", "Records to skip.", json!({"type": "integer", "minimum": 0, "maximum": i64::MAX}), false),
+        json!({
+            "name": "filter", "in": "query", "required": false, "style": "deepObject", "explode": true,
+            "description": "`filter[<field>]=<value>`: records whose field equals the value (strings ignore case) or, \
+                for a list field, contains it; `a,b` matches either; several filters must all match. \
+                `filter[<field>][gte]=` and `[lte]=` compare dates (YYYY-MM-DD or RFC 3339) and numbers. \
+                A field no record of the collection has is 400 bad_request with the nearest field.",
+            "schema": {"type": "object", "additionalProperties": {"type": "string"}},
+        }),
+        query(
+            "sort",
+            "Field names separated by commas, `-` before a name for descending order; records without the field come last. Without it: weight, newest first, id.",
+            json!({"type": "string", "pattern": FIELD_LIST}),
+            false,
+        ),
+        query(
+            "fields",
+            "Only these fields, plus id, collection, slug and url.",
+            json!({"type": "string", "pattern": FIELD_LIST}),
+            false,
+        ),
+    ]
+}
+
 /// `GET /api/{collection}`.
 pub fn list(_: &Facts) -> Description {
-    Description::ok(json_content("The collection's records in order.", "CollectionResponse"))
-        .params([
-            collection(),
-            query("limit", "Records to return.", json!({"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}), false),
-            query("offset", "Records to skip.", json!({"type": "integer", "minimum": 0, "maximum": i64::MAX}), false),
-        ])
-        .errors(&[BadRequest, CollectionNotFound, RateLimited])
+    Description::ok(json_content(
+        "The collection's records in order; `total` counts the records that match the filters.",
+        "CollectionResponse",
+    ))
+    .params([collection()])
+    .params(listing_parameters())
+    .errors(&[BadRequest, CollectionNotFound, RateLimited])
 }
 
 /// `POST /api/{collection}`.
 pub fn query_options(_: &Facts) -> Description {
     Description::ok(json_content("The collection, with metadata and stats when asked.", "CollectionResponse"))
         .params([collection()])
+        .params(listing_parameters())
         .body(json!({"type": "object", "properties": {"options": nullable(schema("Options"))}}), false)
         .errors(&[CollectionNotFound])
         .errors(&BODY_ERRORS)
@@ -62,7 +94,7 @@ pub fn schemas() -> Value {
         "RecordDetail": {"allOf": [schema("Record"), {"type": "object", "required": ["html"], "properties": {"html": string}}]},
         "CollectionResponse": envelope(&["count", "data"], json!({
             "count": {"type": "integer", "description": "Records in this response."},
-            "total": {"type": "integer", "description": "Records in the collection."},
+            "total": {"type": "integer", "description": "Records in the collection that match the filters."},
             "data": {"type": "object", "description": "One key, the collection name.", "additionalProperties": {"type": "array", "items": schema("Record")}},
             "metadata": schema("ExportMetadata"),
             "stats": schema("ExportStats"),
