@@ -228,7 +228,7 @@ fn equals_any(value: &Value, wanted: &[String]) -> bool {
         Value::Bool(b) => b.to_string(),
         _ => return false,
     };
-    wanted.iter().any(|w| *w == text)
+    wanted.contains(&text)
 }
 
 /// A value for `gte`/`lte`: a number, or a string that is a date.
