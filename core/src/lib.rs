@@ -19,6 +19,7 @@ pub mod handlers;
 pub mod headers;
 pub mod http;
 pub mod i18n;
+pub mod license;
 pub mod listing;
 pub mod mail;
 pub mod manifest;

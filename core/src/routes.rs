@@ -131,6 +131,11 @@ macro_rules! route {
 /// Every route, most specific first: the first pattern that matches a path owns it.
 pub const ROUTES: &[Route] = &[
     route!(
+        "/api",
+        "discovery",
+        [doc(get("getApiRoot", "Where everything of the API is.", Serve::File, JSON), discovery::document)]
+    ),
+    route!(
         "/api/search",
         "search",
         [limited(doc(

@@ -86,6 +86,18 @@ pub fn representative_point(geometry: &Value) -> Option<(f64, f64)> {
     }
 }
 
+/// A coordinate in degrees with at most 7 decimals (about 1 cm), so a computed point prints as
+/// `-0.6075`, not with the float artefacts of its arithmetic (`-0.6074999999999999`).
+pub fn coordinate(degrees: f64) -> String {
+    let text = format!("{degrees:.7}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
 /// The CSV of `features`: the fixed columns, then every other property, sorted by name.
 pub fn to_csv(features: &[Value]) -> Result<String, String> {
     let extra: BTreeSet<String> = features
@@ -105,8 +117,8 @@ pub fn to_csv(features: &[Value]) -> Result<String, String> {
             other => text(other).unwrap_or_else(|| other.to_string()),
         };
         let mut row: Vec<String> = ["id", "name", "category", "zone", "protocol"].iter().map(|c| cell(c)).collect();
-        row.push(point.map(|p| p.1.to_string()).unwrap_or_default());
-        row.push(point.map(|p| p.0.to_string()).unwrap_or_default());
+        row.push(point.map(|p| coordinate(p.1)).unwrap_or_default());
+        row.push(point.map(|p| coordinate(p.0)).unwrap_or_default());
         row.extend(extra.iter().map(|name| cell(name)));
         writer.write_record(&row).map_err(|e| e.to_string())?;
     }
@@ -139,6 +151,14 @@ mod tests {
         assert_eq!(representative_point(&polygon), Some((31.0, 2.0)));
         let line = json!({"type": "LineString", "coordinates": [[30.0, 1.0], [31.0, 1.5], [32.0, 2.0]]});
         assert_eq!(representative_point(&line), Some((31.0, 1.5)));
+    }
+
+    #[test]
+    fn coordinates_print_without_float_artefacts() {
+        assert_eq!(coordinate(-0.6074999999999999), "-0.6075");
+        assert_eq!(coordinate(30.5), "30.5");
+        assert_eq!(coordinate(30.0), "30");
+        assert_eq!(coordinate(-0.00000001), "0");
     }
 
     #[test]

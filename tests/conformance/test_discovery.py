@@ -96,3 +96,30 @@ def test_the_skills_index_digests_match_the_served_files(client):
         served = client.get(path)
         assert served.status_code == 200 and served.headers["Content-Type"].startswith("text/markdown")
         assert skill["digest"] == "sha256:" + hashlib.sha256(served.content).hexdigest()
+
+
+def test_every_item_of_the_api_catalog_resolves(client):
+    linkset = client.get("/.well-known/api-catalog").json()["linkset"]
+    base = linkset[0]["anchor"].removesuffix("/.well-known/api-catalog")
+    hrefs = [item["href"] for item in linkset[0]["item"]] + [linkset[1]["anchor"]]
+    for href in hrefs:
+        r = client.get(href.removeprefix(base), headers={"Accept": "application/json"})
+        assert r.status_code == 200, href
+
+
+def test_the_api_root_links_every_part_of_the_api(client):
+    body = client.get("/api").json()
+    assert body["status"] == "success" and body["apiVersion"] == "1.0.0"
+    assert body["links"]["openapi"].endswith("/api/openapi.json")
+    assert len(body["collections"]) == 19
+
+
+def test_the_document_needs_no_credentials_and_names_the_site_license(client):
+    doc = client.get("/api/openapi.json").json()
+    assert doc["security"] == []
+    assert doc["info"]["license"] == {"name": "CC BY-SA 4.0", "identifier": "CC-BY-SA-4.0"}
+    preflight = doc["paths"]["/api/{collection}"]["options"]["responses"]
+    assert list(preflight) == ["204"]
+    spatial = doc["paths"]["/api/v1/spatial.json"]["get"]["responses"]["200"]["content"]["application/geo+json"]["schema"]
+    assert spatial["properties"]["features"]["items"] == {"$ref": "#/components/schemas/Feature"}
+    assert "408" in doc["paths"]["/api/submit-voice"]["post"]["responses"]

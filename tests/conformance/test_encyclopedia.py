@@ -173,3 +173,4 @@ def test_json_ld_expands_to_an_article_with_citations(client):
     assert {k["@value"] for k in article[s + "keywords"]} == {"rights", "protection"}
     assert article[s + "dateModified"][0]["@value"] == "2026-09-01"
     assert article[s + "inLanguage"][0]["@value"] == "en"
+    assert doc["license"] == "https://creativecommons.org/licenses/by-sa/4.0/"

@@ -189,3 +189,11 @@ def test_the_client_address_is_passed_to_the_geolocation_upstream(client, upstre
         pytest.skip("native only")
     client.get("/api/geolocation")
     assert upstream.SEEN[-1] == f"/geo/{client.address}"
+
+
+def test_features_carry_their_id_and_csv_numbers_print_plainly(client):
+    features = client.get("/api/v1/spatial.json").json()["features"]
+    assert all(f["id"] == f["properties"]["id"] for f in features)
+    for row in client.get("/api/v1/spatial.csv").text.splitlines()[1:]:
+        for cell in row.split(",")[5:7]:
+            assert len(cell.split(".")[-1]) <= 7, row

@@ -12,7 +12,16 @@ pub fn discovery(_: &Facts) -> Description {
     Description::ok(content(
         "The MCP discovery document.",
         "application/json",
-        json!({"type": "object", "required": ["name", "version", "protocolVersion", "transport", "endpoint", "tools"]}),
+        json!({"type": "object", "required": ["name", "version", "protocolVersion", "transport", "endpoint", "tools"], "properties": {
+            "name": {"type": "string"},
+            "version": {"type": "string"},
+            "protocolVersion": {"type": "string", "description": "The MCP revision the server prefers."},
+            "transport": {"type": "string", "enum": ["streamable-http"]},
+            "endpoint": {"type": "string", "format": "uri"},
+            "tools": {"type": "array", "items": {"type": "object", "required": ["name", "description"],
+                "properties": {"name": {"type": "string"}, "description": {"type": "string"}}}},
+            "serverCard": {"type": "string", "format": "uri"},
+        }}),
     ))
     .errors(&[MethodNotAllowed])
 }

@@ -57,6 +57,8 @@ pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
         "info": info(site),
         "servers": [{"url": site.base()}],
+        // A public API: no operation needs credentials.
+        "security": [],
         "tags": TAGS.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
         "paths": paths(facts),
         "components": components(),
@@ -65,7 +67,7 @@ pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
 
 fn info(site: &SiteConfig) -> Value {
     let limits = Limits::default();
-    json!({
+    let mut info = json!({
         "title": format!("{} API", if site.title.is_empty() { "portal" } else { &site.title }),
         "version": API_VERSION,
         "description": format!(
@@ -80,9 +82,16 @@ fn info(site: &SiteConfig) -> Value {
             window = limits.window_ms / 1000,
             kib = crate::body::MAX_BODY_BYTES / 1024,
         ),
-        "license": {"name": "CC BY-SA 4.0", "identifier": "CC-BY-SA-4.0"},
         "contact": {"email": site.contact.email, "url": site.contact.url},
-    })
+    });
+    if let Some(license) = crate::license::parse(&site.license) {
+        info["license"] = match (license.spdx, license.url) {
+            (Some(spdx), _) => json!({"name": license.name, "identifier": spdx}),
+            (None, Some(url)) => json!({"name": license.name, "url": url}),
+            (None, None) => json!({"name": license.name}),
+        };
+    }
+    info
 }
 
 /// Every API route with its described operations.
@@ -141,7 +150,8 @@ fn operation(route: &Route, op: &Operation, description: Description) -> Value {
 /// The error responses of an operation as `(status, $ref)`, merging codes that share a status.
 fn error_refs(codes: &[ErrorCode]) -> Vec<(String, Value)> {
     let mut out: Vec<(String, Value)> = Vec::new();
-    for code in codes.iter().chain(&[ErrorCode::BadRequest, ErrorCode::InternalError]) {
+    // Every operation may answer a bad `API-Version` (400), a request past its deadline (408) and 500.
+    for code in codes.iter().chain(&[ErrorCode::BadRequest, ErrorCode::RequestTimeout, ErrorCode::InternalError]) {
         let status = code.status().to_string();
         if out.iter().any(|(s, _)| *s == status) {
             continue;
@@ -183,7 +193,7 @@ fn preflight() -> Value {
         "summary": "CORS preflight (any /api path answers it).",
         "tags": ["collections"],
         "parameters": [collections::preflight_parameter()],
-        "responses": {"204": cors, "200": cors},
+        "responses": {"204": cors},
     })
 }
 

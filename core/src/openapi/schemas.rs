@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{actions, collections, data, encyclopedia, mcp, search};
+use super::{actions, collections, data, encyclopedia, mcp, search, spatial};
 use crate::problem::ErrorCode;
 
 /// A `$ref` to a component schema.
@@ -113,6 +113,7 @@ pub fn schemas() -> Value {
         actions::schemas(),
         data::schemas(),
         mcp::schemas(),
+        spatial::schemas(),
     ];
     let mut all = Map::new();
     for section in sections {

@@ -1,8 +1,9 @@
 //! The `spatial` section: the places registers as GeoJSON and CSV.
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::describe::{content, one_of, query, text, Description};
+use super::schemas::schema;
 use super::Facts;
 use crate::problem::ErrorCode::*;
 
@@ -11,7 +12,9 @@ pub fn geojson(facts: &Facts) -> Description {
     Description::ok(content(
         "An RFC 7946 FeatureCollection.",
         "application/geo+json",
-        json!({"type": "object", "required": ["type", "features"], "properties": {"type": {"type": "string", "enum": ["FeatureCollection"]}, "features": {"type": "array"}}}),
+        json!({"type": "object", "required": ["type", "features"], "properties": {
+            "type": {"type": "string", "enum": ["FeatureCollection"]},
+            "features": {"type": "array", "items": schema("Feature")}}}),
     ))
     .params([
         query(
@@ -35,4 +38,29 @@ pub fn csv(facts: &Facts) -> Description {
             query("zone", "Only rows in this zone.", one_of(&facts.spatial_zones), false),
         ])
         .errors(&[BadRequest, NotFound])
+}
+
+/// The schema of a feature as the API publishes it.
+pub fn schemas() -> Value {
+    json!({
+        "Feature": {
+            "type": "object",
+            "description": "An RFC 7946 Feature; `id` repeats `properties.id`.",
+            "required": ["type", "geometry", "properties"],
+            "properties": {
+                "type": {"type": "string", "enum": ["Feature"]},
+                "id": {"type": ["string", "number"]},
+                "geometry": {"type": ["object", "null"], "required": ["type"], "properties": {"type": {"type": "string"}}},
+                "properties": {
+                    "type": "object",
+                    "required": ["id", "protocol"],
+                    "properties": {
+                        "id": {"type": ["string", "number"]}, "name": {"type": "string"}, "category": {"type": "string"},
+                        "zone": {"type": "string"}, "protocol": {"type": "string", "description": "The register the feature comes from."},
+                    },
+                    "additionalProperties": true,
+                },
+            },
+        },
+    })
 }

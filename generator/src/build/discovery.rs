@@ -111,6 +111,28 @@ fn api_catalog(site: &SiteConfig) -> Value {
     ]})
 }
 
+/// `GET /api`: the API's front door (the API catalog's anchor), linking every part of it.
+fn api_root(content: &Content) -> Value {
+    let base = content.site.base();
+    let collections: serde_json::Map<String, Value> =
+        COLLECTIONS.iter().map(|c| (c.to_string(), json!(format!("{base}/api/{c}")))).collect();
+    success(json!({
+        "apiVersion": API_VERSION,
+        "title": content.site.title,
+        "links": {
+            "openapi": format!("{base}/api/openapi.json"),
+            "catalog": format!("{base}/.well-known/api-catalog"),
+            "docs": format!("{base}/api-docs"),
+            "status": format!("{base}/api/status"),
+            "search": format!("{base}/api/search"),
+            "encyclopedia": format!("{base}/api/encyclopedia"),
+            "mcp": format!("{base}/mcp"),
+            "deprecationPolicy": format!("{base}/api/deprecation-policy"),
+        },
+        "collections": collections,
+    }))
+}
+
 fn deprecation_policy() -> Value {
     success(json!({
         "currentVersion": API_VERSION,
@@ -245,6 +267,7 @@ pub fn files(content: &Content, generated_at: DateTime) -> Vec<OutFile> {
             "application/openapi+json",
             openapi_document(content).to_string().into_bytes(),
         ),
+        OutFile::served("/api", "api.json", JSON, api_root(content).to_string().into_bytes()),
         OutFile::served("/api/status", "api/status.json", JSON, status(content, generated_at).to_string().into_bytes()),
         OutFile::served(
             "/api/deprecation-policy",

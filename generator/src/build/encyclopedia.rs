@@ -53,7 +53,7 @@ pub fn json_ld(entry: &Entry, site: &SiteConfig) -> Value {
         ("about", record.category.clone().map(|c| json!({"@type": "Thing", "name": c}))),
         ("keywords", (!record.tags.is_empty()).then(|| json!(record.tags))),
         ("alternateName", (!entry.aliases.is_empty()).then(|| json!(entry.aliases))),
-        ("license", (!site.license.is_empty()).then(|| Value::from(site.license.clone()))),
+        ("license", portal_core::license::parse(&site.license).and_then(|l| l.url).map(Value::from)),
     ];
     for (key, value) in extra {
         if let Some(value) = value {

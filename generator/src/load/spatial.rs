@@ -84,6 +84,11 @@ pub fn parse(file: &str, stem: &str, text: &str) -> Result<Vec<Value>, Vec<Conte
             let id = raw_feature.get("id").cloned().unwrap_or_else(|| json!(format!("{stem}-{number}")));
             properties.insert("id".into(), id);
         }
+        // RFC 7946 3.2: the identifier also as the Feature's own `id` member, for GeoJSON clients.
+        let id = properties.get("id").cloned().unwrap_or(Value::Null);
+        if (id.is_string() || id.is_number()) && out.get("id").is_none() {
+            out["id"] = id;
+        }
         features.push(out);
     }
     if errors.is_empty() {
