@@ -27,6 +27,35 @@ pub fn listing(name: &str, items: Vec<Value>, total: usize) -> Map<String, Value
     map
 }
 
+/// Page `page` (from 1) of a listing split into pages of `page_size`: the listing envelope of the
+/// page's `items` (with `total` the whole collection's size), the page numbers, and `links` to
+/// itself, its neighbours and both ends (site-relative URLs made by `url_of(page)`).
+pub fn page(
+    name: &str,
+    items: Vec<Value>,
+    total: usize,
+    (page, page_size): (usize, usize),
+    url_of: impl Fn(usize) -> String,
+) -> Value {
+    let total_pages = total.div_ceil(page_size.max(1)).max(1);
+    let mut links = Map::new();
+    links.insert("self".into(), json!(url_of(page)));
+    links.insert("first".into(), json!(url_of(1)));
+    links.insert("last".into(), json!(url_of(total_pages)));
+    if page > 1 {
+        links.insert("prev".into(), json!(url_of(page - 1)));
+    }
+    if page < total_pages {
+        links.insert("next".into(), json!(url_of(page + 1)));
+    }
+    let mut map = listing(name, items, total);
+    map.insert("page".into(), json!(page));
+    map.insert("pageSize".into(), json!(page_size));
+    map.insert("totalPages".into(), json!(total_pages));
+    map.insert("links".into(), Value::Object(links));
+    Value::Object(map)
+}
+
 /// One record of `GET /api/<collection>/<slug>`: `{status, count: 1, data: {<collection>: [record]}}`.
 pub fn detail(collection: &str, record: Value) -> Value {
     success(json!({"count": 1, "data": { collection: [record] }}))
@@ -35,6 +64,21 @@ pub fn detail(collection: &str, record: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_link_their_neighbours_and_both_ends() {
+        let url = |n: usize| format!("/api/news/_page/{n}");
+        let middle = page("news", vec![json!({"id": "a"})], 250, (2, 100), url);
+        assert_eq!(
+            (middle["count"].clone(), middle["total"].clone(), middle["totalPages"].clone()),
+            (json!(1), json!(250), json!(3))
+        );
+        assert_eq!(middle["links"]["prev"], "/api/news/_page/1");
+        assert_eq!(middle["links"]["next"], "/api/news/_page/3");
+        let only = page("news", Vec::new(), 0, (1, 100), url);
+        assert_eq!((only["totalPages"].clone(), only["links"].get("next")), (json!(1), None));
+        assert_eq!(only["links"]["last"], "/api/news/_page/1");
+    }
 
     #[test]
     fn status_leads_every_envelope() {

@@ -30,6 +30,7 @@ pub mod platform;
 pub mod problem;
 pub mod query;
 pub mod ratelimit;
+pub mod record_schema;
 pub mod routes;
 pub mod search;
 pub mod spatial;

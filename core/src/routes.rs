@@ -371,6 +371,27 @@ pub const ROUTES: &[Route] = &[
         ]
     ),
     route!(
+        "/api/{collection}/_page/{name}",
+        "collections",
+        [doc(
+            get("getCollectionPage", "One static page of a collection's listing.", Serve::File, JSON),
+            collections::page
+        )]
+    ),
+    route!(
+        "/api/schemas/{name}",
+        "collections",
+        [doc(
+            get(
+                "getCollectionSchema",
+                "The JSON Schema of a collection's records.",
+                Serve::File,
+                crate::record_schema::MEDIA_TYPE
+            ),
+            collections::record_schema
+        )]
+    ),
+    route!(
         "/api/{collection}/{slug+}",
         "collections",
         [doc(get("getRecord", "One record with its rendered HTML.", Serve::File, JSON), collections::record)]

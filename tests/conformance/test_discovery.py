@@ -123,3 +123,10 @@ def test_the_document_needs_no_credentials_and_names_the_site_license(client):
     spatial = doc["paths"]["/api/v1/spatial.json"]["get"]["responses"]["200"]["content"]["application/geo+json"]["schema"]
     assert spatial["properties"]["features"]["items"] == {"$ref": "#/components/schemas/Feature"}
     assert "408" in doc["paths"]["/api/submit-voice"]["post"]["responses"]
+
+
+def test_the_catalog_links_each_collection_to_its_schema(client):
+    contexts = {c["anchor"]: c for c in client.get("/.well-known/api-catalog").json()["linkset"]}
+    news = next(c for a, c in contexts.items() if a.endswith("/api/news"))
+    assert news["describedby"][0]["href"].endswith("/api/schemas/news.json")
+    assert news["describedby"][0]["type"] == "application/schema+json"

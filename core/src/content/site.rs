@@ -35,6 +35,28 @@ pub struct SiteConfig {
     /// Third-party data sources of the proxies.
     #[serde(default)]
     pub upstreams: Upstreams,
+    /// The static pages of the JSON API.
+    #[serde(default)]
+    pub api: Api,
+}
+
+/// `api:` the static pages of the collection listings (`/api/<collection>/_page/<n>`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Api {
+    /// Records per static page.
+    #[serde(default = "default_api_page_size")]
+    pub page_size: usize,
+}
+
+impl Default for Api {
+    fn default() -> Self {
+        Api { page_size: default_api_page_size() }
+    }
+}
+
+fn default_api_page_size() -> usize {
+    100
 }
 
 fn default_language() -> String {

@@ -2,7 +2,9 @@
 
 use serde_json::{json, Value};
 
-use super::describe::{collection, envelope, json_content, nullable, path, query, slug, Description, BODY_ERRORS};
+use super::describe::{
+    collection, envelope, json_content, nullable, object, path, query, slug, Description, BODY_ERRORS,
+};
 use super::schemas::schema;
 use super::Facts;
 use crate::collections::COLLECTIONS;
@@ -61,6 +63,33 @@ pub fn query_options(_: &Facts) -> Description {
         .errors(&BODY_ERRORS)
 }
 
+/// `GET /api/{collection}/_page/{n}`.
+pub fn page(_: &Facts) -> Description {
+    Description::ok(json_content(
+        "A page of the listing (the site's `api.page_size` records, 100 by default) with links to the others.",
+        "CollectionPage",
+    ))
+    .params([
+        collection(),
+        path("name", "The page number, from 1.", json!({"type": "string", "pattern": "^[1-9][0-9]*$"})),
+    ])
+    .errors(&[NotFound])
+}
+
+/// `GET /api/schemas/{collection}.json`.
+pub fn record_schema(_: &Facts) -> Description {
+    Description::ok(object(
+        "A JSON Schema 2020-12 of the collection's records, derived from the published records.",
+        crate::record_schema::MEDIA_TYPE,
+    ))
+    .params([path(
+        "name",
+        "The collection's name followed by `.json`.",
+        json!({"type": "string", "enum": COLLECTIONS.iter().map(|c| format!("{c}.json")).collect::<Vec<_>>()}),
+    )])
+    .errors(&[NotFound])
+}
+
 /// `GET /api/{collection}/{slug}`.
 pub fn record(_: &Facts) -> Description {
     Description::ok(json_content("One record with its rendered HTML.", "RecordResponse"))
@@ -81,7 +110,8 @@ pub fn schemas() -> Value {
         "CollectionName": {"type": "string", "enum": COLLECTIONS},
         "Record": {
             "type": "object",
-            "description": "A published record: these members, then the front-matter keys in file order, then `body` (markdown).",
+            "description": "A published record: these members, then the front-matter keys in file order, then `body` (markdown). \
+                The JSON Schema of each collection's records, derived from what they use, is at /api/schemas/<collection>.json.",
             "required": ["id", "collection", "title", "slug", "url"],
             "properties": {
                 "id": string, "collection": schema("CollectionName"), "title": string, "slug": string,
@@ -98,6 +128,15 @@ pub fn schemas() -> Value {
             "data": {"type": "object", "description": "One key, the collection name.", "additionalProperties": {"type": "array", "items": schema("Record")}},
             "metadata": schema("ExportMetadata"),
             "stats": schema("ExportStats"),
+        })),
+        "CollectionPage": envelope(&["count", "total", "page", "pageSize", "totalPages", "data", "links"], json!({
+            "count": {"type": "integer", "description": "Records on this page."},
+            "total": {"type": "integer", "description": "Records in the collection."},
+            "page": {"type": "integer"}, "pageSize": {"type": "integer"}, "totalPages": {"type": "integer"},
+            "data": {"type": "object", "description": "One key, the collection name.", "additionalProperties": {"type": "array", "items": schema("Record")}},
+            "links": {"type": "object", "required": ["self", "first", "last"], "properties": {
+                "self": {"type": "string"}, "first": {"type": "string"}, "last": {"type": "string"},
+                "next": {"type": "string"}, "prev": {"type": "string"}}},
         })),
         "RecordResponse": envelope(&["count", "data"], json!({
             "count": {"type": "integer", "enum": [1]},

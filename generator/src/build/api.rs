@@ -1,8 +1,10 @@
-//! The collection endpoints as files: `GET /api/<collection>` (spec 2.3 envelope) and
-//! `GET /api/<collection>/<slug>` (D2 detail with `html`).
+//! The collection endpoints as files: `GET /api/<collection>` (spec 2.3 envelope), its static pages
+//! `GET /api/<collection>/_page/<n>` (for plain CDNs and offline copies), `GET
+//! /api/<collection>/<slug>` (D2 detail with `html`) and the collection's JSON Schema
+//! `GET /api/schemas/<collection>.json`.
 
 use portal_core::content::Record;
-use portal_core::envelope;
+use portal_core::{envelope, record_schema};
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -11,9 +13,41 @@ use crate::load::Content;
 
 const JSON: &str = "application/json";
 
-/// The listing envelope of a collection.
-pub fn listing(name: &str, records: &[Record]) -> Value {
-    Value::Object(envelope::listing(name, records.iter().map(Record::to_json).collect(), records.len()))
+/// The URL of page `n` of a collection's static listing.
+pub fn page_url(name: &str, n: usize) -> String {
+    format!("/api/{name}/_page/{n}")
+}
+
+/// The static pages of a listing (`items` in order), page 1 even when it is empty.
+fn pages(name: &str, items: &[Value], page_size: usize) -> Vec<OutFile> {
+    let page_size = page_size.max(1);
+    let chunks: Vec<&[Value]> = if items.is_empty() { vec![&[]] } else { items.chunks(page_size).collect() };
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(index, chunk)| {
+            let n = index + 1;
+            let body = envelope::page(name, chunk.to_vec(), items.len(), (n, page_size), |p| page_url(name, p));
+            OutFile::served(
+                page_url(name, n),
+                format!("api/{name}/_page/{n}.json"),
+                JSON,
+                body.to_string().into_bytes(),
+            )
+        })
+        .collect()
+}
+
+/// The JSON Schema of a collection's records.
+fn schema(name: &str, items: &[Value], base_url: &str) -> OutFile {
+    let path = format!("/api/schemas/{name}.json");
+    let body = record_schema::derive(name, &format!("{base_url}{path}"), items);
+    OutFile::served(
+        path.clone(),
+        path.trim_start_matches('/'),
+        record_schema::MEDIA_TYPE,
+        body.to_string().into_bytes(),
+    )
 }
 
 /// The detail envelope of one record.
@@ -27,11 +61,15 @@ pub fn files(content: &Content) -> Vec<OutFile> {
         .collections
         .par_iter()
         .flat_map_iter(|(name, records)| {
+            let items: Vec<Value> = records.iter().map(Record::to_json).collect();
+            let mut files = pages(name, &items, content.site.api.page_size);
+            files.push(schema(name, &items, content.site.base()));
+            let listing = Value::Object(envelope::listing(name, items, records.len()));
             let listing = OutFile::served(
                 format!("/api/{name}"),
                 format!("api/{name}.json"),
                 JSON,
-                listing(name, records).to_string().into_bytes(),
+                listing.to_string().into_bytes(),
             );
             let details = records.iter().map(move |record| {
                 OutFile::served(
@@ -41,7 +79,9 @@ pub fn files(content: &Content) -> Vec<OutFile> {
                     detail(record).to_string().into_bytes(),
                 )
             });
-            std::iter::once(listing).chain(details).collect::<Vec<_>>()
+            files.push(listing);
+            files.extend(details);
+            files
         })
         .collect()
 }

@@ -98,17 +98,25 @@ fn api_catalog(site: &SiteConfig) -> Value {
     items.extend(COLLECTIONS.iter().map(|c| json!({"href": format!("{base}/api/{c}"), "title": description(c)})));
     items.push(json!({"href": format!("{base}/api/encyclopedia"), "title": "sourced encyclopedia entries"}));
     items.push(json!({"href": format!("{base}/mcp"), "title": "read-only MCP server"}));
-    json!({"linkset": [
-        {"anchor": format!("{base}/.well-known/api-catalog"), "item": items},
-        {
+    let mut linkset = vec![
+        json!({"anchor": format!("{base}/.well-known/api-catalog"), "item": items}),
+        json!({
             "anchor": format!("{base}/api"),
             "service-desc": [{"href": format!("{base}/api/openapi.json"), "type": "application/openapi+json"}],
             "service-doc": [{"href": format!("{base}/api-docs"), "type": "text/html"}],
             "status": [{"href": format!("{base}/api/status"), "type": JSON}],
             "describedby": [{"href": format!("{base}/llms.txt"), "type": "text/plain"}],
             "deprecation": [{"href": format!("{base}/api/deprecation-policy"), "type": JSON}],
-        },
-    ]})
+        }),
+    ];
+    // Each collection is described by the JSON Schema of its records.
+    linkset.extend(COLLECTIONS.iter().map(|c| {
+        json!({
+            "anchor": format!("{base}/api/{c}"),
+            "describedby": [{"href": format!("{base}/api/schemas/{c}.json"), "type": portal_core::record_schema::MEDIA_TYPE}],
+        })
+    }));
+    json!({"linkset": linkset})
 }
 
 /// `GET /api`: the API's front door (the API catalog's anchor), linking every part of it.
