@@ -374,7 +374,7 @@ pub const ROUTES: &[Route] = &[
         "/api/{collection}/_page/{name}",
         "collections",
         [doc(
-            get("getCollectionPage", "One static page of a collection's listing.", Serve::File, JSON),
+            get("getCollectionListingPage", "One static page of a collection's listing.", Serve::File, JSON),
             collections::page
         )]
     ),
