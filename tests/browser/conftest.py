@@ -1,0 +1,51 @@
+"""The browser suite: Debian's Chromium driven by Playwright for Python (pointed at the system
+browser: Playwright's own download host is not reachable), over `portal serve` of the sample site
+(`content/`, built by scripts/test into target/sample-dist)."""
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import servers
+
+CHROMIUM = os.environ.get("PORTAL_CHROMIUM", "/usr/bin/chromium")
+AXE = servers.ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# Flags for a headless browser on a closed network (no background fetches to Google's hosts).
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def sample_dist():
+    return Path(os.environ.get("PORTAL_SAMPLE_DIST", servers.ROOT / "target" / "sample-dist"))
+
+
+@pytest.fixture(scope="session")
+def site():
+    """`portal serve` over the sample site's build; yields (base URL, manifest)."""
+    dist = sample_dist()
+    manifest = json.loads((dist / "_portal" / "manifest.json").read_text())
+    state = tempfile.mkdtemp(prefix="browser-state-", dir=servers.ROOT / "target")
+    server = servers.start_portal(["serve", "--dist", str(dist), "--port", "0", "--rate-limit", "1000000",
+                                   "--state", state], env={"PORTAL_SMTP_URL": ""})
+    yield server.base_url, manifest
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def html_pages(manifest):
+    """Every URL path the build serves as an HTML page."""
+    return sorted(path for path, asset in manifest["routes"].items() if asset["type"].startswith("text/html"))
