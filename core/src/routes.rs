@@ -335,7 +335,11 @@ pub const ROUTES: &[Route] = &[
     route!("/tags/{name}", "pages", [page("getTagPage", "The records carrying one tag, across collections.")]),
     route!("/tags/{name}/page/{name}", "pages", [page("getTagPageNumber", "A further page of a tag's records.")]),
     route!("/categories", "pages", [page("getCategoriesPage", "Every category with how many records it has.")]),
-    route!("/categories/{name}", "pages", [page("getCategoryPage", "The records of one category, across collections.")]),
+    route!(
+        "/categories/{name}",
+        "pages",
+        [page("getCategoryPage", "The records of one category, across collections.")]
+    ),
     route!(
         "/categories/{name}/page/{name}",
         "pages",
@@ -344,7 +348,10 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/{collection}/page/{name}",
         "pages",
-        [page("getCollectionPageNumber", "A further page of a collection's listing (past pagination.page_size items).")]
+        [page(
+            "getCollectionPageNumber",
+            "A further page of a collection's listing (past pagination.page_size items)."
+        )]
     ),
     route!(
         "/pages/{slug+}",

@@ -83,12 +83,8 @@ pub fn srcset(rel: &str, size: Size) -> Option<String> {
 
 /// A static file's path as a URL path (spaces and the like percent-encoded; `/` kept).
 pub fn encode_path(rel: &str) -> String {
-    const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-        .remove(b'/')
-        .remove(b'-')
-        .remove(b'_')
-        .remove(b'.')
-        .remove(b'~');
+    const KEEP: &percent_encoding::AsciiSet =
+        &percent_encoding::NON_ALPHANUMERIC.remove(b'/').remove(b'-').remove(b'_').remove(b'.').remove(b'~');
     percent_encoding::utf8_percent_encode(rel, KEEP).to_string()
 }
 
@@ -101,7 +97,9 @@ pub fn make_variants(rel: &str, bytes: &[u8]) -> Result<Vec<(u32, Vec<u8>)>> {
         .into_iter()
         .map(|width| {
             let resized = source.resize_exact(width, variant_height(size, width), FilterType::CatmullRom);
-            encode(&resized, format).map(|bytes| (width, bytes)).with_context(|| format!("encoding {rel} at {width} px"))
+            encode(&resized, format)
+                .map(|bytes| (width, bytes))
+                .with_context(|| format!("encoding {rel} at {width} px"))
         })
         .collect()
 }

@@ -75,6 +75,9 @@ pub enum LoadError {
     Io(anyhow::Error),
 }
 
+/// One record file parsed: its collection's index, the record or its errors, the file, warnings.
+type Parsed = (usize, Result<Record, Vec<ContentError>>, String, Vec<ContentError>);
+
 /// Loads and validates `root`. Reports every content error in one go.
 pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
     load_with(root, progress, false)
@@ -91,7 +94,7 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
     let statics = statics::load(root, &mut errors);
     let mut warnings = Vec::new();
     let bar = progress.bar("parsing", files.len() as u64);
-    let parsed: Vec<(usize, Result<Record, Vec<ContentError>>, String, Vec<ContentError>)> = files
+    let parsed: Vec<Parsed> = files
         .par_iter()
         .map(|(collection, path)| {
             let file = path.display().to_string();
@@ -111,7 +114,7 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
     let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file, found) in parsed {
-        if !(matches!(&result, Ok(record) if record.draft) && !drafts) {
+        if drafts || !matches!(&result, Ok(record) if record.draft) {
             warnings.extend(found);
         }
         match result {

@@ -56,8 +56,7 @@ impl StaticFiles {
         }
         let path = src.split(['?', '#']).next().unwrap_or("");
         let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
-        let mut segments: Vec<&str> =
-            decoded.split('/').filter(|s| !s.is_empty() && *s != "." && *s != "..").collect();
+        let mut segments: Vec<&str> = decoded.split('/').filter(|s| !s.is_empty() && *s != "." && *s != "..").collect();
         let rel = segments.join("/");
         if let Some((key, file)) = self.0.get_key_value(&rel) {
             return Reference::Local(key, file);
@@ -145,9 +144,14 @@ mod tests {
     #[test]
     fn local_paths_resolve_with_or_without_slash_or_static_folder() {
         let files = files();
-        for src in ["/media/well.jpg", "media/well.jpg", "../static/media/well.jpg", "static/media/well.jpg",
-            "./media/well.jpg?v=2", "/media/well.jpg#top"]
-        {
+        for src in [
+            "/media/well.jpg",
+            "media/well.jpg",
+            "../static/media/well.jpg",
+            "static/media/well.jpg",
+            "./media/well.jpg?v=2",
+            "/media/well.jpg#top",
+        ] {
             assert!(matches!(files.resolve(src), Reference::Local("media/well.jpg", _)), "{src}");
         }
         assert_eq!(files.resolve("/media/pump.jpg"), Reference::Missing("media/pump.jpg".into()));
