@@ -48,12 +48,13 @@ impl ImageRef {
         }
     }
 
-    /// The text read out instead of the image: `alt`, else front matter `image_alt`, else the title.
+    /// The text read out instead of the image: the mapping's `alt`, else front matter `alt` or
+    /// `image_alt`, else the title.
     pub fn alt_text(&self, record: &Record) -> String {
+        let field = |key: &str| record.fields.get(key).and_then(Value::as_str).map(str::trim).filter(|a| !a.is_empty());
         self.alt
             .clone()
-            .or_else(|| record.fields.get("image_alt").and_then(Value::as_str).map(str::trim).map(str::to_string))
-            .filter(|alt| !alt.is_empty())
+            .or_else(|| field("alt").or_else(|| field("image_alt")).map(str::to_string))
             .unwrap_or_else(|| record.title.clone())
     }
 }
@@ -134,6 +135,8 @@ mod tests {
         assert_eq!(ImageRef::of(&r.fields).expect("ok").expect("image").alt_text(&r), "Children at the pump");
         let r = record("---\ntitle: Well\nimage: {src: a.jpg}\n---\n");
         assert_eq!(ImageRef::of(&r.fields).expect("ok").expect("image").alt_text(&r), "Well");
+        let r = record("---\ntitle: Well\nimage: a.jpg\nalt: Blue pump\nimage_alt: ignored\n---\n");
+        assert_eq!(ImageRef::of(&r.fields).expect("ok").expect("image").alt_text(&r), "Blue pump");
     }
 
     #[test]

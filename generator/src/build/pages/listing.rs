@@ -47,7 +47,7 @@ pub fn item(r: &Renderer, record: &Record, past: bool) -> Value {
         "title": record.title,
         "url": record.url,
         "summary": record.summary,
-        "date": record.date.map(|d| d.date()),
+        "date": record.date.or_else(|| start_of(record)).map(|d| d.date()),
         "image": figure::image(record, &r.content.statics, figure::THUMB_SIZES),
         "past": past,
         "draft": record.draft,
@@ -55,6 +55,11 @@ pub fn item(r: &Renderer, record: &Record, past: bool) -> Value {
         "collection_label": collection_label(r.strings(), &record.collection),
         "content_lang": lang_attributes(language_of(record, site_language), site_language),
     })
+}
+
+/// A record's `start`, parsed.
+fn start_of(record: &Record) -> Option<DateTime> {
+    record.fields.get("start").and_then(Value::as_str).and_then(|s| parse_content_date(s).ok())
 }
 
 /// When an event starts and whether it is over at `now`; `None` for an undated event.

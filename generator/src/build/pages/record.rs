@@ -33,6 +33,7 @@ const NOT_FACTS: &[&str] = &[
     "category",
     "image",
     "image_alt",
+    "alt",
     "language",
     "translation_key",
 ];
