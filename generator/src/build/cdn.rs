@@ -22,19 +22,21 @@ fn inferred(file: &str, content_type: &str) -> bool {
     let base = content_type.split(';').next().unwrap_or("").trim();
     let usual_binary = content_type == media::of_file(file)
         && content_type != media::UNKNOWN
-        && ["image/", "font/", "audio/", "video/", "application/pdf", "application/zip"].iter().any(|p| base.starts_with(p));
+        && ["image/", "font/", "audio/", "video/", "application/pdf", "application/zip"]
+            .iter()
+            .any(|p| base.starts_with(p));
     usual_binary
         || matches!(
-        (extension, base),
-        ("json", "application/json")
-            | ("html", "text/html")
-            | ("txt", "text/plain")
-            | ("xml", "application/xml")
-            | ("css", "text/css")
-            | ("js", "text/javascript")
-            | ("md", "text/markdown")
-            | ("csv", "text/csv")
-    )
+            (extension, base),
+            ("json", "application/json")
+                | ("html", "text/html")
+                | ("txt", "text/plain")
+                | ("xml", "application/xml")
+                | ("css", "text/css")
+                | ("js", "text/javascript")
+                | ("md", "text/markdown")
+                | ("csv", "text/csv")
+        )
 }
 
 /// The `_headers` file for `manifest`.
