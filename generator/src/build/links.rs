@@ -3,7 +3,8 @@
 //!
 //! Templates and markdown bodies write site links as root-relative URLs (`/services/clinic`). Once
 //! every file is rendered, a link to a URL the build writes becomes the relative path of that file
-//! from the page (`../services/clinic.html`); the servers answer those file paths too (see
+//! from the page (`../services/clinic.html`; each candidate of an image's `srcset` likewise, and
+//! names that need it percent-encoded); the servers answer those file paths too (see
 //! `portal_core::app`). A form's action on a dynamic endpoint (search) becomes relative to the page
 //! (`../api/search`), so it works on the site and under `portal serve` alike, and is simply absent
 //! from an offline copy. Any other link to what the build does not write becomes absolute on the

@@ -130,3 +130,33 @@ pub fn pages(r: &Renderer) -> Result<Vec<[OutFile; 2]>> {
     }
     Ok(pages)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Progress;
+
+    #[test]
+    fn spellings_that_slug_the_same_are_one_term_named_by_the_most_used() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(dir.path().join("news")).expect("folders");
+        std::fs::create_dir_all(dir.path().join("events")).expect("folders");
+        std::fs::write(dir.path().join("site.yaml"), "title: T\n").expect("site");
+        let records = [
+            ("news/a.md", "date: 2026-01-01\ntags: [Clean water, clean-water]\ncategory: Health"),
+            ("news/b.md", "date: 2026-03-01\ntags: [clean water]\ncategory: health"),
+            ("events/c.md", "date: 2026-02-01\ntags: [clean water, '!!!']"),
+        ];
+        for (file, front) in records {
+            std::fs::write(dir.path().join(file), format!("---\ntitle: {file}\n{front}\n---\n")).expect("record");
+        }
+        let content = crate::load::load(dir.path(), &Progress::hidden()).expect("loads");
+        let tags = terms(&content, Taxonomy::Tags);
+        assert_eq!(tags.len(), 1, "`!!!` has no slug, the rest are one term");
+        assert_eq!((tags[0].slug.as_str(), tags[0].name.as_str()), ("clean-water", "clean water"));
+        let urls: Vec<&str> = tags[0].records.iter().map(|r| r.url.as_str()).collect();
+        assert_eq!(urls, ["/news/b", "/events/c", "/news/a"], "each record once, newest first");
+        let categories = terms(&content, Taxonomy::Categories);
+        assert_eq!((categories[0].name.as_str(), categories[0].records.len()), ("Health", 2));
+    }
+}
