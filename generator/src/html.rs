@@ -7,27 +7,28 @@ use std::ops::Range;
 
 /// The byte ranges of every start tag `<name ...>` in `html` (`name` in lower case).
 pub fn start_tags(html: &str, name: &str) -> Vec<Range<usize>> {
+    let bytes = html.as_bytes();
     let mut found = Vec::new();
-    let open = format!("<{name}");
     let mut from = 0;
-    while let Some(at) = find_ascii_ci(&html[from..], &open) {
+    // `find('<')` is a fast byte search; most `<` are other tags and are skipped at once.
+    while let Some(at) = html[from..].find('<') {
         let start = from + at;
-        let after = start + open.len();
-        let boundary = html[after..].chars().next().is_some_and(|c| c.is_ascii_whitespace() || c == '/' || c == '>');
-        match html[after..].find('>') {
-            Some(end) if boundary => {
-                found.push(start..after + end + 1);
-                from = after + end + 1;
+        let after = start + 1 + name.len();
+        let named = bytes.get(start + 1..after).is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()));
+        let boundary = bytes.get(after).is_some_and(|c| c.is_ascii_whitespace() || *c == b'/' || *c == b'>');
+        if named && boundary {
+            match html[after..].find('>') {
+                Some(end) => {
+                    found.push(start..after + end + 1);
+                    from = after + end + 1;
+                    continue;
+                }
+                None => break,
             }
-            Some(_) => from = after,
-            None => break,
         }
+        from = start + 1;
     }
     found
-}
-
-fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
-    haystack.as_bytes().windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// The attributes of a start tag, in order, as (name in lower case, raw value); a bare attribute

@@ -17,13 +17,23 @@ use crate::html::{self, attributes, escape_attribute, start_tags};
 use crate::images::{encode_path, srcset};
 use crate::load::statics::{Reference, StaticFiles};
 
-/// The body `html` ready for a page.
+/// The body `html` ready for a page. Each step runs only when the body has what it changes (most
+/// bodies have no task list, table or image), so a large site pays for what it uses.
 pub fn prepare(html: &str, strings: &Strings, statics: &StaticFiles) -> String {
-    let html = outline(html);
-    let html = label_tasks(&html, strings);
-    let html = empty_headers(&html);
-    let html = align_classes(&html);
-    resolve_images(&html, statics)
+    let mut html = outline(html);
+    if html.contains("checkbox") {
+        html = label_tasks(&html, strings);
+    }
+    if html.contains("<th") {
+        html = empty_headers(&html);
+    }
+    if html.contains("text-align") {
+        html = align_classes(&html);
+    }
+    if html.contains("<img") {
+        html = resolve_images(&html, statics);
+    }
+    html
 }
 
 /// Replaces each range (in order, not overlapping) of `html` by what `edit` makes of its text.

@@ -13,6 +13,7 @@ use portal_core::collections::COLLECTIONS;
 use portal_core::content::Record;
 use portal_core::paging::{page_count, page_items, page_url};
 use portal_core::time::{parse_content_date, DateTime};
+use rayon::prelude::*;
 use serde_json::{json, Value};
 use tera::Context;
 
@@ -100,6 +101,7 @@ pub fn paged(r: &Renderer, listing: &Listing, items: &[Value]) -> Result<Vec<[Ou
     let pages = page_count(items.len(), size);
     let strings = r.strings();
     (1..=pages)
+        .into_par_iter()
         .map(|number| {
             let url = page_url(&listing.url, number);
             let on_page = page_items(items, size, number);
@@ -166,8 +168,14 @@ fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option
 
 /// The listing pages of every collection.
 pub fn collection_pages(r: &Renderer) -> Result<Vec<[OutFile; 2]>> {
-    let mut pages = Vec::new();
-    for name in COLLECTIONS {
+    let per_collection: Vec<Vec<[OutFile; 2]>> =
+        COLLECTIONS.par_iter().map(|name| collection(r, name)).collect::<Result<_>>()?;
+    Ok(per_collection.into_iter().flatten().collect())
+}
+
+/// The listing pages of one collection.
+fn collection(r: &Renderer, name: &'static str) -> Result<Vec<[OutFile; 2]>> {
+    {
         let records = r.content.records(name);
         let items: Vec<Value> = if name == EVENTS {
             order_events(records, r.now).into_iter().map(|(record, past)| item(r, record, past)).collect()
@@ -184,9 +192,8 @@ pub fn collection_pages(r: &Renderer) -> Result<Vec<[OutFile; 2]>> {
             extra,
             markdown_note: format!("JSON: <{}/api/{name}>", r.content.site.base()),
         };
-        pages.extend(paged(r, &listing, &items)?);
+        paged(r, &listing, &items)
     }
-    Ok(pages)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use anyhow::Result;
 use portal_core::content::Record;
 use portal_core::search::schema::fold;
 use portal_core::taxonomy::{slug, Taxonomy};
+use rayon::prelude::*;
 use serde_json::{json, Value};
 use tera::Context;
 
@@ -102,23 +103,27 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy) -> Result<Vec<[OutFile; 2]>>
         Taxonomy::Tags => "taxonomy.tag",
         Taxonomy::Categories => "taxonomy.category",
     };
-    for term in &terms {
-        let items: Vec<Value> = term.records.iter().map(|record| item(r, record, false)).collect();
-        let mut extra = Context::new();
-        extra.insert("taxonomy", name);
-        extra.insert("taxonomy_title", &title);
-        extra.insert("taxonomy_url", &taxonomy.index_url());
-        extra.insert("term", &term.name);
-        let listing = Listing {
-            url: taxonomy.term_url(&term.slug),
-            title: strings.fill(singular, &[("term", &term.name)]),
-            lead: String::new(),
-            template: "term.html",
-            extra,
-            markdown_note: format!("{title}: <{}{}>", r.content.site.base(), taxonomy.index_url()),
-        };
-        pages.extend(paged(r, &listing, &items)?);
-    }
+    let per_term: Vec<Vec<[OutFile; 2]>> = terms
+        .par_iter()
+        .map(|term| {
+            let items: Vec<Value> = term.records.iter().map(|record| item(r, record, false)).collect();
+            let mut extra = Context::new();
+            extra.insert("taxonomy", name);
+            extra.insert("taxonomy_title", &title);
+            extra.insert("taxonomy_url", &taxonomy.index_url());
+            extra.insert("term", &term.name);
+            let listing = Listing {
+                url: taxonomy.term_url(&term.slug),
+                title: strings.fill(singular, &[("term", &term.name)]),
+                lead: String::new(),
+                template: "term.html",
+                extra,
+                markdown_note: format!("{title}: <{}{}>", r.content.site.base(), taxonomy.index_url()),
+            };
+            paged(r, &listing, &items)
+        })
+        .collect::<Result<_>>()?;
+    pages.extend(per_term.into_iter().flatten());
     Ok(pages)
 }
 
