@@ -24,8 +24,10 @@ pub mod listing;
 pub mod mail;
 pub mod manifest;
 pub mod mcp;
+pub mod media;
 pub mod openapi;
 pub mod outbox;
+pub mod paging;
 pub mod platform;
 pub mod problem;
 pub mod query;
@@ -35,6 +37,7 @@ pub mod routes;
 pub mod search;
 pub mod spatial;
 pub mod suggest;
+pub mod taxonomy;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod time;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::content::SiteConfig;
+use crate::content::{MenuItem, SiteConfig};
 use crate::i18n::Strings;
 
 /// Where the manifest lives inside the build folder.
@@ -27,6 +27,10 @@ pub struct Manifest {
     /// The interface text in the site's language, for pages rendered per request.
     #[serde(default)]
     pub strings: Strings,
+    /// The main navigation of every page (`site.yaml` `menu`, else the collections that have
+    /// records), resolved by the build so pages rendered per request show the same links.
+    #[serde(default)]
+    pub navigation: Vec<MenuItem>,
     /// Named header sets, referred to by [`Asset::headers`] (e.g. the `Link` relations of HTML pages).
     #[serde(default)]
     pub header_sets: BTreeMap<String, Vec<(String, String)>>,

@@ -458,6 +458,28 @@ pub const ROUTES: &[Route] = &[
     route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
     route!("/encyclopedia", "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
     route!("/encyclopedia/{name}", "pages", [page("getEncyclopediaEntryPage", "An encyclopedia entry's page.")]),
+    route!("/tags", "pages", [page("getTagsPage", "Every tag with how many records carry it.")]),
+    route!("/tags/{name}", "pages", [page("getTagPage", "The records carrying one tag, across collections.")]),
+    route!("/tags/{name}/page/{name}", "pages", [page("getTagPageNumber", "A further page of a tag's records.")]),
+    route!("/categories", "pages", [page("getCategoriesPage", "Every category with how many records it has.")]),
+    route!(
+        "/categories/{name}",
+        "pages",
+        [page("getCategoryPage", "The records of one category, across collections.")]
+    ),
+    route!(
+        "/categories/{name}/page/{name}",
+        "pages",
+        [page("getCategoryPageNumber", "A further page of a category's records.")]
+    ),
+    route!(
+        "/{collection}/page/{name}",
+        "pages",
+        [page(
+            "getCollectionPageNumber",
+            "A further page of a collection's listing (past pagination.page_size items)."
+        )]
+    ),
     route!(
         "/pages/{slug+}",
         "pages",
@@ -572,6 +594,10 @@ mod tests {
         assert_eq!(pattern_of("/news/x"), Some("/{collection}/{slug+}"));
         assert_eq!(pattern_of("/"), Some("/"));
         assert_eq!(pattern_of("/api/news/a//b"), None);
+        assert_eq!(pattern_of("/news/page/2"), Some("/{collection}/page/{name}"));
+        assert_eq!(pattern_of("/pages/page/2"), Some("/{collection}/page/{name}"), "before the page redirect");
+        assert_eq!(pattern_of("/tags/water/page/2"), Some("/tags/{name}/page/{name}"));
+        assert_eq!(pattern_of("/categories/health"), Some("/categories/{name}"));
         assert!(match_pattern("/api/status", "/api/status/").is_none());
         assert!(match_pattern("/api/{collection}", "/api/news/x").is_none());
         let params = match_pattern("/api/{collection}/{slug+}", "/api/docs/a/b").unwrap_or_default();

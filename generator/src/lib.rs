@@ -5,6 +5,9 @@
 //! Data flows one way: content, model, dist, handlers.
 
 pub mod build;
+pub mod html;
+pub mod images;
+pub mod init;
 pub mod load;
 pub mod markdown;
 pub mod progress;

@@ -1,4 +1,4 @@
-//! The `portal` command line: `build`, `check`, `serve` and `submissions` (decision D9).
+//! The `portal` command line: `init`, `build`, `check`, `serve` and `submissions` (decision D9).
 //!
 //! Exit codes: 0 success, 1 content errors (all listed as `file:line: message`), 2 usage or I/O errors.
 
@@ -13,6 +13,9 @@ use portal::serve::{self, ServerState};
 use portal::submissions;
 use portal_core::ratelimit::Limits;
 
+/// Where `portal serve --drafts` builds its preview, inside the state folder.
+const PREVIEW_FOLDER: &str = "preview";
+
 #[derive(Parser)]
 #[command(name = "portal", version, about = "Turns a folder of community content into a public content and data API.")]
 struct Cli {
@@ -22,6 +25,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Start a new site: write a small content folder that builds and serves at once.
+    Init {
+        /// The folder to create the site in (new, or empty); the content goes into DIR/content.
+        dir: PathBuf,
+    },
     /// Render every static endpoint into the output folder.
     Build(BuildArgs),
     /// Validate the content folder without writing anything.
@@ -107,6 +115,9 @@ struct ServeArgs {
     /// Folder for state (submissions, mail outbox).
     #[arg(long, default_value = ".portal")]
     state: PathBuf,
+    /// Preview drafts, marked as such: builds into <state>/preview instead of --out (never dist/).
+    #[arg(long, conflicts_with = "dist")]
+    drafts: bool,
     /// Requests per window and client address.
     #[arg(long, default_value_t = Limits::default().limit)]
     rate_limit: u32,
@@ -122,6 +133,7 @@ impl BuildArgs {
             templates: Some(self.templates.clone()),
             out: self.out.clone(),
             base_url: self.base_url.clone(),
+            drafts: false,
         }
     }
 }
@@ -130,6 +142,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let progress = Progress::for_terminal();
     match cli.command {
+        Command::Init { dir } => match portal::init::create(&dir) {
+            Ok(written) => {
+                println!(
+                    "portal: wrote {written} files into {}; now `cd {}` and run `portal serve` (or `portal build`)",
+                    dir.join("content").display(),
+                    dir.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("portal: {e:#}");
+                ExitCode::from(2)
+            }
+        },
         Command::Build(args) => match build::build(&args.options(), &progress) {
             Ok(report) => {
                 report::built(args.format, &report, &args.out);
@@ -201,12 +227,23 @@ fn report_failure(format: Format, error: BuildError) -> ExitCode {
 }
 
 fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
+    let mut options = args.build.options();
+    if args.drafts {
+        options.drafts = true;
+        options.out = args.state.join(PREVIEW_FOLDER);
+    }
     let dist = match &args.dist {
         Some(dist) => dist.clone(),
-        None => match build::build(&args.build.options(), progress) {
+        None => match build::build(&options, progress) {
             Ok(report) => {
-                report::built(args.build.format, &report, &args.build.out);
-                args.build.out.clone()
+                report::built(args.build.format, &report, &options.out);
+                if args.drafts {
+                    println!(
+                        "portal: drafts preview (drafts marked as such, never published) built into {}",
+                        options.out.display()
+                    );
+                }
+                options.out.clone()
             }
             Err(e) => return report_failure(args.build.format, e),
         },
@@ -225,7 +262,7 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}:{}: {e}", args.host, args.port))?;
         let address = listener.local_addr()?;
-        let _watcher = if args.watch { Some(serve::watch::start(args.build.options(), state.clone())?) } else { None };
+        let _watcher = if args.watch { Some(serve::watch::start(options.clone(), state.clone())?) } else { None };
         println!("portal: listening on http://{address}");
         serve::serve(listener, state).await
     });

@@ -11,6 +11,9 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("../../templates/base.html")),
     ("home.html", include_str!("../../templates/home.html")),
     ("collection.html", include_str!("../../templates/collection.html")),
+    ("listing-items.html", include_str!("../../templates/listing-items.html")),
+    ("term.html", include_str!("../../templates/term.html")),
+    ("terms.html", include_str!("../../templates/terms.html")),
     ("record.html", include_str!("../../templates/record.html")),
     ("entry.html", include_str!("../../templates/entry.html")),
     ("encyclopedia.html", include_str!("../../templates/encyclopedia.html")),
@@ -65,4 +68,57 @@ pub fn assets(overrides: Option<&Path>) -> Result<Vec<(String, &'static str, Vec
             Ok((name.to_string(), *media, text.into_bytes()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The custom properties (`--name:#rrggbb`) of one part of the stylesheet.
+    fn colours(css: &str) -> std::collections::HashMap<String, [f64; 3]> {
+        css.split("--")
+            .skip(1)
+            .filter_map(|part| {
+                let (name, rest) = part.split_once(':')?;
+                let hex = rest.strip_prefix('#')?.get(..6)?;
+                let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok().map(|v| f64::from(v) / 255.0);
+                Some((name.to_string(), [channel(0)?, channel(2)?, channel(4)?]))
+            })
+            .collect()
+    }
+
+    /// WCAG 2 relative luminance and contrast ratio.
+    fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
+        let luminance = |c: [f64; 3]| {
+            let linear = |x: f64| if x <= 0.03928 { x / 12.92 } else { ((x + 0.055) / 1.055).powf(2.4) };
+            0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2])
+        };
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    #[test]
+    fn text_colours_meet_wcag_aa_in_the_light_and_the_dark_scheme() {
+        let css = ASSETS.iter().find(|(name, _, _)| *name == "style.css").map(|(_, _, css)| *css).unwrap_or("");
+        let (light, dark) = css.split_once("@media (prefers-color-scheme:dark)").expect("a dark scheme");
+        let pairs = [
+            ("ink", "bg"),
+            ("ink", "soft"),
+            ("ink", "past"),
+            ("muted", "bg"),
+            ("muted", "soft"),
+            ("muted", "past"),
+            ("accent", "bg"),
+            ("accent", "soft"),
+            ("on-accent", "accent"),
+            ("mark-ink", "mark"),
+        ];
+        for (scheme, text) in [("light", light), ("dark", dark)] {
+            let colours = colours(text);
+            for (fg, bg) in pairs {
+                let ratio = contrast(colours[fg], colours[bg]);
+                assert!(ratio >= 4.5, "{scheme}: --{fg} on --{bg} is {ratio:.2}:1, below 4.5:1");
+            }
+        }
+    }
 }

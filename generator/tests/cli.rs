@@ -342,3 +342,146 @@ fn submissions_lists_the_store_as_json_or_csv() {
     let text = String::from_utf8_lossy(&csv.stdout);
     assert_eq!(text, "kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia,title,author,content\nvoice,v-1,2026-11-22T12:00:00Z,0,0,0,,'=cmd,Ana,\"a,b\nc\"\n");
 }
+
+/// Runs `portal` in `dir` (for commands that use the default folders).
+fn portal_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_portal"))
+        .args(args)
+        .current_dir(dir)
+        .env("SOURCE_DATE_EPOCH", "1790000000")
+        .output()
+        .expect("portal runs")
+}
+
+#[test]
+fn init_writes_a_site_that_builds_at_once_and_refuses_a_folder_with_files() {
+    let parent = tempfile::tempdir().expect("temp dir");
+    let site = parent.path().join("my-site");
+    let init = portal_in(parent.path(), &["init", "my-site"]);
+    assert!(init.status.success(), "{}", String::from_utf8_lossy(&init.stderr));
+    for file in ["content/site.yaml", "content/news/welcome.md", "content/static/media/welcome.jpg"] {
+        assert!(site.join(file).is_file(), "{file}");
+    }
+    let built = portal_in(&site, &["build"]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert!(built.stderr.is_empty(), "no warnings: {}", String::from_utf8_lossy(&built.stderr));
+    let page = std::fs::read_to_string(site.join("dist/news/welcome.html")).expect("the record's page");
+    assert!(page.contains(r#"<img src="../media/welcome.jpg" alt="The sun rising"#), "{page}");
+    assert!(site.join("dist/_img/480/media/welcome.jpg").is_file());
+    assert!(site.join("dist/encyclopedia/community-portal.html").is_file());
+    let again = portal_in(parent.path(), &["init", "my-site"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("is not empty"));
+}
+
+/// A content folder with one news record (`news/x.md`) of the given text.
+fn one_record_site(record: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join("news")).expect("folders");
+    std::fs::write(dir.path().join("site.yaml"), "title: T\nbase_url: https://t.example\n").expect("site");
+    std::fs::write(dir.path().join("news/x.md"), record).expect("record");
+    dir
+}
+
+#[test]
+fn a_missing_local_image_is_a_warning_with_its_file_and_line_from_build_and_check() {
+    let site = one_record_site("---\ntitle: X\nimage: /media/gone.jpg\n---\n\nText\n\n![A pump](media/pump.png)\n");
+    let content = site.path().to_string_lossy().to_string();
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(site.path(), out.path());
+    assert!(built.status.success(), "a warning does not stop the build");
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(stderr.contains("news/x.md:3: warning: image `/media/gone.jpg` not found"), "{stderr}");
+    assert!(stderr.contains("news/x.md:8: warning: image `media/pump.png` not found"), "{stderr}");
+    let checked = portal(&["check", "--content", &content]);
+    assert!(checked.status.success());
+    assert!(String::from_utf8_lossy(&checked.stderr).contains("news/x.md:3: warning: image"));
+    let json_check = portal(&["check", "--content", &content, "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&json_check.stdout).expect("JSON");
+    assert_eq!(doc["warnings"].as_array().map(Vec::len), Some(2));
+    let page = std::fs::read_to_string(out.path().join("news/x.html")).expect("page");
+    assert!(!page.contains("gone.jpg"), "a missing image is not shown");
+}
+
+#[test]
+fn a_malformed_image_is_a_content_error() {
+    let site = one_record_site("---\ntitle: X\nimage: [a, b]\n---\n");
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(site.path(), out.path());
+    assert_eq!(built.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&built.stderr).contains("news/x.md:3: `image` must be"));
+}
+
+#[test]
+fn a_static_file_in_a_folder_the_build_owns_is_an_error() {
+    let site = one_record_site("---\ntitle: X\n---\n");
+    std::fs::create_dir_all(site.path().join("static/api")).expect("api");
+    std::fs::write(site.path().join("static/api/x.json"), "{}").expect("file");
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(site.path(), out.path());
+    assert_eq!(built.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(stderr.contains("static/api/x.json:1: static files may not live under `api/`"), "{stderr}");
+}
+
+#[test]
+fn a_static_file_that_takes_a_page_url_is_an_error_naming_both() {
+    let site = one_record_site("---\ntitle: X\n---\n");
+    std::fs::create_dir_all(site.path().join("static")).expect("static");
+    std::fs::write(site.path().join("static/news.html"), "<p>mine</p>").expect("file");
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(site.path(), out.path());
+    assert_eq!(built.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(stderr.contains("static/news.html:1:") && stderr.contains("for /news (news.html)"), "{stderr}");
+}
+
+/// Sends one GET to a server on 127.0.0.1 and returns the whole answer.
+fn http_get(address: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).expect("connects");
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n").expect("request");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("answer");
+    answer
+}
+
+#[test]
+fn serve_drafts_previews_drafts_marked_in_the_state_folder_never_in_the_output() {
+    use std::io::BufRead;
+    let state = tempfile::tempdir().expect("temp dir");
+    let out = tempfile::tempdir().expect("temp dir");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_portal"))
+        .args(["serve", "--content", "fixtures/site", "--drafts", "--port", "0", "--state"])
+        .arg(state.path())
+        .arg("--out")
+        .arg(out.path())
+        .current_dir(root())
+        .env("SOURCE_DATE_EPOCH", "1790000000")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("portal serve starts");
+    let stdout = server.stdout.take().expect("stdout");
+    let mut said = Vec::new();
+    let address = std::io::BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            said.push(line.clone());
+            line.split("listening on http://").nth(1).map(str::to_string)
+        })
+        .unwrap_or_default();
+    let draft = http_get(&address, "/news/secret-plan");
+    let listing = http_get(&address, "/news");
+    let published = http_get(&address, "/news/water-points-reopen");
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(draft.starts_with("HTTP/1.1 200"), "{draft}");
+    assert!(draft.contains(r#"<meta name="robots" content="noindex">"#) && draft.contains(r#"class="draft-banner""#));
+    assert!(listing.contains("Unpublished draft") && listing.contains(r#"class="badge draft-mark""#));
+    assert!(!published.contains("noindex"), "published pages stay indexable");
+    assert!(said.iter().any(|l| l.contains("drafts preview")), "{said:?}");
+    assert!(state.path().join("preview/news/secret-plan.html").is_file());
+    assert!(all_files(out.path()).is_empty(), "the output folder is left alone");
+}

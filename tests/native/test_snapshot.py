@@ -63,6 +63,9 @@ class Links(html.parser.HTMLParser):
                 self.ids.add(value)
             if name in ("href", "src", "action") and value is not None:
                 self.links.append((tag, name, value))
+            if name == "srcset" and value:
+                # Each candidate of a responsive image: "url width, url width".
+                self.links.extend((tag, name, candidate.split()[0]) for candidate in value.split(", "))
 
 
 def parse(page):

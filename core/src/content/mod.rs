@@ -11,4 +11,4 @@ mod site;
 pub use entry::{Entry, Source, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;
 pub use record::{is_valid_slug, sort_records, Issue, Record, RESERVED_KEYS};
-pub use site::{Booking, Contact, Notifications, Rss, SiteConfig, Upstreams};
+pub use site::{Booking, Contact, MenuItem, Notifications, Pagination, Rss, SiteConfig, Upstreams, DEFAULT_PAGE_SIZE};

@@ -35,9 +35,47 @@ pub struct SiteConfig {
     /// Third-party data sources of the proxies.
     #[serde(default)]
     pub upstreams: Upstreams,
+    /// The main navigation; empty: the collections that have records (and the encyclopedia).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub menu: Vec<MenuItem>,
+    /// How long listings are before they are paged.
+    #[serde(default)]
+    pub pagination: Pagination,
     /// The static pages of the JSON API.
     #[serde(default)]
     pub api: Api,
+}
+
+/// One link of `menu:`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MenuItem {
+    /// The link text.
+    pub title: String,
+    /// Where it goes: a site path (`/news`) or an absolute URL.
+    pub url: String,
+}
+
+/// `pagination:`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pagination {
+    /// Items on one page of a listing (at least 1); longer listings continue on `<listing>/page/<n>`.
+    #[serde(default = "default_page_size")]
+    pub page_size: usize,
+}
+
+impl Default for Pagination {
+    fn default() -> Self {
+        Pagination { page_size: default_page_size() }
+    }
+}
+
+/// Items per listing page when `site.yaml` does not say (D11: listings are paged past 20).
+pub const DEFAULT_PAGE_SIZE: usize = 20;
+
+fn default_page_size() -> usize {
+    DEFAULT_PAGE_SIZE
 }
 
 /// `api:` the static pages of the collection listings (`/api/<collection>/_page/<n>`).

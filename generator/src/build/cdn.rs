@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use portal_core::headers::{CORS, HTML_LINKS};
 use portal_core::manifest::Manifest;
+use portal_core::media;
 use portal_core::API_VERSION;
 
 use super::output::OutFile;
@@ -13,21 +14,29 @@ use super::output::OutFile;
 /// Cloudflare reads at most this many rules; we stay well below it.
 const MAX_RULES: usize = 90;
 
-/// The media type a CDN infers from a file's extension, when it is the one we would send.
+/// The media type a CDN infers from a file's extension, when it is the one we would send: the
+/// text types below, and the binary types of the site's static files (images, fonts, audio, video,
+/// documents) where we send the usual type of the extension.
 fn inferred(file: &str, content_type: &str) -> bool {
     let extension = file.rsplit('.').next().unwrap_or("");
     let base = content_type.split(';').next().unwrap_or("").trim();
-    matches!(
-        (extension, base),
-        ("json", "application/json")
-            | ("html", "text/html")
-            | ("txt", "text/plain")
-            | ("xml", "application/xml")
-            | ("css", "text/css")
-            | ("js", "text/javascript")
-            | ("md", "text/markdown")
-            | ("csv", "text/csv")
-    )
+    let usual_binary = content_type == media::of_file(file)
+        && content_type != media::UNKNOWN
+        && ["image/", "font/", "audio/", "video/", "application/pdf", "application/zip"]
+            .iter()
+            .any(|p| base.starts_with(p));
+    usual_binary
+        || matches!(
+            (extension, base),
+            ("json", "application/json")
+                | ("html", "text/html")
+                | ("txt", "text/plain")
+                | ("xml", "application/xml")
+                | ("css", "text/css")
+                | ("js", "text/javascript")
+                | ("md", "text/markdown")
+                | ("csv", "text/csv")
+        )
 }
 
 /// The `_headers` file for `manifest`.
@@ -79,5 +88,7 @@ mod tests {
         assert!(text.contains("/api/rss.xml\n  content-type: application/rss+xml; charset=utf-8"));
         assert!(text.contains("/old.json\n  content-type: application/json\n  sunset: Mon, 01 Mar 2027"));
         assert!(!text.contains("/api/news.json"));
+        assert!(inferred("media/well.jpg", "image/jpeg"));
+        assert!(!inferred("media/notes", "application/octet-stream"));
     }
 }

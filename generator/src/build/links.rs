@@ -3,7 +3,8 @@
 //!
 //! Templates and markdown bodies write site links as root-relative URLs (`/services/clinic`). Once
 //! every file is rendered, a link to a URL the build writes becomes the relative path of that file
-//! from the page (`../services/clinic.html`); the servers answer those file paths too (see
+//! from the page (`../services/clinic.html`; each candidate of an image's `srcset` likewise, and
+//! names that need it percent-encoded); the servers answer those file paths too (see
 //! `portal_core::app`). A form's action on a dynamic endpoint (search) becomes relative to the page
 //! (`../api/search`), so it works on the site and under `portal serve` alike, and is simply absent
 //! from an offline copy. Any other link to what the build does not write becomes absolute on the
@@ -15,15 +16,20 @@ use rayon::prelude::*;
 
 use super::output::OutFile;
 use super::pages::HTML;
+use crate::images::encode_path;
 
-/// The attributes whose root-relative URLs are rewritten.
-const ATTRIBUTES: [&str; 3] = ["href", "src", "action"];
+/// The attributes whose root-relative URLs are rewritten (`srcset`: each of its candidates).
+const ATTRIBUTES: [&str; 4] = ["href", "src", "action", "srcset"];
 
 /// Rewrites the links of every served HTML page among `files` (the 404 page keeps root-relative
-/// links: it is sent at any depth).
-pub fn apply(files: &mut [OutFile], base_url: &str) {
-    let owned: Vec<(String, String)> =
-        files.iter().filter_map(|f| f.route.as_ref().map(|route| (route.clone(), f.file.clone()))).collect();
+/// links: it is sent at any depth). `verbatim` are files published as they are (the site's static
+/// files): pages link to them, but their bytes are never touched.
+pub fn apply(files: &mut [OutFile], verbatim: &[OutFile], base_url: &str) {
+    let owned: Vec<(String, String)> = files
+        .iter()
+        .chain(verbatim)
+        .filter_map(|f| f.route.as_ref().map(|route| (route.clone(), f.file.clone())))
+        .collect();
     let by_route: HashMap<&str, &str> = owned.iter().map(|(route, file)| (route.as_str(), file.as_str())).collect();
     files.par_iter_mut().filter(|f| f.route.is_some() && f.content_type == HTML).for_each(|f| {
         if let Ok(html) = std::str::from_utf8(&f.bytes) {
@@ -50,7 +56,18 @@ pub fn relativize(html: &str, page_file: &str, files: &HashMap<&str, &str>, base
         out.push_str(before);
         let value_end = after.find('"').unwrap_or(after.len());
         let (url, tail) = after.split_at(value_end);
-        if let Some(attribute) = link_attribute(before).filter(|_| !url.starts_with("//")) {
+        if let Some("srcset") = link_attribute(before) {
+            let candidates: Vec<String> = url
+                .split(", ")
+                .map(|candidate| match candidate.split_once(' ') {
+                    Some((u, width)) if u.starts_with('/') && !u.starts_with("//") => {
+                        format!("{} {width}", rewrite(u, "src", page_file, files, base_url))
+                    }
+                    _ => candidate.to_string(),
+                })
+                .collect();
+            out.push_str(&candidates.join(", "));
+        } else if let Some(attribute) = link_attribute(before).filter(|_| !url.starts_with("//")) {
             out.push_str(&rewrite(url, attribute, page_file, files, base_url));
         } else {
             out.push_str(url);
@@ -75,8 +92,10 @@ fn rewrite(url: &str, attribute: &str, page_file: &str, files: &HashMap<&str, &s
     let (path, suffix) = url.split_at(split);
     let trimmed = path.trim_end_matches('/');
     let key = if trimmed.is_empty() { "/" } else { trimmed };
-    match files.get(key) {
-        Some(file) => format!("{}{suffix}", relative_path(page_file, file)),
+    // Built routes are decoded paths; a link may spell one percent-encoded (`/media/a%20b.jpg`).
+    let decoded = percent_encoding::percent_decode_str(key).decode_utf8_lossy();
+    match files.get(key).or_else(|| files.get(decoded.as_ref())) {
+        Some(file) => format!("{}{suffix}", encode_path(&relative_path(page_file, file))),
         None if attribute == "action" && key != "/" => {
             format!("{}{suffix}", relative_path(page_file, key.trim_start_matches('/')))
         }
@@ -107,6 +126,8 @@ mod tests {
             ("/docs/api/start", "docs/api/start.html"),
             ("/api/services", "api/services.json"),
             ("/assets/style.css", "assets/style.css"),
+            ("/media/well photo.jpg", "media/well photo.jpg"),
+            ("/_img/480/media/well photo.jpg", "_img/480/media/well photo.jpg"),
         ])
     }
 
@@ -139,5 +160,16 @@ mod tests {
         assert!(out.contains(r#"href="../../services/clinic.html">own"#));
         assert!(out.contains(r#"href="../../index.html">home"#));
         assert!(out.contains("href='https://site.example/docs/api/start'"));
+    }
+
+    #[test]
+    fn images_and_their_srcset_candidates_become_relative() {
+        let html = r#"<img src="/media/well%20photo.jpg" srcset="/_img/480/media/well%20photo.jpg 480w, /media/well%20photo.jpg 1200w" alt="w">"#;
+        let out = relativize(html, "news/x.html", &files(), "https://site.example");
+        assert!(out.contains(r#"src="../media/well%20photo.jpg""#), "{out}");
+        assert!(
+            out.contains(r#"srcset="../_img/480/media/well%20photo.jpg 480w, ../media/well%20photo.jpg 1200w""#),
+            "{out}"
+        );
     }
 }

@@ -15,6 +15,7 @@ pub mod output;
 pub mod pages;
 pub mod search;
 pub mod spatial;
+pub mod statics;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -37,6 +38,8 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// Overrides `base_url` of `site.yaml`.
     pub base_url: Option<String>,
+    /// Keeps drafts, marked as such (a private preview: `portal serve --drafts`).
+    pub drafts: bool,
 }
 
 /// What a build did.
@@ -115,7 +118,7 @@ pub fn check(content: &std::path::Path, progress: &Progress) -> Result<Content, 
 pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let mut steps = Steps::default();
-    let mut content = steps.time("load", || load::load(&options.content, progress))?;
+    let mut content = steps.time("load", || load::load_with(&options.content, progress, options.drafts))?;
     if let Some(base_url) = &options.base_url {
         content.site.base_url = base_url.clone();
     }
@@ -130,14 +133,18 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     files.push(feed::file(&content, generated_at));
     files.extend(data::files(&content, generated_at));
     files.extend(spatial::files(&content)?);
-    files.extend(steps.time("pages", || pages::files(&content, options.templates.as_deref()))?);
+    files.extend(steps.time("pages", || pages::files(&content, options.templates.as_deref(), generated_at))?);
     files.extend(actions::files(options.templates.as_deref())?);
-    steps.time("links", || links::apply(&mut files, content.site.base()));
+    let published = steps.time("static", || statics::files(&content.statics))?;
+    statics::check_clashes(&published, &files, &content.statics)?;
+    steps.time("links", || links::apply(&mut files, &published, content.site.base()));
+    files.extend(published);
     let mut manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
         strings: content.strings.clone(),
+        navigation: pages::navigation::main_menu(&content),
         header_sets: discovery::header_sets(),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         ..Manifest::default()

@@ -8,7 +8,9 @@ use portal_core::content::{ContentError, Entry};
 use portal_core::search::schema::fold;
 use rayon::prelude::*;
 
+use super::images;
 use super::records::{key_line, locate, parse_source, path_slug, Format};
+use super::statics::StaticFiles;
 use crate::markdown;
 
 /// The encyclopedia folder inside the content folder.
@@ -25,26 +27,45 @@ pub fn parse(slug: &str, file: &str, text: &str) -> Result<Entry, Vec<ContentErr
     Ok(entry)
 }
 
-/// Loads every published entry, in title order; all problems are collected into `errors`.
-pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> Vec<Entry> {
+/// Loads every published entry (and drafts when `drafts` is set), in title order; all problems are
+/// collected into `errors`, problems with their images into `warnings`.
+pub fn load(
+    content: &Path,
+    drafts: bool,
+    statics: &StaticFiles,
+    errors: &mut Vec<ContentError>,
+    warnings: &mut Vec<ContentError>,
+) -> Vec<Entry> {
     let dir = content.join(FOLDER);
     let files = entry_files(&dir, errors);
-    let parsed: Vec<(PathBuf, Result<Entry, Vec<ContentError>>)> = files
+    type Parsed = (PathBuf, Result<Entry, Vec<ContentError>>, Vec<ContentError>);
+    let parsed: Vec<Parsed> = files
         .par_iter()
         .map(|path| {
             let file = path.display().to_string();
+            let mut found = Vec::new();
             let result = std::fs::read_to_string(path)
                 .map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])
-                .and_then(|text| parse(&path_slug(&dir, path), &file, &text));
-            (path.clone(), result)
+                .and_then(|text| {
+                    let entry = parse(&path_slug(&dir, path), &file, &text)?;
+                    let mut problems = Vec::new();
+                    images::check(&entry.record, path, &text, statics, &mut problems, &mut found);
+                    if problems.is_empty() {
+                        Ok(entry)
+                    } else {
+                        Err(problems)
+                    }
+                });
+            (path.clone(), result, found)
         })
         .collect();
     let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
     let mut seen: HashMap<String, PathBuf> = HashMap::new();
-    for (path, result) in parsed {
+    for (path, result, found) in parsed {
         match result {
-            Ok(entry) if entry.record.draft => {}
+            Ok(entry) if entry.record.draft && !drafts => {}
             Ok(entry) => {
+                warnings.extend(found);
                 if let Some(first) = seen.insert(entry.record.slug.clone(), path.clone()) {
                     errors.push(ContentError::new(
                         path.display().to_string(),

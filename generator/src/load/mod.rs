@@ -5,10 +5,12 @@ pub mod data;
 pub mod encyclopedia;
 pub mod front_matter;
 pub mod i18n;
+pub mod images;
 pub mod records;
 pub mod site;
 pub mod skills;
 pub mod spatial;
+pub mod statics;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -21,7 +23,7 @@ use rayon::prelude::*;
 use crate::progress::Progress;
 
 /// Top-level folders with a meaning besides the collections (D1).
-pub const OTHER_FOLDERS: &[&str] = &["encyclopedia", "data", "spatial", "skills", i18n::FOLDER];
+pub const OTHER_FOLDERS: &[&str] = &["encyclopedia", "data", "spatial", "skills", i18n::FOLDER, statics::FOLDER];
 
 /// A loaded content folder: published records only, in D2 order.
 #[derive(Debug, Clone)]
@@ -42,6 +44,10 @@ pub struct Content {
     pub features: Vec<serde_json::Value>,
     /// The interface text in the site's language (theme table, then `i18n/` overrides).
     pub strings: Strings,
+    /// The files of `static/`, published as they are.
+    pub statics: statics::StaticFiles,
+    /// Whether drafts were kept (`portal serve --drafts`): they are marked as drafts on every page.
+    pub drafts: bool,
     /// Problems that do not stop the build (a missing image, a missing `base_url`...), sorted.
     pub warnings: Vec<ContentError>,
     /// The content folder it came from.
@@ -69,37 +75,50 @@ pub enum LoadError {
     Io(anyhow::Error),
 }
 
+/// One record file parsed: its collection's index, the record or its errors, the file, warnings.
+type Parsed = (usize, Result<Record, Vec<ContentError>>, String, Vec<ContentError>);
+
 /// Loads and validates `root`. Reports every content error in one go.
 pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
+    load_with(root, progress, false)
+}
+
+/// [`load`], keeping drafts when `drafts` is set (for a private preview, never for publishing).
+pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Content, LoadError> {
     if !root.is_dir() {
         return Err(LoadError::Io(anyhow::anyhow!("content folder {} does not exist", root.display())));
     }
     let mut errors = Vec::new();
     let site = site::load(root).map_err(|e| errors.push(e)).ok();
     let files = collect_files(root, &mut errors).map_err(LoadError::Io)?;
+    let statics = statics::load(root, &mut errors);
+    let mut warnings = Vec::new();
     let bar = progress.bar("parsing", files.len() as u64);
-    let parsed: Vec<(usize, Result<Record, Vec<ContentError>>, String)> = files
+    let parsed: Vec<Parsed> = files
         .par_iter()
         .map(|(collection, path)| {
             let file = path.display().to_string();
-            let result = records::load(collection, &root.join(collection), path);
+            let mut found = Vec::new();
+            let result = records::load_checked(collection, &root.join(collection), path, &statics, &mut found);
             bar.inc(1);
-            (COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0), result, file)
+            (COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0), result, file, found)
         })
         .collect();
     bar.finish();
-    let entries = encyclopedia::load(root, &mut errors);
+    let entries = encyclopedia::load(root, drafts, &statics, &mut errors, &mut warnings);
     let skills = skills::load(root, &mut errors);
     let (snapshots, weather_fallback) = data::load(root, &mut errors);
     let features = spatial::load(root, &mut errors);
     let language = site.as_ref().map_or("en", |s| s.language.as_str());
     let strings = i18n::load(root, language, &mut errors);
-    let warnings = Vec::new();
     let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
-    for (index, result, file) in parsed {
+    for (index, result, file, found) in parsed {
+        if drafts || !matches!(&result, Ok(record) if record.draft) {
+            warnings.extend(found);
+        }
         match result {
-            Ok(record) if record.draft => {}
+            Ok(record) if record.draft && !drafts => {}
             Ok(record) => {
                 if let Some(first) = seen.insert((index, record.slug.clone()), file.clone()) {
                     let line = records::key_line(Path::new(&file), "slug");
@@ -120,6 +139,7 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
         return Err(LoadError::Content(errors));
     }
     collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
+    warnings.sort();
     Ok(Content {
         site: site.unwrap_or_default(),
         collections,
@@ -129,6 +149,8 @@ pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
         weather_fallback,
         features,
         strings,
+        statics,
+        drafts,
         warnings,
         root: root.to_path_buf(),
     })

@@ -7,6 +7,8 @@ use portal_core::content::{ContentError, Issue, Record};
 use serde_json::{Map, Value};
 
 use super::front_matter::{self, key_lines};
+use super::images;
+use super::statics::StaticFiles;
 use crate::markdown;
 
 /// The record file formats of D1.
@@ -45,6 +47,29 @@ pub fn load(collection: &str, collection_dir: &Path, path: &Path) -> Result<Reco
     let text =
         std::fs::read_to_string(path).map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])?;
     parse(collection, &path_slug(collection_dir, path), &file, Format::of(path).unwrap_or(Format::Markdown), &text)
+}
+
+/// [`load`], then the record's images checked against `static/` (errors with the record's own,
+/// warnings pushed into `warnings`).
+pub fn load_checked(
+    collection: &str,
+    collection_dir: &Path,
+    path: &Path,
+    statics: &StaticFiles,
+    warnings: &mut Vec<ContentError>,
+) -> Result<Record, Vec<ContentError>> {
+    let file = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])?;
+    let format = Format::of(path).unwrap_or(Format::Markdown);
+    let record = parse(collection, &path_slug(collection_dir, path), &file, format, &text)?;
+    let mut errors = Vec::new();
+    images::check(&record, path, &text, statics, &mut errors, warnings);
+    if errors.is_empty() {
+        Ok(record)
+    } else {
+        Err(errors)
+    }
 }
 
 /// A record file's front matter and body, with where the front matter starts (for error lines).

@@ -6,6 +6,22 @@ use portal_core::content::{ContentError, SiteConfig};
 
 /// Parses the text of `site.yaml`; `file` is how errors name it.
 pub fn parse(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
+    let site = parse_syntax(file, text)?;
+    let line = |key: &str| super::i18n::dotted_key_lines(text).get(key).copied().unwrap_or(1);
+    if site.pagination.page_size == 0 {
+        return Err(ContentError::new(file, line("pagination.page_size"), "`pagination.page_size` must be at least 1"));
+    }
+    if let Some(n) = site.menu.iter().position(|item| item.title.trim().is_empty() || item.url.trim().is_empty()) {
+        return Err(ContentError::new(
+            file,
+            line("menu"),
+            format!("`menu` item {} needs a non-empty `title` and `url`", n + 1),
+        ));
+    }
+    Ok(site)
+}
+
+fn parse_syntax(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
     serde_yaml::from_str::<SiteConfig>(text).map_err(|e| {
         let line = e.location().map_or(1, |l| l.line());
         let message = e.to_string();
@@ -49,5 +65,18 @@ mod tests {
         assert_eq!(site.upstreams.timeout_ms, 3000);
         assert_eq!(site.upstreams.cache_seconds, 300);
         assert_eq!(site.language, "en");
+        assert_eq!(site.pagination.page_size, 20);
+        assert!(site.menu.is_empty());
+    }
+
+    #[test]
+    fn a_menu_and_pagination_are_read_and_checked() {
+        let site = parse("site.yaml", "title: T\nmenu:\n  - {title: News, url: /news}\npagination:\n  page_size: 5\n")
+            .expect("valid");
+        assert_eq!((site.menu[0].url.as_str(), site.pagination.page_size), ("/news", 5));
+        let err = parse("site.yaml", "title: T\npagination:\n  page_size: 0\n").expect_err("zero");
+        assert_eq!(err.line, 3);
+        let err = parse("site.yaml", "title: T\nmenu:\n  - {title: News}\n").expect_err("no url");
+        assert!(err.message.contains("url"), "{}", err.message);
     }
 }

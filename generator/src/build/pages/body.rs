@@ -1,0 +1,234 @@
+//! A rendered markdown body made ready for its page (the API keeps the body's HTML as rendered):
+//!
+//! - headings form an outline under the page's `h1`: the body's top level becomes `h2` and levels
+//!   it skips are closed up (`#`, `###` become `h2`, `h3`), so no level is ever skipped;
+//! - task-list checkboxes get an accessible name ("done" / "not done yet");
+//! - an empty table header cell becomes a data cell (a header must say what it heads);
+//! - table alignment moves from `style` attributes to classes (pages allow no inline styles);
+//! - images whose path names a static file get its URL, pixel size, lazy loading and, when it has
+//!   resized variants, `srcset` and `sizes`.
+
+use std::ops::Range;
+
+use portal_core::i18n::Strings;
+
+use super::figure::PAGE_SIZES;
+use crate::html::{self, attributes, escape_attribute, start_tags};
+use crate::images::{encode_path, srcset};
+use crate::load::statics::{Reference, StaticFiles};
+
+/// The body `html` ready for a page. Each step runs only when the body has what it changes (most
+/// bodies have no task list, table or image), so a large site pays for what it uses.
+pub fn prepare(html: &str, strings: &Strings, statics: &StaticFiles) -> String {
+    let mut html = outline(html);
+    if html.contains("checkbox") {
+        html = label_tasks(&html, strings);
+    }
+    if html.contains("<th") {
+        html = empty_headers(&html);
+    }
+    if html.contains("text-align") {
+        html = align_classes(&html);
+    }
+    if html.contains("<img") {
+        html = resolve_images(&html, statics);
+    }
+    html
+}
+
+/// Replaces each range (in order, not overlapping) of `html` by what `edit` makes of its text.
+fn replace_ranges(html: &str, ranges: &[Range<usize>], mut edit: impl FnMut(&str) -> String) -> String {
+    let mut out = String::with_capacity(html.len() + ranges.len() * 32);
+    let mut at = 0;
+    for range in ranges {
+        out.push_str(&html[at..range.start]);
+        out.push_str(&edit(&html[range.clone()]));
+        at = range.end;
+    }
+    out.push_str(&html[at..]);
+    out
+}
+
+/// Heading tags (`<hN ...>` and `</hN>`) in order: (range, level, is the closing tag).
+fn heading_tags(html: &str) -> Vec<(Range<usize>, u8, bool)> {
+    let bytes = html.as_bytes();
+    let mut tags = Vec::new();
+    let mut i = 0;
+    while let Some(at) = html[i..].find('<') {
+        let start = i + at;
+        let closing = bytes.get(start + 1) == Some(&b'/');
+        let name = start + 1 + usize::from(closing);
+        let is_heading = matches!(bytes.get(name), Some(b'h' | b'H'))
+            && matches!(bytes.get(name + 1), Some(b'1'..=b'6'))
+            && matches!(bytes.get(name + 2), Some(b'>' | b' ' | b'\t' | b'\n' | b'/'));
+        if is_heading {
+            if let Some(end) = html[start..].find('>') {
+                tags.push((start..start + end + 1, bytes[name + 1] - b'0', closing));
+                i = start + end + 1;
+                continue;
+            }
+        }
+        i = start + 1;
+    }
+    tags
+}
+
+/// The new level of each heading (in document order) of levels `levels`: ranks of the levels
+/// used, from 2, never more than one below the heading before (the page's `h1` comes first).
+pub fn outline_levels(levels: &[u8]) -> Vec<u8> {
+    let mut used: Vec<u8> = levels.to_vec();
+    used.sort_unstable();
+    used.dedup();
+    let mut previous = 1;
+    levels
+        .iter()
+        .map(|level| {
+            let rank = used.iter().position(|l| l == level).unwrap_or(0) as u8 + 2;
+            let new = rank.min(previous + 1).min(6);
+            previous = new;
+            new
+        })
+        .collect()
+}
+
+/// Renumbers the headings of a body so they continue the page's outline (see [`outline_levels`]).
+pub fn outline(html: &str) -> String {
+    let tags = heading_tags(html);
+    let opening: Vec<u8> = tags.iter().filter(|(_, _, closing)| !closing).map(|(_, level, _)| *level).collect();
+    let mut levels = outline_levels(&opening).into_iter();
+    let mut current = 2;
+    let ranges: Vec<Range<usize>> = tags.iter().map(|(range, _, _)| range.clone()).collect();
+    let mut closing = tags.iter().map(|(_, _, c)| *c);
+    replace_ranges(html, &ranges, |tag| {
+        let is_closing = closing.next().unwrap_or(false);
+        if !is_closing {
+            current = levels.next().unwrap_or(current);
+        }
+        let digit = if is_closing { 3 } else { 2 };
+        format!("{}{current}{}", &tag[..digit], &tag[digit + 1..])
+    })
+}
+
+/// Gives each task-list checkbox an accessible name.
+fn label_tasks(html: &str, strings: &Strings) -> String {
+    let tasks: Vec<Range<usize>> = start_tags(html, "input")
+        .into_iter()
+        .filter(|r| html::attribute(&html[r.clone()], "type").is_some_and(|t| t.eq_ignore_ascii_case("checkbox")))
+        .filter(|r| html::attribute(&html[r.clone()], "aria-label").is_none())
+        .collect();
+    replace_ranges(html, &tasks, |tag| {
+        let key = if html::attribute(tag, "checked").is_some() { "record.task_done" } else { "record.task_open" };
+        let body = tag.trim_end_matches('>').trim_end_matches('/').trim_end();
+        format!("{body} aria-label=\"{}\">", escape_attribute(strings.get(key)))
+    })
+}
+
+/// `<th ...></th>` becomes `<td ...></td>`.
+fn empty_headers(html: &str) -> String {
+    let empty: Vec<Range<usize>> = start_tags(html, "th")
+        .into_iter()
+        .filter(|r| html[r.end..].trim_start().starts_with("</th>"))
+        .map(|r| {
+            let close = r.end + html[r.end..].find("</th>").unwrap_or(0) + "</th>".len();
+            r.start..close
+        })
+        .collect();
+    replace_ranges(html, &empty, |cell| {
+        let tag_end = cell.find('>').unwrap_or(0);
+        format!("<td{}</td>", &cell[3..=tag_end])
+    })
+}
+
+/// `style="text-align: center"` (as markdown tables write it) becomes `class="align-center"`.
+fn align_classes(html: &str) -> String {
+    ["left", "center", "right"].iter().fold(html.to_string(), |html, side| {
+        html.replace(&format!(" style=\"text-align: {side}\""), &format!(" class=\"align-{side}\""))
+    })
+}
+
+/// Images whose `src` names a static file: the file's URL, size, lazy loading and variants.
+fn resolve_images(html: &str, statics: &StaticFiles) -> String {
+    let images: Vec<Range<usize>> = start_tags(html, "img")
+        .into_iter()
+        .filter(|r| {
+            let src = html::attribute(&html[r.clone()], "src").unwrap_or_default();
+            matches!(statics.resolve(&html::unescape(&src)), Reference::Local(..))
+        })
+        .collect();
+    replace_ranges(html, &images, |tag| {
+        let mut attrs = attributes(tag);
+        let src = attrs.iter().find(|(n, _)| n == "src").map(|(_, v)| html::unescape(v)).unwrap_or_default();
+        let Reference::Local(rel, file) = statics.resolve(&src) else { return tag.to_string() };
+        attrs.retain(|(n, _)| n != "src");
+        let mut set = |name: &str, value: String| {
+            if !attrs.iter().any(|(n, _)| n == name) {
+                attrs.push((name.to_string(), escape_attribute(&value)));
+            }
+        };
+        if let Some(size) = file.size {
+            set("width", size.width.to_string());
+            set("height", size.height.to_string());
+            if let Some(candidates) = srcset(rel, size) {
+                set("srcset", candidates);
+                set("sizes", PAGE_SIZES.to_string());
+            }
+        }
+        set("loading", "lazy".into());
+        set("decoding", "async".into());
+        let rest: String = attrs.iter().map(|(n, v)| format!(" {n}=\"{v}\"")).collect();
+        format!("<img src=\"/{}\"{rest}>", encode_path(rel))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::images::Size;
+    use crate::load::statics::StaticFile;
+
+    #[test]
+    fn levels_start_at_two_and_never_skip() {
+        assert_eq!(outline_levels(&[1, 2, 2, 3]), [2, 3, 3, 4]);
+        assert_eq!(outline_levels(&[2, 3, 2]), [2, 3, 2]);
+        assert_eq!(outline_levels(&[2, 4, 4, 2]), [2, 3, 3, 2], "a gap is closed");
+        assert_eq!(outline_levels(&[3, 2, 3]), [2, 2, 3], "a deeper first heading still follows the h1");
+        assert_eq!(outline_levels(&[1, 6]), [2, 3]);
+        assert!(outline_levels(&[]).is_empty());
+    }
+
+    #[test]
+    fn heading_tags_are_renumbered_with_their_attributes() {
+        let html = "<h1>A</h1>\n<p>x</p>\n<h3 id=\"b\">B</h3>\n<header>h</header><hr>";
+        assert_eq!(outline(html), "<h2>A</h2>\n<p>x</p>\n<h3 id=\"b\">B</h3>\n<header>h</header><hr>");
+        assert_eq!(outline("<h2>A</h2><h2>B</h2>"), "<h2>A</h2><h2>B</h2>");
+    }
+
+    fn strings() -> Strings {
+        Strings(serde_json::json!({"record": {"task_done": "done", "task_open": "not done yet"}}))
+    }
+
+    #[test]
+    fn task_checkboxes_get_names_and_empty_headers_become_cells() {
+        let html = crate::markdown::to_html("- [x] water\n- [ ] food\n\n| | b |\n|:-:|---|\n| 1 | 2 |\n");
+        let out = prepare(&html, &strings(), &StaticFiles::default());
+        assert!(out.contains(r#"checked="" aria-label="done">"#), "{out}");
+        assert!(out.contains(r#"type="checkbox" aria-label="not done yet">"#), "{out}");
+        assert!(out.contains(r#"<td class="align-center"></td>"#), "{out}");
+        assert!(!out.contains("style="), "{out}");
+        assert!(out.contains("<th>b</th>"), "{out}");
+    }
+
+    #[test]
+    fn local_images_get_their_url_size_and_variants() {
+        let file = StaticFile { path: PathBuf::from("x"), size: Some(Size { width: 1200, height: 600 }) };
+        let statics = StaticFiles(BTreeMap::from([("media/well.jpg".to_string(), file)]));
+        let html = crate::markdown::to_html("![A pump](../static/media/well.jpg) ![far](https://e.org/a.jpg)");
+        let out = prepare(&html, &strings(), &statics);
+        assert!(out.contains(r#"<img src="/media/well.jpg" alt="A pump" width="1200" height="600" srcset="/_img/480/media/well.jpg 480w, /_img/960/media/well.jpg 960w, /media/well.jpg 1200w" sizes=""#), "{out}");
+        assert!(out.contains(r#"loading="lazy""#));
+        assert!(out.contains(r#"<img src="https://e.org/a.jpg" alt="far" />"#), "{out}");
+    }
+}

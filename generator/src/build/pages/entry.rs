@@ -1,0 +1,105 @@
+//! Encyclopedia pages: each entry (with its JSON-LD embedded, its sources, related entries, image
+//! and translations) and the index of every entry by letter.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use portal_core::content::Entry;
+use portal_core::encyclopedia::letter_of;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use tera::Context;
+
+use super::record::{lang_attributes, terms, Translations};
+use super::{body, figure, page, Renderer};
+use crate::build::encyclopedia::json_ld;
+use crate::build::output::OutFile;
+
+/// Every entry's page and the index.
+pub fn pages(r: &Renderer, translations: &Translations) -> Result<Vec<[OutFile; 2]>> {
+    let by_slug: BTreeMap<&str, &Entry> = r.content.entries.iter().map(|e| (e.record.slug.as_str(), e)).collect();
+    let mut pages: Vec<[OutFile; 2]> =
+        r.content.entries.par_iter().map(|e| entry_page(r, e, &by_slug, translations)).collect::<Result<_>>()?;
+    pages.push(index(r)?);
+    Ok(pages)
+}
+
+fn entry_page(
+    r: &Renderer,
+    entry: &Entry,
+    by_slug: &BTreeMap<&str, &Entry>,
+    translations: &Translations,
+) -> Result<[OutFile; 2]> {
+    let record = &entry.record;
+    let site_language = &r.content.site.language;
+    let related: Vec<Value> = entry
+        .related
+        .iter()
+        .filter_map(|slug| by_slug.get(slug.as_str()))
+        .map(|e| json!({"title": e.record.title, "url": e.record.url}))
+        .collect();
+    let mut item = record.to_json();
+    item["aliases"] = json!(entry.aliases);
+    item["sources"] = json!(entry.sources);
+    item["language"] = json!(entry.language);
+    let (tags, category) = terms(record);
+    let mut context = Context::new();
+    context.insert("entry", &item);
+    context.insert("draft", &record.draft);
+    context.insert("tags", &tags);
+    context.insert("category", &category);
+    context.insert("image", &figure::image(record, &r.content.statics, figure::PAGE_SIZES));
+    context.insert("translations", &translations.of_record(record));
+    context.insert("content_lang", &lang_attributes(entry.language.as_deref().unwrap_or(site_language), site_language));
+    context.insert("body", &body::prepare(record.html.as_deref().unwrap_or(""), r.strings(), &r.content.statics));
+    context.insert("related", &related);
+    context.insert("updated", &record.updated.or(record.date).map(|d| d.date()));
+    context.insert("jsonld", &json_ld(entry, &r.content.site).to_string().replace("</", "<\\/"));
+    let html = r.render("entry.html", Some(&record.url), context)?;
+    let mut md = format!("# {}\n\n", record.title);
+    if let Some(summary) = &record.summary {
+        md.push_str(&format!("> {summary}\n\n"));
+    }
+    if let Some(image) = figure::markdown(record, &r.content.statics, r.content.site.base()) {
+        md.push_str(&format!("{image}\n\n"));
+    }
+    if let Some(body) = &record.body {
+        md.push_str(&format!("{body}\n\n"));
+    }
+    md.push_str(&format!("## {}\n\n", r.strings().get("encyclopedia.sources")));
+    for (i, s) in entry.sources.iter().enumerate() {
+        md.push_str(&format!(
+            "{}. [{}]({}){}\n",
+            i + 1,
+            s.title,
+            s.url,
+            s.publisher.as_ref().map(|p| format!(", {p}")).unwrap_or_default()
+        ));
+    }
+    Ok(page(&record.url, html, md))
+}
+
+fn index(r: &Renderer) -> Result<[OutFile; 2]> {
+    let mut letters: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for entry in &r.content.entries {
+        let rec = &entry.record;
+        letters
+            .entry(letter_of(&rec.title))
+            .or_default()
+            .push(json!({"title": rec.title, "url": rec.url, "summary": rec.summary, "draft": rec.draft}));
+    }
+    let groups: Vec<Value> =
+        letters.iter().map(|(letter, entries)| json!({"letter": letter, "entries": entries})).collect();
+    let mut context = Context::new();
+    context.insert("letters", &groups);
+    let html = r.render("encyclopedia.html", Some("/encyclopedia"), context)?;
+    let strings = r.strings();
+    let mut md = format!("# {}\n\n{}\n", strings.get("encyclopedia.title"), strings.get("encyclopedia.lead"));
+    for (letter, entries) in &letters {
+        md.push_str(&format!("\n## {letter}\n\n"));
+        for e in entries {
+            md.push_str(&format!("- [{}]({})\n", e["title"].as_str().unwrap_or(""), e["url"].as_str().unwrap_or("")));
+        }
+    }
+    Ok(page("/encyclopedia", html, md))
+}

@@ -1,0 +1,235 @@
+//! Listing pages: one per collection (the `pages` collection included), paged past
+//! `pagination.page_size` items at `/<collection>/page/<n>` with `rel="prev"`/`rel="next"` links
+//! (in the head and on the page), every item on exactly one page. The same paging serves the pages
+//! of tags and categories.
+//!
+//! Collections keep their API order (D2), except events: upcoming ones first, soonest first (by
+//! `start`, else `date`), then past ones, most recent first, each marked as past; undated events
+//! last. "Past" is relative to the build time (`SOURCE_DATE_EPOCH` when set): an event whose day
+//! (its `end`, else its start) is today is not past yet.
+
+use anyhow::Result;
+use portal_core::collections::COLLECTIONS;
+use portal_core::content::Record;
+use portal_core::paging::{page_count, page_items, page_url};
+use portal_core::time::{parse_content_date, DateTime};
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use tera::Context;
+
+use super::navigation::{collection_description, collection_label};
+use super::record::{lang_attributes, language_of};
+use super::{figure, page, Renderer};
+use crate::build::output::OutFile;
+
+/// The collection whose listing puts upcoming items first.
+pub const EVENTS: &str = "events";
+
+/// What a listing is, besides its items.
+pub struct Listing {
+    /// Its URL (page 1).
+    pub url: String,
+    /// Its heading.
+    pub title: String,
+    /// The sentence under the heading.
+    pub lead: String,
+    /// The template that renders a page of it.
+    pub template: &'static str,
+    /// Extra template values (the collection's name, a term...).
+    pub extra: Context,
+    /// A line of the markdown twin after the lead (e.g. where the JSON is).
+    pub markdown_note: String,
+}
+
+/// A record as a listing shows it; `past` marks an event that is over.
+pub fn item(r: &Renderer, record: &Record, past: bool) -> Value {
+    let site_language = &r.content.site.language;
+    json!({
+        "title": record.title,
+        "url": record.url,
+        "summary": record.summary,
+        "date": record.date.or_else(|| start_of(record)).map(|d| d.date()),
+        "image": figure::image(record, &r.content.statics, figure::THUMB_SIZES),
+        "past": past,
+        "draft": record.draft,
+        "collection": record.collection,
+        "collection_label": collection_label(r.strings(), &record.collection),
+        "content_lang": lang_attributes(language_of(record, site_language), site_language),
+    })
+}
+
+/// A record's `start`, parsed.
+fn start_of(record: &Record) -> Option<DateTime> {
+    record.fields.get("start").and_then(Value::as_str).and_then(|s| parse_content_date(s).ok())
+}
+
+/// When an event starts and whether it is over at `now`; `None` for an undated event.
+fn event_time(record: &Record, now: DateTime) -> Option<(DateTime, bool)> {
+    let field = |key: &str| {
+        record
+            .fields
+            .get(key)
+            .and_then(Value::as_str)
+            .and_then(|s| parse_content_date(s).ok().map(|d| (d, s.trim().len() == 10)))
+    };
+    let start = field("start").or_else(|| field("date"))?;
+    let (end, whole_day) = field("end").unwrap_or(start);
+    let past = if whole_day { end.date() < now.date() } else { end < now };
+    Some((start.0, past))
+}
+
+/// Events in listing order with their past marks (see the module documentation).
+pub fn order_events(records: &[Record], now: DateTime) -> Vec<(&Record, bool)> {
+    let (mut upcoming, mut past, mut undated) = (Vec::new(), Vec::new(), Vec::new());
+    for record in records {
+        match event_time(record, now) {
+            Some((start, false)) => upcoming.push((start, record)),
+            Some((start, true)) => past.push((start, record)),
+            None => undated.push(record),
+        }
+    }
+    upcoming.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.id.cmp(&y.id)));
+    past.sort_by(|(a, x), (b, y)| b.cmp(a).then_with(|| x.id.cmp(&y.id)));
+    let upcoming = upcoming.into_iter().map(|(_, r)| (r, false));
+    let past = past.into_iter().map(|(_, r)| (r, true));
+    upcoming.chain(past).chain(undated.into_iter().map(|r| (r, false))).collect()
+}
+
+/// Every page of `listing` over `items`, each with its markdown twin.
+pub fn paged(r: &Renderer, listing: &Listing, items: &[Value]) -> Result<Vec<[OutFile; 2]>> {
+    let size = r.content.site.pagination.page_size;
+    let pages = page_count(items.len(), size);
+    let strings = r.strings();
+    (1..=pages)
+        .into_par_iter()
+        .map(|number| {
+            let url = page_url(&listing.url, number);
+            let on_page = page_items(items, size, number);
+            let pagination = (pages > 1).then(|| {
+                json!({
+                    "page": number,
+                    "pages": pages,
+                    "label": strings.fill("listing.page", &[("page", &number.to_string()), ("pages", &pages.to_string())]),
+                    "prev": (number > 1).then(|| page_url(&listing.url, number - 1)),
+                    "next": (number < pages).then(|| page_url(&listing.url, number + 1)),
+                })
+            });
+            let mut context = listing.extra.clone();
+            context.insert("title", &listing.title);
+            context.insert("lead", &listing.lead);
+            context.insert("listing_url", &listing.url);
+            context.insert("records", on_page);
+            context.insert("pagination", &pagination);
+            let html = r.render(listing.template, Some(&url), context)?;
+            Ok(page(&url, html, markdown(r, listing, on_page, pagination.as_ref())))
+        })
+        .collect()
+}
+
+fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option<&Value>) -> String {
+    let strings = r.strings();
+    let mut md = format!("# {}\n\n{}\n", listing.title, listing.lead);
+    if !listing.markdown_note.is_empty() {
+        md.push_str(&format!("\n{}\n", listing.markdown_note));
+    }
+    if let Some(p) = pagination {
+        md.push_str(&format!("\n{}\n", p["label"].as_str().unwrap_or("")));
+    }
+    md.push('\n');
+    if items.is_empty() {
+        md.push_str(&format!("{}\n", strings.get("collection.empty")));
+    }
+    for item in items {
+        let mut marks = Vec::new();
+        if item["past"] == true {
+            marks.push(strings.get("listing.past"));
+        }
+        if item["draft"] == true {
+            marks.push(strings.get("listing.draft"));
+        }
+        let marks = if marks.is_empty() { String::new() } else { format!(" ({})", marks.join(", ")) };
+        let date = item["date"].as_str().map(|d| format!(" · {}", strings.date(d))).unwrap_or_default();
+        let summary = item["summary"].as_str().map(|s| format!(": {s}")).unwrap_or_default();
+        md.push_str(&format!(
+            "- [{}]({}){marks}{date}{summary}\n",
+            item["title"].as_str().unwrap_or(""),
+            item["url"].as_str().unwrap_or("")
+        ));
+    }
+    if let Some(p) = pagination {
+        let links: Vec<String> = [("prev", "listing.previous"), ("next", "listing.next")]
+            .iter()
+            .filter_map(|(key, label)| p[*key].as_str().map(|url| format!("[{}]({url})", strings.get(label))))
+            .collect();
+        md.push_str(&format!("\n{}\n", links.join(" · ")));
+    }
+    md
+}
+
+/// The listing pages of every collection.
+pub fn collection_pages(r: &Renderer) -> Result<Vec<[OutFile; 2]>> {
+    let per_collection: Vec<Vec<[OutFile; 2]>> =
+        COLLECTIONS.par_iter().map(|name| collection(r, name)).collect::<Result<_>>()?;
+    Ok(per_collection.into_iter().flatten().collect())
+}
+
+/// The listing pages of one collection.
+fn collection(r: &Renderer, name: &'static str) -> Result<Vec<[OutFile; 2]>> {
+    {
+        let records = r.content.records(name);
+        let items: Vec<Value> = if name == EVENTS {
+            order_events(records, r.now).into_iter().map(|(record, past)| item(r, record, past)).collect()
+        } else {
+            records.iter().map(|record| item(r, record, false)).collect()
+        };
+        let mut extra = Context::new();
+        extra.insert("name", name);
+        let listing = Listing {
+            url: format!("/{name}"),
+            title: collection_label(r.strings(), name),
+            lead: collection_description(r.strings(), name),
+            template: "collection.html",
+            extra,
+            markdown_note: format!("JSON: <{}/api/{name}>", r.content.site.base()),
+        };
+        paged(r, &listing, &items)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::records::{parse, Format};
+
+    fn event(id: &str, front: &str) -> Record {
+        parse("events", id, "e.md", Format::Markdown, &format!("---\ntitle: {id}\n{front}\n---\n")).expect("valid")
+    }
+
+    #[test]
+    fn upcoming_soonest_first_then_past_newest_first_then_undated() {
+        let now = parse_content_date("2026-06-15T12:00:00Z").expect("date");
+        let events = vec![
+            event("later", "start: 2026-08-01"),
+            event("old", "date: 2026-01-01"),
+            event("today", "start: 2026-06-15"),
+            event("recent", "start: 2026-06-01"),
+            event("running", "start: 2026-06-10\nend: 2026-06-20"),
+            event("this-morning", "start: 2026-06-15T08:00:00Z"),
+            event("undated", "summary: sometime"),
+        ];
+        let order: Vec<(&str, bool)> =
+            order_events(&events, now).into_iter().map(|(r, past)| (r.id.as_str(), past)).collect();
+        assert_eq!(
+            order,
+            [
+                ("running", false),
+                ("today", false),
+                ("later", false),
+                ("this-morning", true),
+                ("recent", true),
+                ("old", true),
+                ("undated", false)
+            ]
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! The main navigation of every page and the names of collections as readers see them.
+//!
+//! `site.yaml` `menu:` sets the navigation as written; without it, the collections that have
+//! records (in the order of spec 2.1), then the encyclopedia when it has entries. Collection names
+//! and descriptions come from the interface text (`collections.<name>.label|description`), so a
+//! Kiswahili site says "Habari" rather than "news".
+
+use portal_core::collections::COLLECTIONS;
+use portal_core::content::MenuItem;
+use portal_core::i18n::Strings;
+use serde_json::Value;
+
+use super::label;
+use crate::load::Content;
+
+/// A collection's name for readers.
+pub fn collection_label(strings: &Strings, name: &str) -> String {
+    let key = format!("collections.{name}.label");
+    strings.lookup(&key).and_then(Value::as_str).map_or_else(|| label(name), str::to_string)
+}
+
+/// What a collection holds, for readers.
+pub fn collection_description(strings: &Strings, name: &str) -> String {
+    let key = format!("collections.{name}.description");
+    strings.lookup(&key).and_then(Value::as_str).unwrap_or(portal_core::collections::description(name)).to_string()
+}
+
+/// The main navigation of `content`.
+pub fn main_menu(content: &Content) -> Vec<MenuItem> {
+    if !content.site.menu.is_empty() {
+        return content.site.menu.clone();
+    }
+    let strings = &content.strings;
+    let mut items: Vec<MenuItem> = COLLECTIONS
+        .iter()
+        .filter(|name| !content.records(name).is_empty())
+        .map(|name| MenuItem { title: collection_label(strings, name), url: format!("/{name}") })
+        .collect();
+    if !content.entries.is_empty() {
+        items.push(MenuItem { title: strings.get("nav.encyclopedia").to_string(), url: "/encyclopedia".into() });
+    }
+    items
+}

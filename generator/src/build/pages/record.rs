@@ -1,0 +1,249 @@
+//! A record's page: its image, summary, facts (front-matter values with translated labels, dates
+//! in the site's language), body, linked tags and category, and its translations.
+//!
+//! A record's `language` sets `lang` on its content (and `dir` when its direction differs from the
+//! site's). Records that share a `translation_key` link each other: `<link rel="alternate"
+//! hreflang>` in the head and a visible list of the other languages, each named in itself.
+
+use std::collections::HashMap;
+
+use anyhow::Result;
+use portal_core::collections::PAGES;
+use portal_core::content::Record;
+use portal_core::i18n::{direction, Strings};
+use portal_core::taxonomy::{slug, Taxonomy};
+use portal_core::time::parse_content_date;
+use serde_json::{json, Value};
+use tera::Context;
+
+use super::navigation::collection_label;
+use super::{body, figure, label, page, Renderer};
+use crate::build::output::OutFile;
+use crate::load::Content;
+
+/// Front-matter keys the page shows in its own way (or not at all) rather than as facts.
+const NOT_FACTS: &[&str] = &[
+    "title",
+    "summary",
+    "slug",
+    "id",
+    "draft",
+    "weight",
+    "tags",
+    "category",
+    "image",
+    "image_alt",
+    "alt",
+    "language",
+    "translation_key",
+];
+
+/// Keys whose values are dates, shown in the site's language.
+const DATE_KEYS: &[&str] = &["date", "updated", "start", "end", "deadline"];
+
+/// Languages by their own names, for the list of a page's translations.
+const AUTONYMS: &[(&str, &str)] = &[
+    ("am", "አማርኛ"),
+    ("ar", "العربية"),
+    ("en", "English"),
+    ("es", "Español"),
+    ("fa", "فارسی"),
+    ("fr", "Français"),
+    ("ln", "Lingála"),
+    ("lg", "Luganda"),
+    ("om", "Afaan Oromoo"),
+    ("pt", "Português"),
+    ("rw", "Kinyarwanda"),
+    ("so", "Soomaali"),
+    ("sw", "Kiswahili"),
+    ("ti", "ትግርኛ"),
+];
+
+/// A language's own name (its tag when the table has none).
+pub fn autonym(language: &str) -> String {
+    let primary = language.split(['-', '_']).next().unwrap_or(language).to_ascii_lowercase();
+    AUTONYMS
+        .iter()
+        .find(|(code, _)| *code == primary)
+        .map_or_else(|| language.to_string(), |(_, name)| name.to_string())
+}
+
+/// The language a record is written in: its `language`, else the site's.
+pub fn language_of<'a>(record: &'a Record, site_language: &'a str) -> &'a str {
+    record.fields.get("language").and_then(Value::as_str).filter(|l| !l.trim().is_empty()).unwrap_or(site_language)
+}
+
+/// `lang` and `dir` for content in `language` on a site in `site_language`: `lang` when they differ,
+/// `dir` when the direction does.
+pub fn lang_attributes(language: &str, site_language: &str) -> Value {
+    let lang = (language != site_language).then_some(language);
+    let dir = (direction(language) != direction(site_language)).then(|| direction(language));
+    json!({"lang": lang, "dir": dir})
+}
+
+/// Records and entries grouped by `translation_key`: (language, URL, title) of each.
+pub struct Translations(HashMap<String, Vec<(String, String, String)>>);
+
+impl Translations {
+    /// Every group of `content`.
+    pub fn of(content: &Content) -> Self {
+        let mut groups: HashMap<String, Vec<(String, String, String)>> = HashMap::new();
+        let records = content.collections.values().flatten().chain(content.entries.iter().map(|e| &e.record));
+        for record in records {
+            if let Some(key) = record.fields.get("translation_key").and_then(Value::as_str) {
+                let language = language_of(record, &content.site.language).to_string();
+                groups.entry(key.to_string()).or_default().push((language, record.url.clone(), record.title.clone()));
+            }
+        }
+        groups.values_mut().for_each(|group| group.sort());
+        Translations(groups)
+    }
+
+    /// The translations of `record` (itself included, as `hreflang` sets are), none when it has no
+    /// other language.
+    pub fn of_record(&self, record: &Record) -> Vec<Value> {
+        let key = record.fields.get("translation_key").and_then(Value::as_str);
+        let group = key.and_then(|k| self.0.get(k)).map(Vec::as_slice).unwrap_or(&[]);
+        if group.len() < 2 {
+            return Vec::new();
+        }
+        group
+            .iter()
+            .map(|(lang, url, title)| {
+                json!({"lang": lang, "url": url, "title": title, "name": autonym(lang), "current": *url == record.url})
+            })
+            .collect()
+    }
+}
+
+/// A front-matter value as the page shows it.
+fn fact_text(key: &str, value: &Value, strings: &Strings) -> Option<String> {
+    Some(match value {
+        Value::String(s) if DATE_KEYS.contains(&key) && parse_content_date(s).is_ok() => strings.date(s),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => strings.get(if *b { "record.answer_yes" } else { "record.answer_no" }).to_string(),
+        Value::Array(items) if items.iter().all(Value::is_string) => {
+            items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")
+        }
+        _ => return None,
+    })
+}
+
+/// The label of a front-matter key: the interface text's `fields.<key>`, else the key itself.
+fn fact_label(key: &str, strings: &Strings) -> String {
+    strings.lookup(&format!("fields.{key}")).and_then(Value::as_str).map_or_else(|| label(key), str::to_string)
+}
+
+fn facts(record: &Record, strings: &Strings) -> Vec<Value> {
+    record
+        .fields
+        .iter()
+        .filter(|(key, _)| !NOT_FACTS.contains(&key.as_str()))
+        .filter_map(|(key, value)| {
+            fact_text(key, value, strings).map(|text| json!({"label": fact_label(key, strings), "value": text}))
+        })
+        .collect()
+}
+
+/// The tags and category of a record as links to their pages (terms without a slug are left out).
+pub fn terms(record: &Record) -> (Vec<Value>, Option<Value>) {
+    let link = |taxonomy: Taxonomy, name: &str| {
+        let term = slug(name);
+        (!term.is_empty()).then(|| json!({"name": name, "url": taxonomy.term_url(&term)}))
+    };
+    let tags = record.tags.iter().filter_map(|t| link(Taxonomy::Tags, t)).collect();
+    (tags, record.category.as_deref().and_then(|c| link(Taxonomy::Categories, c)))
+}
+
+fn markdown(r: &Renderer, record: &Record, facts: &[Value], api_url: &str) -> String {
+    let base = r.content.site.base();
+    let strings = r.strings();
+    let mut md = format!("# {}\n\n", record.title);
+    if record.draft {
+        md.push_str(&format!("> **{}**\n\n", strings.get("record.draft")));
+    }
+    if let Some(summary) = &record.summary {
+        md.push_str(&format!("> {summary}\n\n"));
+    }
+    if let Some(image) = figure::markdown(record, &r.content.statics, base) {
+        md.push_str(&format!("{image}\n\n"));
+    }
+    for fact in facts {
+        md.push_str(&format!(
+            "- **{}**: {}\n",
+            fact["label"].as_str().unwrap_or(""),
+            fact["value"].as_str().unwrap_or("")
+        ));
+    }
+    let (tags, category) = terms(record);
+    if let Some(category) = category {
+        md.push_str(&format!(
+            "- **{}**: [{}]({})\n",
+            strings.get("record.category"),
+            category["name"].as_str().unwrap_or(""),
+            category["url"].as_str().unwrap_or("")
+        ));
+    }
+    if !tags.is_empty() {
+        let links: Vec<String> = tags
+            .iter()
+            .map(|t| format!("[{}]({})", t["name"].as_str().unwrap_or(""), t["url"].as_str().unwrap_or("")))
+            .collect();
+        md.push_str(&format!("- **{}**: {}\n", strings.get("record.tags"), links.join(", ")));
+    }
+    if let Some(body) = &record.body {
+        md.push_str(&format!("\n{body}\n"));
+    }
+    md.push_str(&format!("\n---\n\nSource: <{base}{}> · JSON: <{base}{api_url}>\n", record.url));
+    md
+}
+
+/// The page of `record` and its twin.
+pub fn render(r: &Renderer, record: &Record, translations: &Translations) -> Result<[OutFile; 2]> {
+    let strings = r.strings();
+    let site_language = &r.content.site.language;
+    let api_url = format!("/api/{}/{}", record.collection, record.slug);
+    let (parent_url, parent_label) = if record.collection == PAGES {
+        ("/".to_string(), strings.get("nav.home").to_string())
+    } else {
+        (format!("/{}", record.collection), collection_label(strings, &record.collection))
+    };
+    let facts = facts(record, strings);
+    let (tags, category) = terms(record);
+    let mut context = Context::new();
+    context.insert("record", &record.to_json());
+    context.insert("draft", &record.draft);
+    context.insert("facts", &facts);
+    context.insert("tags", &tags);
+    context.insert("category", &category);
+    context.insert("image", &figure::image(record, &r.content.statics, figure::PAGE_SIZES));
+    context.insert("translations", &translations.of_record(record));
+    context.insert("content_lang", &lang_attributes(language_of(record, site_language), site_language));
+    context.insert("body", &body::prepare(record.html.as_deref().unwrap_or(""), strings, &r.content.statics));
+    context.insert("api_url", &api_url);
+    context.insert("parent_url", &parent_url);
+    context.insert("parent_label", &parent_label);
+    let html = r.render("record.html", Some(&record.url), context)?;
+    Ok(page(&record.url, html, markdown(r, record, &facts, &api_url)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_are_named_in_themselves() {
+        assert_eq!(autonym("sw"), "Kiswahili");
+        assert_eq!(autonym("fr-CA"), "Français");
+        assert_eq!(autonym("xx"), "xx");
+    }
+
+    #[test]
+    fn lang_and_dir_only_where_they_differ() {
+        assert_eq!(lang_attributes("en", "en"), json!({"lang": null, "dir": null}));
+        assert_eq!(lang_attributes("sw", "en"), json!({"lang": "sw", "dir": null}));
+        assert_eq!(lang_attributes("ar", "en"), json!({"lang": "ar", "dir": "rtl"}));
+        assert_eq!(lang_attributes("en", "ar"), json!({"lang": "en", "dir": "ltr"}));
+    }
+}

@@ -1,0 +1,167 @@
+//! Tags and categories (D11): `/tags` and `/categories` list every term with how many records
+//! carry it; `/tags/<slug>` and `/categories/<slug>` list those records (and encyclopedia
+//! entries) across collections, newest first, paged like collections. Terms that slug the same
+//! are one term, named by their most used spelling (see `portal_core::taxonomy`).
+
+use std::collections::{BTreeMap, HashMap};
+
+use anyhow::Result;
+use portal_core::content::Record;
+use portal_core::search::schema::fold;
+use portal_core::taxonomy::{slug, Taxonomy};
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use tera::Context;
+
+use super::listing::{item, paged, Listing};
+use super::{page, Renderer};
+use crate::build::output::OutFile;
+use crate::load::Content;
+
+/// One term with the records that carry it.
+#[derive(Debug)]
+pub struct Term<'a> {
+    /// Its slug.
+    pub slug: String,
+    /// Its most used spelling.
+    pub name: String,
+    /// The records carrying it, newest first.
+    pub records: Vec<&'a Record>,
+}
+
+/// The terms of one taxonomy over every record and entry, in name order.
+pub fn terms(content: &Content, taxonomy: Taxonomy) -> Vec<Term<'_>> {
+    let mut by_slug: BTreeMap<String, (HashMap<&str, usize>, Vec<&Record>)> = BTreeMap::new();
+    let records = content.collections.values().flatten().chain(content.entries.iter().map(|e| &e.record));
+    for record in records {
+        let names: Vec<&str> = match taxonomy {
+            Taxonomy::Tags => record.tags.iter().map(String::as_str).collect(),
+            Taxonomy::Categories => record.category.as_deref().into_iter().collect(),
+        };
+        let mut seen = Vec::new();
+        for name in names {
+            let term = slug(name);
+            if term.is_empty() {
+                continue;
+            }
+            let (spellings, tagged) = by_slug.entry(term.clone()).or_default();
+            *spellings.entry(name.trim()).or_default() += 1;
+            if !seen.contains(&term) {
+                tagged.push(record);
+                seen.push(term);
+            }
+        }
+    }
+    let mut terms: Vec<Term> = by_slug
+        .into_iter()
+        .map(|(slug, (spellings, mut records))| {
+            let name = spellings
+                .into_iter()
+                .max_by(|(a, x), (b, y)| x.cmp(y).then_with(|| b.cmp(a)))
+                .map(|(name, _)| name.to_string())
+                .unwrap_or_else(|| slug.clone());
+            records.sort_by(|a, b| {
+                b.date.cmp(&a.date).then_with(|| a.title.cmp(&b.title)).then_with(|| a.url.cmp(&b.url))
+            });
+            Term { slug, name, records }
+        })
+        .collect();
+    terms.sort_by_cached_key(|t| (fold(&t.name), t.slug.clone()));
+    terms
+}
+
+/// The index page of a taxonomy and the pages of each of its terms.
+fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy) -> Result<Vec<[OutFile; 2]>> {
+    let strings = r.strings();
+    let name = taxonomy.name();
+    let terms = terms(r.content, taxonomy);
+    let title = strings.get(&format!("taxonomy.{name}")).to_string();
+    let lead = strings.get(&format!("taxonomy.{name}_lead")).to_string();
+    let listed: Vec<Value> = terms
+        .iter()
+        .map(|t| json!({"name": t.name, "url": taxonomy.term_url(&t.slug), "count": t.records.len()}))
+        .collect();
+    let mut context = Context::new();
+    context.insert("title", &title);
+    context.insert("lead", &lead);
+    context.insert("terms", &listed);
+    let html = r.render("terms.html", Some(&taxonomy.index_url()), context)?;
+    let mut md = format!("# {title}\n\n{lead}\n\n");
+    if terms.is_empty() {
+        md.push_str(&format!("{}\n", strings.get("taxonomy.empty")));
+    }
+    for t in &listed {
+        md.push_str(&format!(
+            "- [{}]({}) ({})\n",
+            t["name"].as_str().unwrap_or(""),
+            t["url"].as_str().unwrap_or(""),
+            t["count"]
+        ));
+    }
+    let mut pages = vec![page(&taxonomy.index_url(), html, md)];
+    let singular = match taxonomy {
+        Taxonomy::Tags => "taxonomy.tag",
+        Taxonomy::Categories => "taxonomy.category",
+    };
+    let per_term: Vec<Vec<[OutFile; 2]>> = terms
+        .par_iter()
+        .map(|term| {
+            let items: Vec<Value> = term.records.iter().map(|record| item(r, record, false)).collect();
+            let mut extra = Context::new();
+            extra.insert("taxonomy", name);
+            extra.insert("taxonomy_title", &title);
+            extra.insert("taxonomy_url", &taxonomy.index_url());
+            extra.insert("term", &term.name);
+            let listing = Listing {
+                url: taxonomy.term_url(&term.slug),
+                title: strings.fill(singular, &[("term", &term.name)]),
+                lead: String::new(),
+                template: "term.html",
+                extra,
+                markdown_note: format!("{title}: <{}{}>", r.content.site.base(), taxonomy.index_url()),
+            };
+            paged(r, &listing, &items)
+        })
+        .collect::<Result<_>>()?;
+    pages.extend(per_term.into_iter().flatten());
+    Ok(pages)
+}
+
+/// Every page of tags and categories.
+pub fn pages(r: &Renderer) -> Result<Vec<[OutFile; 2]>> {
+    let mut pages = Vec::new();
+    for taxonomy in Taxonomy::ALL {
+        pages.extend(taxonomy_pages(r, taxonomy)?);
+    }
+    Ok(pages)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::Progress;
+
+    #[test]
+    fn spellings_that_slug_the_same_are_one_term_named_by_the_most_used() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(dir.path().join("news")).expect("folders");
+        std::fs::create_dir_all(dir.path().join("events")).expect("folders");
+        std::fs::write(dir.path().join("site.yaml"), "title: T\n").expect("site");
+        let records = [
+            ("news/a.md", "date: 2026-01-01\ntags: [Clean water, clean-water]\ncategory: Health"),
+            ("news/b.md", "date: 2026-03-01\ntags: [clean water]\ncategory: health"),
+            ("events/c.md", "date: 2026-02-01\ntags: [clean water, '!!!']"),
+        ];
+        for (file, front) in records {
+            std::fs::write(dir.path().join(file), format!("---\ntitle: {file}\n{front}\n---\n")).expect("record");
+        }
+        let content = crate::load::load(dir.path(), &Progress::hidden()).expect("loads");
+        let tags = terms(&content, Taxonomy::Tags);
+        assert_eq!(tags.len(), 1, "`!!!` has no slug, the rest are one term");
+        assert_eq!((tags[0].slug.as_str(), tags[0].name.as_str()), ("clean-water", "clean water"));
+        let urls: Vec<&str> = tags[0].records.iter().map(|r| r.url.as_str()).collect();
+        assert_eq!(urls, ["/news/b", "/events/c", "/news/a"], "each record once, newest first");
+        let categories = terms(&content, Taxonomy::Categories);
+        assert_eq!((categories[0].name.as_str(), categories[0].records.len()), ("Health", 2));
+    }
+}

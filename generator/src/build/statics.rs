@@ -1,0 +1,109 @@
+//! `content/static/**` as files of the build: each copied to the same path (`static/media/well.jpg`
+//! is `dist/media/well.jpg`, served at `/media/well.jpg` with the media type of its extension), and
+//! the resized variants of its JPEG and PNG images under `_img/<width>/` (see [`crate::images`]).
+//! Sources are read and decoded once each, in parallel. A static file whose URL or file is also a
+//! built page's is a content error naming both.
+
+use std::collections::HashMap;
+
+use anyhow::Context;
+use portal_core::content::ContentError;
+use portal_core::media;
+use rayon::prelude::*;
+
+use super::output::OutFile;
+use super::BuildError;
+use crate::images::{make_variants, variant_file, variant_widths};
+use crate::load::statics::StaticFiles;
+
+/// The static files and the variants of their images.
+pub fn files(statics: &StaticFiles) -> Result<Vec<OutFile>, BuildError> {
+    let made: Vec<Result<Vec<OutFile>, BuildError>> = statics
+        .0
+        .par_iter()
+        .map(|(rel, file)| {
+            let bytes = std::fs::read(&file.path).with_context(|| format!("reading {}", file.path.display()))?;
+            let mut out = Vec::new();
+            if !variant_widths(rel, file.size).is_empty() {
+                let variants = make_variants(rel, &bytes).map_err(|e| {
+                    BuildError::Content(vec![ContentError::new(
+                        file.path.display().to_string(),
+                        1,
+                        format!("cannot make smaller copies of this image: {e:#}"),
+                    )])
+                })?;
+                for (width, variant) in variants {
+                    let name = variant_file(rel, width);
+                    out.push(OutFile::served(format!("/{name}"), name, media::of_file(rel), variant));
+                }
+            }
+            out.push(OutFile::served(format!("/{rel}"), rel.clone(), media::of_file(rel), bytes));
+            Ok(out)
+        })
+        .collect();
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for result in made {
+        match result {
+            Ok(mut out) => files.append(&mut out),
+            Err(BuildError::Content(mut problems)) => errors.append(&mut problems),
+            Err(other) => return Err(other),
+        }
+    }
+    if errors.is_empty() {
+        Ok(files)
+    } else {
+        errors.sort();
+        Err(BuildError::Content(errors))
+    }
+}
+
+/// Checks that no static file takes the URL or the file of another output of the build.
+pub fn check_clashes(statics: &[OutFile], built: &[OutFile], sources: &StaticFiles) -> Result<(), BuildError> {
+    let mut owners: HashMap<&str, &OutFile> = HashMap::new();
+    for f in built {
+        owners.insert(f.file.as_str(), f);
+        if let Some(route) = &f.route {
+            owners.insert(route.as_str(), f);
+        }
+    }
+    let mut errors = Vec::new();
+    for f in statics {
+        let route = f.route.as_deref().unwrap_or("");
+        let Some(other) = owners.get(f.file.as_str()).or_else(|| owners.get(route)) else { continue };
+        let source = sources.0.get(&f.file).map_or_else(|| f.file.clone(), |s| s.path.display().to_string());
+        let what = match &other.route {
+            Some(route) => format!("the page or file the build writes for {route} ({})", other.file),
+            None => format!("the build's own {}", other.file),
+        };
+        errors.push(ContentError::new(
+            source,
+            1,
+            format!("this static file would be published at /{} and clash with {what}; rename or move it", f.file),
+        ));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(BuildError::Content(errors))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_static_file_that_takes_a_page_is_an_error_naming_both() {
+        let page = OutFile::served("/news", "news.html", "text/html; charset=utf-8", b"page".to_vec());
+        let clash = OutFile::served("/news.html", "news.html", "text/html; charset=utf-8", b"mine".to_vec());
+        let fine = OutFile::served("/media/a.jpg", "media/a.jpg", "image/jpeg", b"jpg".to_vec());
+        let Err(BuildError::Content(errors)) = check_clashes(&[clash, fine.clone()], &[page], &StaticFiles::default())
+        else {
+            panic!("a clash must be an error");
+        };
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].message.contains("/news (news.html)"), "{}", errors[0].message);
+        assert!(check_clashes(&[fine], &[], &StaticFiles::default()).is_ok());
+    }
+}
