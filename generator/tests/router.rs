@@ -24,6 +24,7 @@ async fn state(dir: &Path) -> Arc<ServerState> {
         templates: None,
         out: out.clone(),
         base_url: None,
+        drafts: false,
     };
     build(&options, &Progress::hidden()).expect("the fixture builds");
     ServerState::open(out, &dir.join("state"), Limits::default()).await.expect("the build opens")

@@ -32,7 +32,7 @@ def test_pages_are_html_with_the_five_discovery_links(client, path):
     assert "Accept" in r.headers["Vary"]
     assert link_relations(r.headers["Link"]) == RELATIONS
     html = r.text
-    assert html.startswith("<!doctype html>") and '<html lang="en" dir="ltr">' in html
+    assert html.startswith("<!doctype html>") and '<html lang="en">' in html
     assert "<main" in html and "<nav" in html and html.count("<h1") == 1
 
 

@@ -207,7 +207,7 @@ def test_every_page_has_the_search_form_in_its_header(client):
 
 def test_a_translated_record_sets_its_language_and_links_the_others(client):
     arabic = client.get("/events/film-evening-ar").text
-    assert '<html lang="en" dir="ltr">' in arabic
+    assert '<html lang="en">' in arabic
     assert '<article lang="ar" dir="rtl">' in arabic
     assert f"<link rel=\"alternate\" hreflang=\"en\" href='{BASE}/events/film-evening'>" in arabic
     assert f"<link rel=\"alternate\" hreflang=\"ar\" href='{BASE}/events/film-evening-ar'>" in arabic
