@@ -18,14 +18,11 @@ def violations(page):
     ]
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_page_has_a_serious_accessibility_violation(site, browser, viewport, scheme):
-    base_url, manifest = site
+def check(browser, base_url, paths, viewport, scheme):
     context = browser.new_context(viewport=viewport, color_scheme=scheme)
     page = context.new_page()
     found = {}
-    for path in html_pages(manifest) + extra_pages(manifest):
+    for path in paths:
         response = page.goto(base_url + path, wait_until="load")
         assert response is not None and response.status < 500, path
         problems = violations(page)
@@ -33,6 +30,24 @@ def test_no_page_has_a_serious_accessibility_violation(site, browser, viewport, 
             found[path] = problems
     context.close()
     assert not found, "\n".join(f"{path}: {'; '.join(p)}" for path, p in sorted(found.items()))
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_no_page_has_a_serious_accessibility_violation(site, browser, viewport):
+    base_url, manifest = site
+    check(browser, base_url, html_pages(manifest) + extra_pages(manifest), viewport, "light")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_one_page_of_every_kind_passes_in_the_dark_scheme_too(site, browser, viewport):
+    """The theme's dark colours (prefers-color-scheme) on one page of each shape: pages of one
+    shape share their template and styles."""
+    base_url, manifest = site
+    kinds = {}
+    for path in html_pages(manifest):
+        parts = path.strip("/").split("/")
+        kinds.setdefault((parts[0] if len(parts) > 1 else "", len(parts)), path)
+    check(browser, base_url, sorted(kinds.values()) + extra_pages(manifest), viewport, "dark")
 
 
 def extra_pages(manifest):
