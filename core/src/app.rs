@@ -94,6 +94,7 @@ impl App {
         let mut decision = None;
         let mut response = match self.route(platform, &request, &path, &mut decision).await {
             Ok(response) => response,
+            Err(problem) if for_people(&request, &path) => handlers::page::problem(self, platform, problem).await,
             Err(problem) => problem.into_response(self.manifest.site.base(), &path),
         };
         if let Some(decision) = decision {
@@ -188,6 +189,16 @@ fn file_aliases(manifest: &Manifest) -> HashMap<String, String> {
             (alias != *route && !manifest.routes.contains_key(&alias)).then(|| (alias, route.clone()))
         })
         .collect()
+}
+
+/// Whether an error on `path` is told as a page: on the site (not the API, discovery or MCP paths)
+/// unless the client asks for JSON rather than HTML.
+fn for_people(request: &Request, path: &str) -> bool {
+    if is_api_path(path) {
+        return false;
+    }
+    let accept = request.header("accept").unwrap_or("").to_ascii_lowercase();
+    accept.contains("text/html") || !accept.contains("json")
 }
 
 /// A page asked for with a trailing slash (`/services/`) is redirected to its URL (`/services`):

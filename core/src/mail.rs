@@ -29,29 +29,13 @@ pub fn render(template: &str, values: &[(&str, &str)], html: bool) -> String {
         let name = after[..end].trim();
         let value = values.iter().find(|(n, _)| *n == name).map_or("", |(_, v)| v);
         if html {
-            out.push_str(&escape_html(value));
+            out.push_str(&crate::html::escape(value));
         } else {
             out.push_str(value);
         }
         rest = &after[end + 2..];
     }
     out.push_str(rest);
-    out
-}
-
-/// Escapes the five HTML-significant characters.
-pub fn escape_html(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
     out
 }
 

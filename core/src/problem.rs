@@ -132,14 +132,26 @@ impl ErrorCode {
 pub struct FieldError {
     /// The field's name (`body` when the body as a whole is wrong).
     pub field: String,
-    /// What is wrong with it.
+    /// What is wrong with it (English; the JSON `message`).
     pub message: String,
+    /// The kind of failure, as a key of the interface text (`forms.errors.<reason>`), so a page
+    /// can say it in the site's language.
+    pub reason: &'static str,
+    /// Values the translated message names (`{max}`...).
+    pub params: Vec<(&'static str, String)>,
 }
 
 impl FieldError {
-    /// A failing field with its message.
+    /// A failing field with its message (reason `invalid`).
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError { field: field.into(), message: message.into() }
+        FieldError { field: field.into(), message: message.into(), reason: "invalid", params: Vec::new() }
+    }
+
+    /// The same failure with its reason and the values its translation needs.
+    pub fn because(mut self, reason: &'static str, params: Vec<(&'static str, String)>) -> Self {
+        self.reason = reason;
+        self.params = params;
+        self
     }
 }
 

@@ -44,6 +44,16 @@ pub enum Handler {
     Mcp,
     /// `/pages/<slug>`: a permanent redirect to `/<slug>`.
     PageRedirect,
+    /// GET `/search`: search results as a page.
+    SearchPage,
+    /// GET or POST `/community-voices/new`: the story form.
+    VoiceForm,
+    /// GET `/community-voices/new/sent`: its confirmation.
+    VoiceSent,
+    /// GET or POST `/visit`: the booking form.
+    BookingForm,
+    /// GET `/visit/sent`: its confirmation.
+    BookingSent,
 }
 
 /// Where an operation's answer comes from.
@@ -116,6 +126,18 @@ const fn post(operation_id: &'static str, summary: &'static str, handler: Handle
         content_type: JSON,
         describe: None,
     }
+}
+
+/// A page a handler renders per request.
+const fn dynamic_page(operation_id: &'static str, summary: &'static str, handler: Handler) -> Operation {
+    get(operation_id, summary, Serve::Handler(handler), HTML)
+}
+
+/// A form page's POST (rate limited, answered with a page).
+const fn form_post(operation_id: &'static str, summary: &'static str, handler: Handler) -> Operation {
+    let mut op = post(operation_id, summary, handler);
+    op.content_type = HTML;
+    op
 }
 
 const fn page(operation_id: &'static str, summary: &'static str) -> Operation {
@@ -456,6 +478,41 @@ pub const ROUTES: &[Route] = &[
     ),
     route!("/", "pages", [page("getHomePage", "The home page.")]),
     route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
+    route!(
+        "/search",
+        "pages",
+        [limited(dynamic_page(
+            "getSearchPage",
+            "Search results as a page, grouped by collection.",
+            Handler::SearchPage
+        ))]
+    ),
+    route!(
+        "/community-voices/new/sent",
+        "pages",
+        [dynamic_page("getVoiceSentPage", "The confirmation of a story sent with the form.", Handler::VoiceSent)]
+    ),
+    route!(
+        "/community-voices/new",
+        "pages",
+        [
+            dynamic_page("getVoiceFormPage", "The form to send a community story.", Handler::VoiceForm),
+            form_post("postVoiceForm", "Send a community story from the form (urlencoded).", Handler::VoiceForm),
+        ]
+    ),
+    route!(
+        "/visit/sent",
+        "pages",
+        [dynamic_page("getVisitSentPage", "The confirmation of a visit booked with the form.", Handler::BookingSent)]
+    ),
+    route!(
+        "/visit",
+        "pages",
+        [
+            dynamic_page("getVisitFormPage", "The form to book a visit.", Handler::BookingForm),
+            form_post("postVisitForm", "Book a visit from the form (urlencoded).", Handler::BookingForm),
+        ]
+    ),
     route!("/encyclopedia", "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
     route!("/encyclopedia/{name}", "pages", [page("getEncyclopediaEntryPage", "An encyclopedia entry's page.")]),
     route!("/tags", "pages", [page("getTagsPage", "Every tag with how many records carry it.")]),

@@ -47,13 +47,28 @@ impl<'a> Fields<'a> {
         self.errors.push(FieldError::new(field, message));
     }
 
+    /// Records a failure of `field` with its reason (a key of `forms.errors` in the interface text).
+    fn fail_because(&mut self, field: &str, reason: &'static str, message: impl Into<String>) {
+        self.fail_with(field, reason, Vec::new(), message);
+    }
+
+    fn fail_with(
+        &mut self,
+        field: &str,
+        reason: &'static str,
+        params: Vec<(&'static str, String)>,
+        message: impl Into<String>,
+    ) {
+        self.errors.push(FieldError::new(field, message).because(reason, params));
+    }
+
     /// A string field, trimmed, non-empty and at most `max_chars` characters. `None` when absent
     /// (an error if `required`) or invalid.
     pub fn text(&mut self, field: &str, required: bool, max_chars: usize, usage: Use) -> Option<String> {
         let value = match self.body.get(field) {
             None | Some(Value::Null) => {
                 if required {
-                    self.fail(field, "is required");
+                    self.fail_because(field, "required", "is required");
                 }
                 return None;
             }
@@ -65,14 +80,14 @@ impl<'a> Fields<'a> {
         };
         if value.is_empty() {
             if required {
-                self.fail(field, "must not be empty");
+                self.fail_because(field, "required", "must not be empty");
             }
             return None;
         }
         match check_text(value, max_chars, usage) {
             Ok(()) => Some(value.to_string()),
-            Err(message) => {
-                self.fail(field, message);
+            Err((reason, message)) => {
+                self.fail_with(field, reason, vec![("max", max_chars.to_string())], message);
                 None
             }
         }
@@ -84,7 +99,7 @@ impl<'a> Fields<'a> {
         match check_email(&value) {
             Ok(()) => Some(value),
             Err(message) => {
-                self.fail(field, message);
+                self.fail_because(field, "email", message);
                 None
             }
         }
@@ -96,7 +111,12 @@ impl<'a> Fields<'a> {
         if allowed.is_empty() || allowed.contains(&value) {
             return Some(value);
         }
-        self.fail(field, format!("must be one of: {}", allowed.join(", ")));
+        self.fail_with(
+            field,
+            "choice",
+            vec![("choices", allowed.join(", "))],
+            format!("must be one of: {}", allowed.join(", ")),
+        );
         None
     }
 
@@ -106,11 +126,11 @@ impl<'a> Fields<'a> {
         match parse_date(&value) {
             Ok(date) if day_number(date) >= today => Some(value),
             Ok(_) => {
-                self.fail(field, "must not be in the past");
+                self.fail_because(field, "past", "must not be in the past");
                 None
             }
             Err(e) => {
-                self.fail(field, e.0);
+                self.fail_because(field, "date", e.0);
                 None
             }
         }
@@ -122,30 +142,35 @@ impl<'a> Fields<'a> {
         if parse_clock(&value).is_some() {
             return Some(value);
         }
-        self.fail(field, format!("`{value}` is not a time of the form HH:MM (24 hours)"));
+        self.fail_because(field, "time", format!("`{value}` is not a time of the form HH:MM (24 hours)"));
         None
     }
 
     /// `Ok` when every field passed, else the 400 `invalid_body` listing each failure.
     pub fn finish(self) -> Result<(), Problem> {
+        self.into_errors().map_err(Problem::invalid_body)
+    }
+
+    /// `Ok` when every field passed, else every failure (for a page that shows them by its fields).
+    pub fn into_errors(self) -> Result<(), Vec<FieldError>> {
         if self.errors.is_empty() {
             Ok(())
         } else {
-            Err(Problem::invalid_body(self.errors))
+            Err(self.errors)
         }
     }
 }
 
-/// Length and character rules of a trimmed text value.
-pub fn check_text(value: &str, max_chars: usize, usage: Use) -> Result<(), String> {
+/// Length and character rules of a trimmed text value; `Err` carries the reason and the message.
+pub fn check_text(value: &str, max_chars: usize, usage: Use) -> Result<(), (&'static str, String)> {
     if value.chars().count() > max_chars {
-        return Err(format!("must be at most {max_chars} characters"));
+        return Err(("too_long", format!("must be at most {max_chars} characters")));
     }
     if usage == Use::Header && value.contains(['\r', '\n']) {
-        return Err("must not contain a line break (CR or LF)".to_string());
+        return Err(("line_break", "must not contain a line break (CR or LF)".to_string()));
     }
     if value.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
-        return Err("must not contain control characters".to_string());
+        return Err(("control", "must not contain control characters".to_string()));
     }
     Ok(())
 }

@@ -19,6 +19,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("encyclopedia.html", include_str!("../../templates/encyclopedia.html")),
     ("api-docs.html", include_str!("../../templates/api-docs.html")),
     ("404.html", include_str!("../../templates/404.html")),
+    ("dynamic.html", include_str!("../../templates/dynamic.html")),
 ];
 
 /// Static assets of the theme: (file under `assets/`, media type, bytes).
@@ -54,7 +55,7 @@ pub fn templates(overrides: Option<&Path>) -> Result<Tera> {
     }
     let mut tera = Tera::default();
     // Escapes `&`, `<`, `>` and quotes but leaves `/` readable in URLs (tera's default escapes it).
-    tera.set_escape_fn(portal_core::mail::escape_html);
+    tera.set_escape_fn(portal_core::html::escape);
     tera.add_raw_templates(sources).map_err(|e| anyhow::anyhow!("compiling the templates: {e:?}"))?;
     Ok(tera)
 }
@@ -112,6 +113,8 @@ mod tests {
             ("accent", "soft"),
             ("on-accent", "accent"),
             ("mark-ink", "mark"),
+            ("error", "bg"),
+            ("error", "soft"),
         ];
         for (scheme, text) in [("light", light), ("dark", dark)] {
             let colours = colours(text);

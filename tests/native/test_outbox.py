@@ -76,7 +76,9 @@ def state_dir():
 def serve(state, smtp_port=None):
     env = {"PORTAL_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}" if smtp_port else ""}
     args = ["serve", "--dist", str(servers.conformance_dist()), "--port", "0", "--state", state, "--rate-limit", "1000"]
-    return servers.start_portal(args, env=env)
+    server = servers.start_portal(args, env=env)
+    server.state = state
+    return server
 
 
 def post(server, path, body, address="10.20.0.1"):
@@ -123,6 +125,32 @@ def test_a_voice_mails_the_editors(server, sink):
     assert mail["message"]["Subject"] == "New community voice: Story 1"
     assert mail["message"].get_body(("plain",)).get_content().count("Story number 1.") == 1
     assert "Story number 1." in mail["message"].get_body(("html",)).get_content()
+
+
+def test_the_forms_store_and_mail_exactly_like_the_json_actions(server, sink):
+    form = {"Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "10.20.0.9"}
+    r = requests.post(server.base_url + "/community-voices/new", data=voice(7), headers=form, allow_redirects=False, timeout=60)
+    assert r.status_code == 303
+    vid = r.headers["Location"].split("id=")[1]
+    [mail] = sink.wait_for(lambda _: sink.about(vid), "the editors' mail of a form voice")
+    assert mail["to"] == [EDITORS] and mail["message"]["Subject"] == "New community voice: Story 7"
+    assert mail["message"].get_body(("plain",)).get_content().count("With two lines.") == 1
+    r = requests.post(server.base_url + "/visit", data=booking(), headers=form, allow_redirects=False, timeout=60)
+    assert r.status_code == 303
+    ref = r.headers["Location"].split("reference=")[1]
+    mails = sink.wait_for(lambda _: len(sink.about(ref)) == 2 and sink.about(ref), "the booking mails of a form")
+    assert {m["to"][0] for m in mails} == {"ana@example.org", BOOKINGS}
+    saved = stored(server.state)
+    assert saved[vid]["kind"] == "voice" and saved[vid]["data"]["content"] == "Story number 7.\nWith two lines."
+    assert saved[ref]["kind"] == "booking" and saved[ref]["data"]["groupSize"] == "1-5"
+
+
+def test_a_filled_honeypot_stores_and_mails_nothing(server, sink):
+    form = {"Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "10.20.0.10"}
+    body = {**voice(8), "website": "http://spam.example"}
+    r = requests.post(server.base_url + "/community-voices/new", data=body, headers=form, allow_redirects=False, timeout=60)
+    assert r.status_code == 400
+    assert not [s for s in stored(server.state).values() if s["data"].get("title") == "Story 8"]
 
 
 def test_a_booking_mails_the_visitor_and_the_bookings_address(server, sink):

@@ -5,9 +5,12 @@ pub mod collections;
 pub mod encyclopedia;
 pub mod export;
 pub mod files;
+pub mod form_pages;
 pub mod geolocation;
 pub mod match_category;
+pub mod page;
 pub mod search;
+pub mod search_page;
 pub mod spatial;
 pub mod submit;
 pub mod upstream;
@@ -43,6 +46,11 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
     match handler {
         Handler::Collection => collections::handle(ctx).await,
         Handler::PageRedirect => files::redirect_page(ctx).await,
+        Handler::SearchPage => search_page::handle(ctx).await,
+        Handler::VoiceForm => form_pages::voice(ctx).await,
+        Handler::VoiceSent => form_pages::voice_sent(ctx).await,
+        Handler::BookingForm => form_pages::booking(ctx).await,
+        Handler::BookingSent => form_pages::booking_sent(ctx).await,
         Handler::Search => search::handle(ctx).await,
         Handler::EncyclopediaList => encyclopedia::list(ctx).await,
         Handler::EncyclopediaSuggest => encyclopedia::suggestions(ctx).await,

@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::collections::{is_collection, COLLECTIONS, ENCYCLOPEDIA};
+use crate::envelope::success;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
@@ -48,27 +49,47 @@ pub fn scope(param: Option<&str>) -> Result<Vec<String>, Problem> {
     Ok(names)
 }
 
-/// Answers a search.
-pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
-    let raw = ctx.query.get("q").unwrap_or_default();
-    if raw.trim().chars().count() < MIN_QUERY_CHARS {
-        return Err(Problem::bad_request(format!("`q` must have at least {MIN_QUERY_CHARS} characters.")));
-    }
+/// A search as the request asks for it: the query, hits per collection and the scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Asked {
+    /// The query as sent.
+    pub query: String,
+    /// Hits per collection.
+    pub limit: usize,
+    /// The collections searched (and `entries`).
+    pub scope: Vec<String>,
+}
+
+/// Reads `limit` and `collections` of the request (400 `bad_request` when malformed); `query` is
+/// the raw `q`, whose length each caller checks in its own way.
+pub fn asked<P>(ctx: &Ctx<'_, P>) -> Result<Asked, Problem> {
+    let query = ctx.query.get("q").unwrap_or_default().to_string();
     let limit = ctx.query.integer("limit", 1, MAX_LIMIT)?.unwrap_or(DEFAULT_LIMIT) as usize;
     let scope = scope(ctx.query.get("collections"))?;
-    let key = format!("search\u{1f}{limit}\u{1f}{}\u{1f}{raw}", scope.join(","));
+    Ok(Asked { query, limit, scope })
+}
+
+/// Whether a query is long enough to search (spec 8).
+pub fn long_enough(query: &str) -> bool {
+    query.trim().chars().count() >= MIN_QUERY_CHARS
+}
+
+/// The answer of a search (the JSON document of `/api/search`): from the cache when the same
+/// search ran within [`CACHE_SECONDS`], else from the index (and cached).
+pub async fn run<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<Value, Problem> {
+    let Asked { query, limit, scope } = asked;
+    let key = format!("search\u{1f}{limit}\u{1f}{}\u{1f}{query}", scope.join(","));
     if let Some(cached) = ctx.platform.cache_get(&key).await {
         if let Ok(Value::Object(mut body)) = serde_json::from_slice::<Value>(&cached) {
             body.insert("cached".into(), json!(true));
-            return Ok(Response::json(&Value::Object(body)));
+            return Ok(Value::Object(body));
         }
     }
     let index = ctx.app.search_index(ctx.platform).await?;
-    let words = words(raw);
     let mut results = Map::new();
     let mut totals = Map::new();
     let mut returned = 0;
-    let found = index.search_collections(&words, &scope, limit).map_err(internal(ctx.platform, "searching"))?;
+    let found = index.search_collections(&words(query), scope, *limit).map_err(internal(ctx.platform, "searching"))?;
     for (collection, (hits, total)) in scope.iter().zip(found) {
         totals.insert(collection.clone(), json!(total));
         if !hits.is_empty() {
@@ -76,16 +97,24 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
             results.insert(collection.clone(), json!(hits));
         }
     }
-    let body = json!({
-        "status": "success",
-        "query": raw,
+    let body = success(json!({
+        "query": query,
         "totalResults": returned,
         "results": results,
         "totals": totals,
         "cached": false,
-    });
+    }));
     ctx.platform.cache_put(&key, body.to_string().into(), CACHE_SECONDS).await;
-    Ok(Response::json(&body))
+    Ok(body)
+}
+
+/// Answers `/api/search`.
+pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    let asked = asked(ctx)?;
+    if !long_enough(&asked.query) {
+        return Err(Problem::bad_request(format!("`q` must have at least {MIN_QUERY_CHARS} characters.")));
+    }
+    Ok(Response::json(&run(ctx, &asked).await?))
 }
 
 #[cfg(test)]

@@ -1,35 +1,62 @@
 //! `POST /api/submit-voice` (decision D6): a community story, stored with the editors'
-//! notification mail before the 202.
+//! notification mail before the 202. The HTML form (`/community-voices/new`) goes through
+//! [`accept`] too, so both store and mail the same way.
 
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
 use crate::body::json_object;
+use crate::forms::VOICE;
 use crate::handlers::submit::{request_id, store};
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::mail::{compose, first_address, sender, Envelope};
 use crate::platform::Platform;
-use crate::problem::Problem;
-use crate::validate::{require_object, Fields, Use};
+use crate::problem::{FieldError, Problem};
+use crate::validate::require_object;
 
-/// Field limits in characters (D6).
-pub const MAX_TITLE: usize = 200;
-/// See [`MAX_TITLE`].
-pub const MAX_AUTHOR: usize = 100;
-/// See [`MAX_TITLE`].
-pub const MAX_CONTENT: usize = 20_000;
+pub use crate::forms::{MAX_AUTHOR, MAX_CONTENT, MAX_TITLE};
 
-/// Validates, stores and answers 202.
-pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
-    let body = require_object(json_object(ctx.request)?)?;
-    let mut fields = Fields::new(&body);
-    let title = fields.text("title", true, MAX_TITLE, Use::Header);
-    let author = fields.text("author", true, MAX_AUTHOR, Use::Header);
-    let content = fields.text("content", true, MAX_CONTENT, Use::Body);
-    fields.finish()?;
-    let (title, author, content) = (title.unwrap_or_default(), author.unwrap_or_default(), content.unwrap_or_default());
-    let id = format!("v-{}", request_id(ctx, 20));
+/// A stored voice: its id and when it was received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accepted {
+    /// The id given to the author.
+    pub id: String,
+    /// RFC 3339.
+    pub received_at: String,
+}
+
+/// Why a voice was not accepted: its fields (each failure), or the server (a problem).
+#[derive(Debug)]
+pub enum Refused {
+    /// Invalid fields.
+    Fields(Vec<FieldError>),
+    /// Something failed on our side.
+    Problem(Problem),
+}
+
+impl From<Problem> for Refused {
+    fn from(problem: Problem) -> Self {
+        Refused::Problem(problem)
+    }
+}
+
+impl From<Refused> for Problem {
+    fn from(refused: Refused) -> Self {
+        match refused {
+            Refused::Fields(errors) => Problem::invalid_body(errors),
+            Refused::Problem(problem) => problem,
+        }
+    }
+}
+
+/// Validates a voice's fields, then stores it with the editors' mail; answers once it is durable.
+pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) -> Result<Accepted, Refused> {
+    let today = (ctx.now_ms / 86_400_000) as i64;
     let site = &ctx.app.manifest().site;
+    let data = VOICE.validate(body, site, today).map_err(Refused::Fields)?;
+    let text = |name: &str| data.get(name).and_then(Value::as_str).unwrap_or_default().to_string();
+    let (title, author, content) = (text("title"), text("author"), text("content"));
+    let id = format!("v-{}", request_id(ctx, 20));
     let mut mails = Vec::new();
     if let Some(to) = first_address(&[&site.notifications.voices_to, &site.contact.email]) {
         let envelope = Envelope { from: sender(ctx.app), to: vec![to], reply_to: None };
@@ -38,13 +65,19 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         mails.push(compose(ctx.platform, "voice-editors", envelope, &values).await?);
     }
     let data = json!({"title": title, "author": author, "content": content});
-    let received_at = store(ctx, "voice", &id, data, mails).await?;
-    Ok(Response::json(&json!({
-        "status": "success",
-        "id": id,
-        "receivedAt": received_at,
+    let received_at = store(ctx, VOICE.id, &id, data, mails).await?;
+    Ok(Accepted { id, received_at })
+}
+
+/// Validates, stores and answers 202.
+pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    let body = require_object(json_object(ctx.request)?)?;
+    let accepted = accept(ctx, &body).await?;
+    Ok(Response::json(&crate::envelope::success(json!({
+        "id": accepted.id,
+        "receivedAt": accepted.received_at,
         "message": "Thank you: your story was received and will be reviewed by the editors.",
-    }))
+    })))
     .with_status(202))
 }
 

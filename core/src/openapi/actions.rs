@@ -7,8 +7,9 @@ use super::describe::{
 };
 use super::schemas::schema;
 use super::Facts;
-use crate::handlers::{bookings, match_category, voices};
-use crate::validate::Use;
+use crate::forms::{Form, Input, BOOKING, VOICE};
+use crate::handlers::match_category;
+use crate::validate::{Use, MAX_EMAIL};
 
 /// `GET /api/export`.
 pub fn describe_export(_: &Facts) -> Description {
@@ -42,43 +43,51 @@ pub fn match_category(_: &Facts) -> Description {
         .errors(&BODY_ERRORS)
 }
 
+/// The request schema of a form's JSON action, from the form's own field definitions.
+fn form_schema(form: &Form, facts: &Facts) -> Value {
+    let mut properties = serde_json::Map::new();
+    for field in form.fields {
+        let schema = match field.input {
+            Input::Text { max, usage, .. } => text_field(max, usage, field.description),
+            Input::Email => {
+                json!({"type": "string", "format": "email", "maxLength": MAX_EMAIL, "description": field.description})
+            }
+            Input::FutureDate => json!({"type": "string", "format": "date", "description": field.description}),
+            Input::Time => {
+                json!({"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": field.description})
+            }
+            Input::Choice(list) => choice(list.values(&facts.booking)),
+        };
+        properties.insert(field.name.to_string(), if field.required { schema } else { nullable(schema) });
+    }
+    let required: Vec<&str> = form.fields.iter().filter(|f| f.required).map(|f| f.name).collect();
+    json!({"type": "object", "required": required, "properties": properties})
+}
+
 /// `POST /api/submit-voice`.
-pub fn submit_voice(_: &Facts) -> Description {
+pub fn submit_voice(facts: &Facts) -> Description {
     let answer = envelope(
         &["id", "receivedAt", "message"],
         json!({"id": {"type": "string"}, "receivedAt": {"type": "string", "format": "date-time"}, "message": {"type": "string"}}),
     );
     Description::default()
         .respond("202", content("Stored for review; the editors are notified.", "application/json", answer))
-        .body(
-            json!({"type": "object", "required": ["title", "author", "content"], "properties": {
-                "title": text_field(voices::MAX_TITLE, Use::Header, "No line breaks."),
-                "author": text_field(voices::MAX_AUTHOR, Use::Header, "No line breaks."),
-                "content": text_field(voices::MAX_CONTENT, Use::Body, "The story; line breaks allowed.")}}),
-            true,
-        )
+        .body(form_schema(&VOICE, facts), true)
         .errors(&BODY_ERRORS)
 }
 
 /// `POST /api/send-booking-confirmation`.
 pub fn booking(facts: &Facts) -> Description {
-    let b = &facts.booking;
     let answer = envelope(
         &["reference", "message", "booking"],
         json!({"reference": {"type": "string"}, "message": {"type": "string"}, "booking": {"type": "object"}}),
     );
     Description::default()
-        .respond("202", content("Stored; the confirmation is sent to the visitor and the site.", "application/json", answer))
-        .body(
-            json!({"type": "object", "required": ["name", "email", "visitDate", "visitTime", "groupSize", "tourType"], "properties": {
-                "name": text_field(bookings::MAX_NAME, Use::Header, "No line breaks."),
-                "email": {"type": "string", "format": "email", "maxLength": crate::validate::MAX_EMAIL},
-                "visitDate": {"type": "string", "format": "date", "description": "YYYY-MM-DD, today or later."},
-                "visitTime": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
-                "groupSize": choice(&b.group_size), "tourType": choice(&b.tour_type),
-                "meetingPoint": nullable(choice(&b.meeting_point)), "paymentMethod": nullable(choice(&b.payment_method))}}),
-            true,
+        .respond(
+            "202",
+            content("Stored; the confirmation is sent to the visitor and the site.", "application/json", answer),
         )
+        .body(form_schema(&BOOKING, facts), true)
         .errors(&BODY_ERRORS)
 }
 

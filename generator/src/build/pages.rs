@@ -155,6 +155,9 @@ pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTi
     files.push(sitemap);
     files.push(robots(content));
     files.push(OutFile::internal(NOT_FOUND_FILE, renderer.render("404.html", None, Context::new())?.into_bytes()));
+    // The shell of the pages rendered per request; its links stay root-relative (see core's `html`).
+    let shell = renderer.render("dynamic.html", None, Context::new())?;
+    files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
     for (name, media, bytes) in theme::assets(templates)? {
         files.push(OutFile::served(format!("/assets/{name}"), format!("assets/{name}"), media, bytes));
     }
