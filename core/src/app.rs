@@ -10,11 +10,12 @@ use std::sync::{Arc, OnceLock};
 use bytes::Bytes;
 
 use crate::body::Interrupted;
+use crate::client;
 use crate::collections::nearest_collection;
 use crate::encyclopedia::{Catalog, CATALOG_FILE};
 use crate::handlers::files::is_api_path;
 use crate::handlers::{self, Ctx};
-use crate::headers::{apply_common, apply_rate_limit, check_api_version, client_address, CORS_MAX_AGE};
+use crate::headers::{apply_common, apply_rate_limit, check_api_version, CORS_MAX_AGE};
 use crate::http::{Method, Request, Response};
 use crate::manifest::{Manifest, MANIFEST_FILE};
 use crate::platform::{internal, Platform, PlatformError};
@@ -144,7 +145,7 @@ impl App {
         let now_ms = platform.now_ms();
         if operation.rate_limited {
             let verdict = platform
-                .rate_limit(&client_address(request), now_ms)
+                .rate_limit(&client::address(request), now_ms)
                 .await
                 .map_err(internal(platform, "rate limiting"))?;
             *decision = Some(verdict);

@@ -63,26 +63,9 @@ pub fn apply_rate_limit(response: &mut Response, decision: &Decision) {
     }
 }
 
-/// The client address for rate limiting (spec 5.6): the first `x-forwarded-for` address, then
-/// `x-real-ip`, then `cf-connecting-ip`, then the peer, else `unknown`.
-pub fn client_address(request: &crate::http::Request) -> String {
-    let first_forwarded = request
-        .header("x-forwarded-for")
-        .and_then(|list| list.split(',').next())
-        .map(str::trim)
-        .filter(|a| !a.is_empty());
-    first_forwarded
-        .or_else(|| request.header("x-real-ip").map(str::trim).filter(|a| !a.is_empty()))
-        .or_else(|| request.header("cf-connecting-ip").map(str::trim).filter(|a| !a.is_empty()))
-        .or(request.peer.as_deref())
-        .unwrap_or("unknown")
-        .to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::{Method, Request};
 
     #[test]
     fn versions_of_d3_are_accepted() {
@@ -92,19 +75,5 @@ mod tests {
         assert!(check_api_version(None).is_ok());
         let err = check_api_version(Some("2.0.0")).expect_err("2.0.0 is unsupported");
         assert!(err.contains("1.0.0, 1.0, 1"));
-    }
-
-    #[test]
-    fn client_address_prefers_forwarded_for() {
-        let base = Request { peer: Some("127.0.0.1".into()), ..Request::new(Method::Get, "/") };
-        let r =
-            base.clone().with_header("x-forwarded-for", "203.0.113.5, 10.0.0.1").with_header("x-real-ip", "1.1.1.1");
-        assert_eq!(client_address(&r), "203.0.113.5");
-        let r = base.clone().with_header("x-real-ip", "1.1.1.1").with_header("cf-connecting-ip", "2.2.2.2");
-        assert_eq!(client_address(&r), "1.1.1.1");
-        let r = base.clone().with_header("cf-connecting-ip", "2.2.2.2");
-        assert_eq!(client_address(&r), "2.2.2.2");
-        assert_eq!(client_address(&base), "127.0.0.1");
-        assert_eq!(client_address(&Request::new(Method::Get, "/")), "unknown");
     }
 }

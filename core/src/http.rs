@@ -59,6 +59,8 @@ pub struct Request {
     pub body: Bytes,
     /// The address of the connection's peer, when the platform knows it.
     pub peer: Option<String>,
+    /// Whether the peer is a proxy whose forwarded headers are believed (see [`crate::client`]).
+    pub trusted_peer: bool,
     /// The client's coarse location, when the platform knows it from the request (the edge).
     pub location: Option<crate::platform::Location>,
 }
@@ -70,7 +72,16 @@ impl Request {
             Some((path, query)) => (path.to_string(), Some(query.to_string())),
             None => (target.to_string(), None),
         };
-        Request { method, path, query, headers: Vec::new(), body: Bytes::new(), peer: None, location: None }
+        Request {
+            method,
+            path,
+            query,
+            headers: Vec::new(),
+            body: Bytes::new(),
+            peer: None,
+            trusted_peer: false,
+            location: None,
+        }
     }
 
     /// Adds a header (name lower-cased).

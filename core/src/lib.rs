@@ -10,6 +10,7 @@
 pub mod alert_feed;
 pub mod app;
 pub mod body;
+pub mod client;
 pub mod collections;
 pub mod content;
 pub mod deprecation;

@@ -31,13 +31,18 @@ pub async fn request(mut request: worker::Request) -> worker::Result<Result<Requ
             cf.coordinates().map_or((None, None), |(lat, lon)| (Some(lat.into()), Some(lon.into())));
         Location { country: cf.country(), region: cf.region(), city: cf.city(), latitude, longitude }
     });
+    // Cloudflare sets CF-Connecting-IP to the client; a client cannot forge it. Only `wrangler dev`
+    // sets it to a loopback address, standing in as a trusted local proxy (see core's `client`).
+    let peer = headers.iter().find(|(n, _)| n == "cf-connecting-ip").map(|(_, v)| v.trim().to_string());
+    let trusted_peer = peer.as_deref().is_some_and(portal_core::client::is_loopback);
     Ok(Ok(Request {
         method,
         path,
         query: url.query().map(str::to_string),
         headers,
         body: body.into(),
-        peer: None,
+        peer,
+        trusted_peer,
         location,
     }))
 }

@@ -121,6 +121,10 @@ struct ServeArgs {
     /// Requests per window and client address.
     #[arg(long, default_value_t = Limits::default().limit)]
     rate_limit: u32,
+    /// Peers whose X-Forwarded-For, X-Real-IP and CF-Connecting-IP name the client: CIDRs or
+    /// addresses separated by commas, or `none` (then the connection's peer is always the client).
+    #[arg(long, default_value = portal_core::client::LOOPBACK, value_parser = portal_core::client::TrustedProxies::parse)]
+    trusted_proxies: portal_core::client::TrustedProxies,
     /// Rate-limit window length in seconds.
     #[arg(long, default_value_t = Limits::default().window_ms / 1000)]
     rate_window: u64,
@@ -257,7 +261,7 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
     };
     let limits = Limits { limit: args.rate_limit, window_ms: args.rate_window.max(1) * 1000 };
     let result = runtime.block_on(async {
-        let state = ServerState::open(dist, &args.state, limits).await?;
+        let state = ServerState::open(dist, &args.state, limits, args.trusted_proxies.clone()).await?;
         let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}:{}: {e}", args.host, args.port))?;

@@ -12,6 +12,7 @@ use http_body_util::BodyExt;
 use portal::build::{build, BuildOptions};
 use portal::progress::Progress;
 use portal::serve::{router, ServerState};
+use portal_core::client::{TrustedProxies, LOOPBACK};
 use portal_core::ratelimit::Limits;
 use serde_json::Value;
 use tower::ServiceExt;
@@ -27,7 +28,9 @@ async fn state(dir: &Path) -> Arc<ServerState> {
         drafts: false,
     };
     build(&options, &Progress::hidden()).expect("the fixture builds");
-    ServerState::open(out, &dir.join("state"), Limits::default()).await.expect("the build opens")
+    ServerState::open(out, &dir.join("state"), Limits::default(), TrustedProxies::parse(LOOPBACK).expect("valid"))
+        .await
+        .expect("the build opens")
 }
 
 async fn send(state: &Arc<ServerState>, request: Request<Body>) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {

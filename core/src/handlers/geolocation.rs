@@ -5,9 +5,9 @@
 use serde_json::{json, Value};
 
 use super::upstream;
+use crate::client;
 use crate::envelope::success;
 use crate::handlers::Ctx;
-use crate::headers::client_address;
 use crate::http::Response;
 use crate::platform::{Location, Platform};
 use crate::problem::{ErrorCode, Problem};
@@ -40,7 +40,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let Some(template) = ctx.app.manifest().site.upstreams.geolocation.clone() else {
         return Err(unavailable("no geolocation source is configured"));
     };
-    let address = client_address(ctx.request);
+    let address = client::address(ctx.request);
     let encoded: String = percent_encoding::utf8_percent_encode(&address, ADDRESS).to_string();
     let url = template.replace("{ip}", &encoded);
     let bytes = upstream::get(ctx, &url, "application/json").await.map_err(|_| unavailable("the lookup failed"))?;

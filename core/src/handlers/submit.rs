@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
+use crate::client;
 use crate::handlers::Ctx;
-use crate::headers::client_address;
 use crate::platform::{internal, Mail, Platform, Submission};
 use crate::problem::Problem;
 use crate::time::DateTime;
@@ -46,7 +46,7 @@ pub fn base32(mut value: u128, len: usize) -> String {
 /// Two identical bodies from one client within the same millisecond get the same id (a double
 /// submit), which the store keeps once.
 pub fn request_id<P>(ctx: &Ctx<'_, P>, len: usize) -> String {
-    let client = client_address(ctx.request);
+    let client = client::address(ctx.request);
     let now = ctx.now_ms.to_be_bytes();
     base32(digest(&[&now, client.as_bytes(), &ctx.request.body]), len)
 }

@@ -20,6 +20,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::Router;
 use portal_core::app::App;
 use portal_core::body::{check_declared_length, Interrupted, MAX_BODY_BYTES};
+use portal_core::client::TrustedProxies;
 use portal_core::http::{Method, Request, Response};
 use portal_core::ratelimit::{Limits, MemoryStore};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
@@ -45,6 +46,8 @@ pub struct ServerState {
     archive: Option<Arc<std::collections::HashMap<String, bytes::Bytes>>>,
     limiter: Arc<Mutex<MemoryStore>>,
     outbox: Arc<Outbox>,
+    /// The peers whose forwarded headers name the client (`--trusted-proxies`).
+    trusted: TrustedProxies,
     site: RwLock<Arc<Site>>,
 }
 
@@ -52,7 +55,7 @@ impl ServerState {
     /// Loads the build in `dist` (a build folder, or a snapshot archive made by `portal snapshot`),
     /// opens the store in `state` and starts delivering its outbox (to `PORTAL_SMTP_URL`, else
     /// `.eml` files under `<state>/mail/`).
-    pub async fn open(dist: PathBuf, state: &Path, limits: Limits) -> Result<Arc<Self>> {
+    pub async fn open(dist: PathBuf, state: &Path, limits: Limits, trusted: TrustedProxies) -> Result<Arc<Self>> {
         let limiter = Arc::new(Mutex::new(MemoryStore::new(limits, MAX_RATE_LIMIT_ENTRIES)));
         let archive = if dist.is_file() {
             let snapshot = crate::snapshot::open(&dist)?;
@@ -66,7 +69,7 @@ impl ServerState {
         eprintln!("portal: submissions in {}, mail to {}", state.join(store::DB_FILE).display(), transport.describe());
         let outbox = Outbox::start(store, transport);
         let site = load_site(&dist, archive.clone(), &limiter, &outbox).await?;
-        Ok(Arc::new(ServerState { dist, archive, limiter, outbox, site: RwLock::new(Arc::new(site)) }))
+        Ok(Arc::new(ServerState { dist, archive, limiter, outbox, trusted, site: RwLock::new(Arc::new(site)) }))
     }
 
     /// Re-reads the build after a rebuild; requests in flight finish on the old one.
@@ -136,6 +139,7 @@ async fn handle(
             .collect(),
         body,
         peer: Some(peer.ip().to_string()),
+        trusted_peer: state.trusted.trusts(&peer.ip().to_string()),
         location: None,
     };
     into_axum(site.app.handle(&site.platform, core_request).await)
