@@ -192,10 +192,14 @@ fn file_aliases(manifest: &Manifest) -> HashMap<String, String> {
         .collect()
 }
 
-/// Whether an error on `path` is told as a page: on the site (not the API, discovery or MCP paths)
-/// unless the client asks for JSON rather than HTML.
+/// Whether an error on `path` is told as a page: on the site's pages (not the API, discovery or
+/// MCP routes) unless the client asks for JSON rather than HTML.
 fn for_people(request: &Request, path: &str) -> bool {
-    if is_api_path(path) {
+    let page = match routes::find(path) {
+        Some((route, _)) => route.tag == "pages",
+        None => !is_api_path(path),
+    };
+    if !page {
         return false;
     }
     let accept = request.header("accept").unwrap_or("").to_ascii_lowercase();

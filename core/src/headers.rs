@@ -29,12 +29,49 @@ pub const HTML_LINKS: &str = "</llms.txt>; rel=\"describedby\"; type=\"text/plai
 </api-docs>; rel=\"service-doc\"; type=\"text/html\", \
 </api/status>; rel=\"status\"; type=\"application/json\"";
 
-/// Adds the CORS headers and `API-Version` (the headers no response goes without).
+/// Headers every response carries, whatever its type: the CORS headers, `API-Version` and
+/// `X-Content-Type-Options: nosniff` (a browser never guesses a type other than the one sent).
+pub fn common() -> Vec<(&'static str, &'static str)> {
+    let mut headers = CORS.to_vec();
+    headers.push(("api-version", API_VERSION));
+    headers.push(("x-content-type-options", "nosniff"));
+    headers
+}
+
+/// Adds the [`common`] headers (the headers no response goes without).
 pub fn apply_common(response: &mut Response) {
-    for (name, value) in CORS {
+    for (name, value) in common() {
         response.set_header(name, value);
     }
-    response.set_header("api-version", API_VERSION);
+}
+
+/// What a page may load and who may frame it (issue 17): scripts and styles only from the site's
+/// own files (no inline script or style), images and media also from `https:` (records may link
+/// pictures elsewhere) and `data:` (the empty favicon), frames only from `iframe_hosts`, forms post
+/// to the site only, and no one frames the site's pages.
+pub fn content_security_policy(iframe_hosts: &[String]) -> String {
+    let frames = if iframe_hosts.is_empty() {
+        "'none'".to_string()
+    } else {
+        iframe_hosts.iter().map(|h| format!("https://{}", h.trim())).collect::<Vec<_>>().join(" ")
+    };
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; media-src 'self' https:; \
+         font-src 'self'; connect-src 'self'; frame-src {frames}; object-src 'none'; base-uri 'self'; \
+         form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
+/// The security headers of every page: the [`content_security_policy`], and the referrer,
+/// permissions and framing policies. Sent by every server and written into `_headers` and the
+/// nginx snippet from the build's header set of pages.
+pub fn page_security(iframe_hosts: &[String]) -> Vec<(String, String)> {
+    vec![
+        ("content-security-policy".into(), content_security_policy(iframe_hosts)),
+        ("referrer-policy".into(), "strict-origin-when-cross-origin".into()),
+        ("permissions-policy".into(), "camera=(), microphone=(), geolocation=(), payment=(), usb=()".into()),
+        ("x-frame-options".into(), "DENY".into()),
+    ]
 }
 
 /// Checks the `API-Version` request header; `Err` carries the `detail` of the 400.
@@ -66,6 +103,15 @@ pub fn apply_rate_limit(response: &mut Response, decision: &Decision) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_allow_no_inline_script_and_frames_only_from_listed_hosts() {
+        let csp = content_security_policy(&[]);
+        assert!(csp.contains("script-src 'self';") && !csp.contains("unsafe-inline"));
+        assert!(csp.contains("frame-src 'none'") && csp.contains("frame-ancestors 'none'"));
+        let csp = content_security_policy(&["www.youtube-nocookie.com".to_string()]);
+        assert!(csp.contains("frame-src https://www.youtube-nocookie.com;"));
+    }
 
     #[test]
     fn versions_of_d3_are_accepted() {

@@ -12,6 +12,10 @@ use crate::i18n::Strings;
 /// Where the manifest lives inside the build folder.
 pub const MANIFEST_FILE: &str = "_portal/manifest.json";
 
+/// The largest file a build may write: Cloudflare's limit for one static asset (25 MiB). An
+/// output over it is a content error naming what made it.
+pub const MAX_FILE_BYTES: usize = 25 * 1024 * 1024;
+
 /// The manifest format version; bumped on incompatible changes.
 pub const MANIFEST_FORMAT: u32 = 1;
 

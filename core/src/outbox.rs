@@ -157,6 +157,13 @@ pub fn claim(id: i64, now_ms: i64) -> Statement {
     )
 }
 
+/// Releases every claim, for a store only one process delivers from (`portal serve`) when that
+/// process starts: a claim left behind is from a run that stopped mid-send, and its mail is due now
+/// rather than when the lease ends. (Sent again if the old run had sent it: at least once.)
+pub fn release_claims() -> Statement {
+    statement("UPDATE outbox SET status = 'pending', next_attempt_ms = 0 WHERE status = 'sending'", Vec::new())
+}
+
 /// When the next mail is due, if any is waiting (`MIN(next_attempt_ms)`, NULL when none).
 pub fn next_due() -> Statement {
     statement("SELECT MIN(next_attempt_ms) AS next FROM outbox WHERE status IN ('pending', 'sending')", Vec::new())

@@ -32,6 +32,49 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, candidate)| candidate)
 }
 
+/// Optimal string alignment distance: Levenshtein with a swap of two neighbours as one edit
+/// (`titel` is one edit from `title`).
+pub fn transposition_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The known name that `name` almost is, for catching typos of keys that have a meaning (`Draft`,
+/// `sumary`, `titel`, `catgory`) without flagging unrelated short keys: the same name in another
+/// case, or, for names of five characters or more, one edit away (two from seven characters).
+pub fn near_miss<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let length = name.chars().count();
+    let allowed = match length {
+        0..=4 => 0,
+        5..=6 => 1,
+        _ => 2,
+    };
+    // A plural or singular of a known key (`languages` beside `language`) is a key of its own.
+    let stem = |word: &str| word.to_lowercase().trim_end_matches('s').to_string();
+    known
+        .into_iter()
+        .filter(|k| *k != name && (k.eq_ignore_ascii_case(name) || stem(k) != stem(name)))
+        .map(|k| (if k.eq_ignore_ascii_case(name) { 0 } else { transposition_distance(&name.to_lowercase(), k) }, k))
+        .filter(|(distance, k)| *distance == 0 && k.eq_ignore_ascii_case(name) || *distance > 0 && *distance <= allowed)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, k)| k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,6 +85,19 @@ mod tests {
         assert_eq!(edit_distance("catgory", "category"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("é", "e"), 1);
+    }
+
+    #[test]
+    fn near_misses_are_typos_of_known_keys_and_nothing_else() {
+        let known = ["title", "summary", "category", "draft", "date", "tags"];
+        assert_eq!(near_miss("Draft", known), Some("draft"));
+        assert_eq!(near_miss("sumary", known), Some("summary"));
+        assert_eq!(near_miss("titel", known), Some("title"));
+        assert_eq!(near_miss("catgory", known), Some("category"));
+        assert_eq!(near_miss("TAGS", known), Some("tags"));
+        for fine in ["data", "name", "title", "tag", "venue", "summaries-of-the-day", "titles", "categorys"] {
+            assert_eq!(near_miss(fine, known), None, "{fine}");
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod load;
 pub mod markdown;
 pub mod progress;
 pub mod report;
+pub mod sanitize;
 pub mod serve;
 pub mod snapshot;
 pub mod submissions;

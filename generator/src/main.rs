@@ -2,7 +2,7 @@
 //!
 //! Exit codes: 0 success, 1 content errors (all listed as `file:line: message`), 2 usage or I/O errors.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -32,15 +32,8 @@ enum Command {
     },
     /// Render every static endpoint into the output folder.
     Build(BuildArgs),
-    /// Validate the content folder without writing anything.
-    Check {
-        /// The content folder.
-        #[arg(long, default_value = "content")]
-        content: PathBuf,
-        /// How to report: human, github (workflow annotations) or json.
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
-    },
+    /// Check the content and everything a build would make, writing nothing.
+    Check(RenderArgs),
     /// Build, then serve every endpoint, static and dynamic, on one port.
     Serve(ServeArgs),
     /// Pack a build into one archive with SHA-256 checksums, for offline copies.
@@ -77,23 +70,33 @@ enum FormatArg {
     Csv,
 }
 
+/// What `check` and `build` both read and how they report.
 #[derive(Args, Clone)]
-struct BuildArgs {
+struct RenderArgs {
     /// The content folder.
     #[arg(long, default_value = "content")]
     content: PathBuf,
     /// A folder of templates overriding the built-in theme.
     #[arg(long, default_value = "templates")]
     templates: PathBuf,
-    /// The output folder.
-    #[arg(long, default_value = "dist")]
-    out: PathBuf,
     /// The public address, overriding `base_url` in site.yaml.
     #[arg(long)]
     base_url: Option<String>,
     /// How to report: human, github (workflow annotations) or json.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Treat every warning as an error (for CI).
+    #[arg(long)]
+    strict: bool,
+}
+
+#[derive(Args, Clone)]
+struct BuildArgs {
+    #[command(flatten)]
+    render: RenderArgs,
+    /// The output folder.
+    #[arg(long, default_value = "dist")]
+    out: PathBuf,
 }
 
 #[derive(Args)]
@@ -130,15 +133,22 @@ struct ServeArgs {
     rate_window: u64,
 }
 
-impl BuildArgs {
-    fn options(&self) -> BuildOptions {
+impl RenderArgs {
+    /// The build options, writing into `out`.
+    fn options(&self, out: &std::path::Path) -> BuildOptions {
         BuildOptions {
             content: self.content.clone(),
             templates: Some(self.templates.clone()),
-            out: self.out.clone(),
+            out: out.to_path_buf(),
             base_url: self.base_url.clone(),
             drafts: false,
         }
+    }
+}
+
+impl BuildArgs {
+    fn options(&self) -> BuildOptions {
+        self.render.options(&self.out)
     }
 }
 
@@ -160,19 +170,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Build(args) => match build::build(&args.options(), &progress) {
+        Command::Build(args) => match build::build(&args.options(), &progress, args.render.strict) {
             Ok(report) => {
-                report::built(args.format, &report, &args.out);
+                report::built(args.render.format, &report, &args.out);
+                ExitCode::SUCCESS
+            }
+            Err(e) => report_failure(args.render.format, e),
+        },
+        Command::Check(args) => match build::check(&args.options(Path::new("")), &progress, args.strict) {
+            Ok(rendered) => {
+                report::checked(args.format, &rendered);
                 ExitCode::SUCCESS
             }
             Err(e) => report_failure(args.format, e),
-        },
-        Command::Check { content, format } => match build::check(&content, &progress) {
-            Ok(loaded) => {
-                report::checked(format, &loaded);
-                ExitCode::SUCCESS
-            }
-            Err(e) => report_failure(format, e),
         },
         Command::Serve(args) => run_serve(args, &progress),
         Command::Snapshot { dist, out } => match portal::snapshot::pack(&dist, &out) {
@@ -238,9 +248,9 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
     }
     let dist = match &args.dist {
         Some(dist) => dist.clone(),
-        None => match build::build(&options, progress) {
+        None => match build::build(&options, progress, args.build.render.strict) {
             Ok(report) => {
-                report::built(args.build.format, &report, &options.out);
+                report::built(args.build.render.format, &report, &options.out);
                 if args.drafts {
                     println!(
                         "portal: drafts preview (drafts marked as such, never published) built into {}",
@@ -249,7 +259,7 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
                 }
                 options.out.clone()
             }
-            Err(e) => return report_failure(args.build.format, e),
+            Err(e) => return report_failure(args.build.render.format, e),
         },
     };
     let runtime = match tokio::runtime::Runtime::new() {

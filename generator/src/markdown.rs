@@ -1,5 +1,7 @@
 //! Markdown to HTML with the extensions content authors expect (tables, footnotes, strikethrough,
-//! task lists). Raw HTML in the source passes through, as in most static site generators.
+//! task lists). Raw HTML in the source passes through here; the site's [`crate::sanitize`] policy
+//! cleans it before anything is published. Table alignment becomes a class (`align-center`), since
+//! pages allow no inline styles.
 
 use pulldown_cmark::{html, Options, Parser};
 
@@ -11,6 +13,11 @@ fn options() -> Options {
 pub fn to_html(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len() * 3 / 2);
     html::push_html(&mut out, Parser::new_ext(markdown, options()));
+    if out.contains(" style=\"text-align: ") {
+        for side in ["left", "center", "right"] {
+            out = out.replace(&format!(" style=\"text-align: {side}\""), &format!(" class=\"align-{side}\""));
+        }
+    }
     out
 }
 

@@ -124,14 +124,16 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
 }
 
 /// Reports a successful check.
-pub fn checked(format: Format, content: &crate::load::Content) {
-    warnings(format, &content.warnings);
+pub fn checked(format: Format, rendered: &crate::build::Rendered) {
+    let content = &rendered.content;
+    warnings(format, &rendered.warnings);
     let (records, entries) = (content.record_count(), content.entries.len());
     let content_dir = &content.root;
     match format {
         Format::Json => println!(
             "{}",
-            json!({"status": "ok", "records": records, "entries": entries, "warnings": json_list(&content.warnings)})
+            json!({"status": "ok", "records": records, "entries": entries, "files": rendered.files.len(),
+                   "warnings": json_list(&rendered.warnings)})
         ),
         _ => println!(
             "portal: {} is valid ({records} published records, {entries} encyclopedia entries)",

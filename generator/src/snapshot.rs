@@ -94,7 +94,13 @@ pub fn open(path: &Path) -> Result<Snapshot> {
     let mut manifest = None;
     for entry in archive.entries().context("reading the archive")? {
         let mut entry = entry.context("reading the archive")?;
+        // An archive re-packed with `tar` (`tar czf copy.tar.gz -C unpacked .`) lists its folders
+        // and names files `./a/b`: folders are not files, and `./` is no part of a name.
+        if entry.header().entry_type().is_dir() {
+            continue;
+        }
         let name = entry.path().context("reading an entry name")?.to_string_lossy().into_owned();
+        let name = name.trim_start_matches("./").to_string();
         let mut bytes = Vec::new();
         entry.read_to_end(&mut bytes).with_context(|| format!("reading {name}"))?;
         if name == SNAPSHOT_MANIFEST {

@@ -47,7 +47,8 @@ fn override_of(dir: Option<&Path>, name: &str) -> Result<Option<String>> {
     std::fs::read_to_string(&path).map(Some).with_context(|| format!("reading the template {}", path.display()))
 }
 
-/// The templates, compiled once.
+/// The templates, compiled once. A template that does not compile is a content error at its
+/// file, line and column (see [`template_error`]).
 pub fn templates(overrides: Option<&Path>) -> Result<Tera> {
     let mut sources = Vec::new();
     for (name, built_in) in TEMPLATES {
@@ -56,8 +57,45 @@ pub fn templates(overrides: Option<&Path>) -> Result<Tera> {
     let mut tera = Tera::default();
     // Escapes `&`, `<`, `>` and quotes but leaves `/` readable in URLs (tera's default escapes it).
     tera.set_escape_fn(portal_core::html::escape);
-    tera.add_raw_templates(sources).map_err(|e| anyhow::anyhow!("compiling the templates: {e:?}"))?;
+    tera.add_raw_templates(sources).map_err(|e| anyhow::Error::new(template_error(&e, overrides)))?;
     Ok(tera)
+}
+
+/// A template problem (compiling or rendering) as `file:line: message`, instead of tera's debug
+/// dump: the template's file (the override's, or the built-in theme's), the line of a syntax error,
+/// and every message of the error's chain.
+pub fn template_error(error: &tera::Error, overrides: Option<&Path>) -> portal_core::content::ContentError {
+    let mut messages = vec![error.to_string()];
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        messages.push(cause.to_string());
+        source = cause.source();
+    }
+    let name = messages
+        .iter()
+        .find_map(|m| m.split('\'').nth(1).filter(|n| TEMPLATES.iter().any(|(t, _)| t == n)))
+        .unwrap_or("the theme")
+        .to_string();
+    let file = match overrides.map(|d| d.join(&name)).filter(|p| p.is_file()) {
+        Some(path) => path.display().to_string(),
+        None => format!("templates/{name} (built in)"),
+    };
+    // A syntax error's position: "  --> 26:116" in the parser's report.
+    let (line, column) = messages
+        .iter()
+        .find_map(|m| m.split("--> ").nth(1)?.split_whitespace().next()?.split_once(':'))
+        .map_or((1, None), |(l, c)| (l.parse().unwrap_or(1), Some(c.to_string())));
+    let detail: Vec<String> = messages
+        .iter()
+        .flat_map(|m| m.lines())
+        .map(str::trim)
+        .filter(|l| {
+            l.starts_with("= ") || !(l.is_empty() || l.starts_with("-->") || l.starts_with('|') || l.contains(" | "))
+        })
+        .map(|l| l.trim_start_matches("= ").to_string())
+        .collect();
+    let at = column.map(|c| format!("column {c}: ")).unwrap_or_default();
+    portal_core::content::ContentError::new(file, line, format!("{at}{}", detail.join(": ")))
 }
 
 /// The theme's assets, overridden from `<overrides>/assets/` where present.
@@ -74,6 +112,21 @@ pub fn assets(overrides: Option<&Path>) -> Result<Vec<(String, &'static str, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn template_errors_name_the_file_and_line_without_a_debug_dump() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            dir.path().join("record.html"),
+            "{% extends \"base.html\" %}\n{% block main %}\n{{ record.title | }}\n{% endblock main %}\n",
+        )
+        .expect("write");
+        let error = templates(Some(dir.path())).expect_err("a syntax error");
+        let error = error.downcast_ref::<portal_core::content::ContentError>().expect("a content error");
+        assert!(error.file.ends_with("record.html"), "{error}");
+        assert_eq!(error.line, 3, "{error}");
+        assert!(!error.message.contains("Error {"), "{error}");
+    }
 
     /// The custom properties (`--name:#rrggbb`) of one part of the stylesheet.
     fn colours(css: &str) -> std::collections::HashMap<String, [f64; 3]> {

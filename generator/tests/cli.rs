@@ -485,3 +485,94 @@ fn serve_drafts_previews_drafts_marked_in_the_state_folder_never_in_the_output()
     assert!(state.path().join("preview/news/secret-plan.html").is_file());
     assert!(all_files(out.path()).is_empty(), "the output folder is left alone");
 }
+
+/// Issue 17: mistakes that used to publish silently are content errors, every one of a file.
+#[test]
+fn silent_mistakes_are_content_errors_each_with_its_line() {
+    let result = portal(&["check", "--content", "fixtures/invalid/mistakes"]);
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    for expected in [
+        "mistakes/news/two-mistakes.md:2: unknown front-matter key `Draft`: did you mean `draft`?",
+        "mistakes/news/two-mistakes.md:3: unknown front-matter key `sumary`: did you mean `summary`?",
+        "mistakes/news/two-mistakes.md:4: unknown front-matter key `titel`: did you mean `title`?",
+        "mistakes/news/two-mistakes.md:1: missing `title`",
+        "mistakes/news/colon.md:2: invalid YAML at column 13: a `:` inside a value needs quotes",
+        "mistakes/news/latin1.md:2: the file is not UTF-8 text",
+        "mistakes/news/readme.txt:1: `readme.txt` is not a record file",
+        "mistakes/news/Shouting.MD:1: `Shouting.MD` is not published: files here end in lower-case .md",
+        "mistakes/news/photo.gif:1: `photo.gif` is media in a content folder",
+        "mistakes/encyclopedia/two-problems.md:1: missing `sources`",
+        "mistakes/encyclopedia/two-problems.md:3: `related` names `no-such-entry`",
+    ] {
+        assert!(stderr.contains(expected), "missing {expected:?} in:\n{stderr}");
+    }
+}
+
+#[test]
+fn a_key_kept_on_purpose_is_not_a_typo() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join("news")).expect("folder");
+    std::fs::write(
+        dir.path().join("site.yaml"),
+        "title: T\nbase_url: https://t.example\nfront_matter:\n  allow: [sumary]\n",
+    )
+    .expect("site");
+    std::fs::write(dir.path().join("news/a.md"), "---\ntitle: A\nsumary: kept\n---\n").expect("record");
+    let result = portal(&["check", "--content", &dir.path().to_string_lossy()]);
+    assert!(result.status.success(), "{}", String::from_utf8_lossy(&result.stderr));
+}
+
+#[test]
+fn check_finds_the_url_collisions_build_finds() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let checked = portal(&["check", "--content", "fixtures/invalid/collisions"]);
+    let built = build(&root().join("fixtures/invalid/collisions"), &out.path().join("dist"));
+    for result in [&checked, &built] {
+        assert_eq!(result.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(
+            stderr.contains("collisions/pages/news.md:1: this file and the build's news.html both claim the URL /news"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("collisions/pages/search.md:1: this file would be published at /search"), "{stderr}");
+        assert!(
+            stderr.contains(
+                "collisions/community-voices/new.md:1: this file would be published at /community-voices/new"
+            ),
+            "{stderr}"
+        );
+    }
+    assert!(!out.path().join("dist").exists(), "nothing is written");
+}
+
+#[test]
+fn a_missing_base_url_is_a_warning_and_strict_makes_warnings_errors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("site.yaml"), "title: No address\n").expect("site");
+    let built_into = tempfile::tempdir().expect("temp dir");
+    let out = built_into.path().join("dist");
+    let built = portal(&["build", "--content", &dir.path().to_string_lossy(), "--out", &out.to_string_lossy()]);
+    assert!(built.status.success());
+    assert!(String::from_utf8_lossy(&built.stderr).contains("site.yaml:1: warning: `base_url` is not set"));
+    let sitemap = std::fs::read_to_string(out.join("sitemap.xml")).expect("sitemap");
+    assert!(!sitemap.contains("127.0.0.1"), "no made-up address: {sitemap}");
+    let strict = portal(&["check", "--strict", "--content", &dir.path().to_string_lossy()]);
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&strict.stderr).contains("(--strict)"));
+}
+
+#[test]
+fn a_template_error_names_the_template_file_and_line() {
+    let templates = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        templates.path().join("record.html"),
+        "{% extends \"base.html\" %}\n{% block main %}\n{{ record.title | }}\n{% endblock main %}\n",
+    )
+    .expect("template");
+    let result = portal(&["check", "--content", "fixtures/site", "--templates", &templates.path().to_string_lossy()]);
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains("record.html:3: column"), "{stderr}");
+    assert!(!stderr.contains("Error {"), "no debug dump: {stderr}");
+}

@@ -27,7 +27,7 @@ async fn state(dir: &Path) -> Arc<ServerState> {
         base_url: None,
         drafts: false,
     };
-    build(&options, &Progress::hidden()).expect("the fixture builds");
+    build(&options, &Progress::hidden(), false).expect("the fixture builds");
     ServerState::open(out, &dir.join("state"), Limits::default(), TrustedProxies::parse(LOOPBACK).expect("valid"))
         .await
         .expect("the build opens")

@@ -19,7 +19,8 @@ def violations(page):
 
 
 def check(browser, base_url, paths, viewport, scheme):
-    context = browser.new_context(viewport=viewport, color_scheme=scheme)
+    # axe is injected as an inline script, which the pages' Content-Security-Policy rightly refuses.
+    context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=True)
     page = context.new_page()
     found = {}
     for path in paths:
@@ -43,11 +44,28 @@ def test_one_page_of_every_kind_passes_in_the_dark_scheme_too(site, browser, vie
     """The theme's dark colours (prefers-color-scheme) on one page of each shape: pages of one
     shape share their template and styles."""
     base_url, manifest = site
+    check(browser, base_url, one_of_each_kind(manifest) + extra_pages(manifest), viewport, "dark")
+
+
+def one_of_each_kind(manifest):
+    """One page of each shape (pages of one shape share their template and styles)."""
     kinds = {}
     for path in html_pages(manifest):
         parts = path.strip("/").split("/")
         kinds.setdefault((parts[0] if len(parts) > 1 else "", len(parts)), path)
-    check(browser, base_url, sorted(kinds.values()) + extra_pages(manifest), viewport, "dark")
+    return sorted(kinds.values())
+
+
+def test_the_content_security_policy_never_has_to_stop_what_the_site_ships(site, browser):
+    base_url, manifest = site
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    refused = []
+    page.on("console", lambda m: refused.append(f"{page.url}: {m.text}") if "Content Security Policy" in m.text else None)
+    for path in one_of_each_kind(manifest) + extra_pages(manifest):
+        page.goto(base_url + path, wait_until="load")
+    context.close()
+    assert not refused, "\n".join(refused)
 
 
 def extra_pages(manifest):

@@ -33,6 +33,20 @@ def test_a_snapshot_round_trips_and_serves(tmp_path):
         server.stop()
 
 
+def test_a_snapshot_unpacked_and_repacked_with_tar_still_verifies(tmp_path):
+    archive, unpacked, repacked = tmp_path / "site.tar.gz", tmp_path / "unpacked", tmp_path / "repacked.tar.gz"
+    assert portal("snapshot", "--dist", str(servers.conformance_dist()), "--out", str(archive)).returncode == 0
+    unpacked.mkdir()
+    subprocess.run(["tar", "xzf", str(archive), "-C", str(unpacked)], check=True)
+    subprocess.run(["tar", "czf", str(repacked), "-C", str(unpacked), "."], check=True)
+    verified = portal("verify", str(repacked))
+    assert verified.returncode == 0, verified.stderr
+    (unpacked / "api" / "news.json").write_text("{}")
+    subprocess.run(["tar", "czf", str(repacked), "-C", str(unpacked), "."], check=True)
+    refused = portal("verify", str(repacked))
+    assert refused.returncode == 1 and "api/news.json: checksum mismatch" in refused.stderr
+
+
 def test_a_tampered_snapshot_is_rejected(tmp_path):
     archive, tampered = tmp_path / "site.tar.gz", tmp_path / "tampered.tar.gz"
     assert portal("snapshot", "--dist", str(servers.conformance_dist()), "--out", str(archive)).returncode == 0

@@ -10,6 +10,9 @@ use crate::collections::ENCYCLOPEDIA;
 /// Slugs the encyclopedia's own endpoints use (`/api/encyclopedia/suggest`, `/facets`).
 pub const RESERVED_ENTRY_SLUGS: &[&str] = &["suggest", "facets"];
 
+/// Front-matter keys an entry has besides a record's ([`super::record::KNOWN_KEYS`]).
+pub const ENTRY_KEYS: &[&str] = &["aliases", "related", "sources"];
+
 /// One cited source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {

@@ -8,7 +8,10 @@ mod error;
 mod record;
 mod site;
 
-pub use entry::{Entry, Source, RESERVED_ENTRY_SLUGS};
+pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;
-pub use record::{is_valid_slug, sort_records, Issue, Record, RESERVED_KEYS};
-pub use site::{Booking, Contact, MenuItem, Notifications, Pagination, Rss, SiteConfig, Upstreams, DEFAULT_PAGE_SIZE};
+pub use record::{is_valid_slug, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS};
+pub use site::{
+    Api, Booking, Contact, FrontMatter, Markdown, MenuItem, Notifications, Pagination, Rss, SiteConfig, Upstreams,
+    DEFAULT_PAGE_SIZE,
+};

@@ -11,6 +11,28 @@ use crate::time::{parse_content_date, DateTime};
 /// their value (id, title, slug) or are ignored (collection, url) but never repeat.
 pub const RESERVED_KEYS: &[&str] = &["id", "collection", "title", "slug", "url"];
 
+/// Front-matter keys with a meaning: D1's, and those the theme and the API act on (a record's
+/// picture, its language and translations, an event's times). A key that is almost one of these
+/// (`Draft`, `sumary`) is a content error, since it would pass through silently and do nothing.
+pub const KNOWN_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "slug",
+    "date",
+    "updated",
+    "summary",
+    "tags",
+    "category",
+    "draft",
+    "weight",
+    "image",
+    "image_alt",
+    "language",
+    "translation_key",
+    "start",
+    "end",
+];
+
 /// A validation problem with a record, tied to the front-matter key it concerns (if any).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issue {
@@ -29,6 +51,8 @@ impl Issue {
 /// One record of a collection, validated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
+    /// The content file it came from, as errors name it (empty when it was made otherwise).
+    pub file: String,
     /// The collection it belongs to.
     pub collection: String,
     /// `id` (default: the slug).
@@ -176,6 +200,7 @@ impl Record {
             return Err(issues);
         }
         Ok(Record {
+            file: String::new(),
             collection: collection.to_string(),
             url: record_url(collection, &slug),
             id,

@@ -44,6 +44,34 @@ pub struct SiteConfig {
     /// The static pages of the JSON API.
     #[serde(default)]
     pub api: Api,
+    /// What raw HTML in markdown may publish.
+    #[serde(default)]
+    pub markdown: Markdown,
+    /// Front-matter keys a site keeps on purpose although they look like typos of known keys.
+    #[serde(default)]
+    pub front_matter: FrontMatter,
+}
+
+/// `front_matter:`
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrontMatter {
+    /// Keys that are not typos (e.g. `titles`, next to `title`).
+    #[serde(default)]
+    pub allow: Vec<String>,
+}
+
+/// `markdown:` raw HTML in bodies is sanitized (no scripts, event handlers, `javascript:` or
+/// `data:` links, iframes only from `iframe_hosts`) unless `unsafe_html` opts out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Markdown {
+    /// Publish raw HTML as written (a warning at every build).
+    #[serde(default)]
+    pub unsafe_html: bool,
+    /// Hosts whose pages may be embedded with `<iframe>` (e.g. `www.youtube-nocookie.com`).
+    #[serde(default)]
+    pub iframe_hosts: Vec<String>,
 }
 
 /// One link of `menu:`.

@@ -56,7 +56,7 @@ pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
         "openapi": "3.1.0",
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
         "info": info(site),
-        "servers": [{"url": site.base()}],
+        "servers": [{"url": if site.base().is_empty() { "/" } else { site.base() }}],
         // A public API: no operation needs credentials.
         "security": [],
         "tags": TAGS.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),

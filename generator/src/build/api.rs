@@ -78,6 +78,7 @@ pub fn files(content: &Content) -> Vec<OutFile> {
                     JSON,
                     detail(record).to_string().into_bytes(),
                 )
+                .from_source(&record.file)
             });
             files.push(listing);
             files.extend(details);

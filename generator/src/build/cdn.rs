@@ -4,10 +4,9 @@
 
 use std::fmt::Write;
 
-use portal_core::headers::{CORS, HTML_LINKS};
+use portal_core::headers::common;
 use portal_core::manifest::Manifest;
 use portal_core::media;
-use portal_core::API_VERSION;
 
 use super::output::OutFile;
 
@@ -42,10 +41,14 @@ fn inferred(file: &str, content_type: &str) -> bool {
 /// The `_headers` file for `manifest`.
 pub fn headers_file(manifest: &Manifest) -> OutFile {
     let mut out = String::from("# Written by `portal build`: the headers `portal serve` and the Worker send.\n/*\n");
-    for (name, value) in CORS {
+    for (name, value) in common() {
         let _ = writeln!(out, "  {name}: {value}");
     }
-    let _ = writeln!(out, "  api-version: {API_VERSION}\n  link: {HTML_LINKS}");
+    // The headers of pages (discovery links, security policies) go on every file the CDN serves
+    // itself: they are harmless on the others.
+    for (name, value) in manifest.header_sets.get("html").into_iter().flatten() {
+        let _ = writeln!(out, "  {name}: {value}");
+    }
     let mut rules = 1;
     for asset in manifest.routes.values() {
         let extra = manifest.headers_of(asset);

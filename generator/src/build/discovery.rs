@@ -26,9 +26,11 @@ const JSON: &str = "application/json";
 pub const LINKSET: &str = "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"";
 
 /// Named header sets the manifest refers to.
-pub fn header_sets() -> BTreeMap<String, Vec<(String, String)>> {
+pub fn header_sets(site: &SiteConfig) -> BTreeMap<String, Vec<(String, String)>> {
     let mut sets = BTreeMap::new();
-    sets.insert("html".to_string(), vec![("link".to_string(), HTML_LINKS.to_string())]);
+    let mut page = vec![("link".to_string(), HTML_LINKS.to_string())];
+    page.extend(portal_core::headers::page_security(&site.markdown.iframe_hosts));
+    sets.insert("html".to_string(), page);
     sets.insert(
         "api-catalog".to_string(),
         vec![("link".to_string(), "</.well-known/api-catalog>; rel=\"api-catalog\"".to_string())],

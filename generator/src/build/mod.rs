@@ -5,6 +5,7 @@
 pub mod actions;
 pub mod api;
 pub mod cdn;
+pub mod collisions;
 pub mod data;
 pub mod discovery;
 pub mod encyclopedia;
@@ -24,6 +25,7 @@ use portal_core::content::ContentError;
 use portal_core::manifest::{Manifest, MANIFEST_FORMAT};
 use portal_core::time::DateTime;
 
+use self::output::OutFile;
 use crate::load::{self, Content, LoadError};
 use crate::progress::Progress;
 
@@ -76,8 +78,13 @@ impl From<LoadError> for BuildError {
 }
 
 impl From<anyhow::Error> for BuildError {
+    /// A content error carried through an `anyhow` chain (a template at fault) stays a content
+    /// error (exit 1, `file:line`); anything else is an I/O error.
     fn from(e: anyhow::Error) -> Self {
-        BuildError::Io(e)
+        match e.downcast::<ContentError>() {
+            Ok(content) => BuildError::Content(vec![content]),
+            Err(e) => BuildError::Io(e),
+        }
     }
 }
 
@@ -109,21 +116,38 @@ impl Steps {
     }
 }
 
-/// Loads and validates the content without writing anything (`portal check`).
-pub fn check(content: &std::path::Path, progress: &Progress) -> Result<Content, BuildError> {
-    Ok(load::load(content, progress)?)
+/// Everything a build makes, before anything is written.
+pub struct Rendered {
+    /// The content it was made from.
+    pub content: Content,
+    /// Every output file, sorted by file.
+    pub files: Vec<OutFile>,
+    /// The manifest of the files.
+    pub manifest: Manifest,
+    /// Problems that do not stop the build.
+    pub warnings: Vec<ContentError>,
 }
 
-/// Runs a full build.
-pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport, BuildError> {
-    let started = Instant::now();
+/// Loads the content and renders every output in memory: what `build` writes and what `check`
+/// verifies, so `check` finds every problem `build` would (URL collisions included). With
+/// `strict`, warnings are errors.
+pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<Rendered, BuildError> {
     let mut steps = Steps::default();
     let mut content = steps.time("load", || load::load_with(&options.content, progress, options.drafts))?;
     if let Some(base_url) = &options.base_url {
         content.site.base_url = base_url.clone();
     }
-    if content.site.base_url.is_empty() {
-        content.site.base_url = "http://127.0.0.1:8787".to_string();
+    let mut warnings = content.warnings.clone();
+    if content.site.base_url.trim().is_empty() {
+        warnings.push(missing_base_url(&options.content));
+    }
+    if strict && !warnings.is_empty() {
+        return Err(BuildError::Content(
+            warnings
+                .into_iter()
+                .map(|w| ContentError::new(w.file, w.line, format!("{} (--strict)", w.message)))
+                .collect(),
+        ));
     }
     let generated_at = build_time();
     let mut files = steps.time("api", || api::files(&content));
@@ -137,6 +161,10 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     files.extend(actions::files(options.templates.as_deref())?);
     let published = steps.time("static", || statics::files(&content.statics))?;
     statics::check_clashes(&published, &files, &content.statics)?;
+    let collisions = collisions::check(&files);
+    if !collisions.is_empty() {
+        return Err(BuildError::Content(collisions));
+    }
     steps.time("links", || links::apply(&mut files, &published, content.site.base()));
     files.extend(published);
     let mut manifest = Manifest {
@@ -145,7 +173,7 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
         site: content.site.clone(),
         strings: content.strings.clone(),
         navigation: pages::navigation::main_menu(&content),
-        header_sets: discovery::header_sets(),
+        header_sets: discovery::header_sets(&content.site),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         ..Manifest::default()
     };
@@ -153,13 +181,40 @@ pub fn build(options: &BuildOptions, progress: &Progress) -> Result<BuildReport,
     files.push(cdn::headers_file(&manifest));
     files.push(nginx::snippet(&manifest));
     files.sort_by(|a, b| a.file.cmp(&b.file));
+    steps.report();
+    Ok(Rendered { content, files, manifest, warnings })
+}
+
+/// The warning for a site without `base_url`: sitemap, feed and canonical links can only be
+/// site-relative then.
+fn missing_base_url(content: &std::path::Path) -> ContentError {
+    let file = content.join("site.yaml");
+    ContentError::new(
+        file.display().to_string(),
+        1,
+        "`base_url` is not set: the sitemap, the news feed, canonical links and the API documents need the site's \
+         public address (e.g. base_url: https://portal.example.org, or --base-url); until then they use \
+         site-relative links",
+    )
+}
+
+/// Checks the content and everything the build would make, writing nothing (`portal check`).
+pub fn check(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<Rendered, BuildError> {
+    render(options, progress, strict)
+}
+
+/// Runs a full build.
+pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<BuildReport, BuildError> {
+    let started = Instant::now();
+    let Rendered { content, files, manifest, warnings } = render(options, progress, strict)?;
+    let mut steps = Steps::default();
     let write = steps.time("write", || output::write(&options.out, files, &manifest))?;
     steps.report();
     Ok(BuildReport {
         collections: content.collections.iter().map(|(name, records)| (*name, records.len())).collect(),
         entries: content.entries.len(),
         write,
-        warnings: content.warnings.clone(),
+        warnings,
         elapsed: started.elapsed(),
     })
 }

@@ -10,10 +10,9 @@
 use std::fmt::Write;
 
 use portal_core::handlers::files::is_api_path;
-use portal_core::headers::CORS;
+use portal_core::headers::common;
 use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
 use portal_core::problem::Problem;
-use portal_core::API_VERSION;
 
 use super::output::OutFile;
 use super::pages::{page_file, NOT_FOUND_FILE};
@@ -90,8 +89,7 @@ fn follows_generic_rule(route: &str, asset: &Asset) -> bool {
 /// The headers every response carries: set for the server, and repeated in a location that adds
 /// its own (nginx inherits `add_header` only into locations that set none).
 fn common_headers() -> String {
-    let mut pairs: Vec<(String, String)> = CORS.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
-    pairs.push(("api-version".into(), API_VERSION.into()));
+    let pairs: Vec<(String, String)> = common().iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
     headers(&pairs)
 }
 

@@ -27,6 +27,8 @@ pub struct OutFile {
     pub markdown: Option<String>,
     /// Its bytes.
     pub bytes: Vec<u8>,
+    /// The content file it is made from, for errors that concern it (a URL two outputs claim).
+    pub source: Option<String>,
 }
 
 impl OutFile {
@@ -39,12 +41,29 @@ impl OutFile {
             headers: None,
             markdown: None,
             bytes,
+            source: None,
         }
     }
 
     /// A file that is only read by servers (not addressed by a URL of its own).
     pub fn internal(file: impl Into<String>, bytes: Vec<u8>) -> Self {
-        OutFile { route: None, file: file.into(), content_type: String::new(), headers: None, markdown: None, bytes }
+        OutFile {
+            route: None,
+            file: file.into(),
+            content_type: String::new(),
+            headers: None,
+            markdown: None,
+            bytes,
+            source: None,
+        }
+    }
+
+    /// The same file, made from the content file `source`.
+    pub fn from_source(mut self, source: &str) -> Self {
+        if !source.is_empty() {
+            self.source = Some(source.to_string());
+        }
+        self
     }
 }
 

@@ -18,7 +18,7 @@ pub mod taxonomy;
 
 use std::collections::HashSet;
 
-use anyhow::{anyhow, Result};
+use anyhow::Result;
 use portal_core::content::{MenuItem, Record};
 use portal_core::i18n::{direction, Strings};
 use portal_core::time::DateTime;
@@ -74,6 +74,8 @@ pub struct Renderer<'a> {
     pub navigation: Vec<MenuItem>,
     /// The build time (events are upcoming or past relative to it).
     pub now: DateTime,
+    /// The folder of template overrides (for naming a template in an error).
+    overrides: Option<&'a std::path::Path>,
 }
 
 impl Renderer<'_> {
@@ -91,7 +93,7 @@ impl Renderer<'_> {
         context.insert("t", &self.content.strings.0);
         context.insert("navigation", &self.navigation);
         context.insert("preview", &self.content.drafts);
-        self.tera.render(template, &context).map_err(|e| anyhow!("rendering {template}: {e:?}"))
+        self.tera.render(template, &context).map_err(|e| anyhow::Error::new(theme::template_error(&e, self.overrides)))
     }
 }
 
@@ -137,6 +139,7 @@ pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTi
         site: serde_json::to_value(&content.site)?,
         navigation: navigation::main_menu(content),
         now,
+        overrides: templates,
     };
     let records: Vec<&Record> = content.collections.values().flatten().collect();
     let translations = record::Translations::of(content);

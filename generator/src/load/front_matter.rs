@@ -50,12 +50,41 @@ pub struct SyntaxError {
     pub message: String,
 }
 
+/// What usually causes a YAML parser's complaint, said as advice to an author.
+pub fn advice(message: &str) -> Option<&'static str> {
+    const ADVICE: &[(&str, &str)] = &[
+        ("mapping values are not allowed", "a `:` inside a value needs quotes, e.g. title: \"Water: the facts\""),
+        ("tab character", "indent with spaces, not tabs"),
+        ("cannot start any token", "a value starting with @, `, % or a tab needs quotes (and indentation uses spaces)"),
+        ("did not find expected key", "check the indentation: the keys of one mapping must line up"),
+        ("did not find expected '-' indicator", "check the indentation: the items of one list must line up"),
+        (
+            "unknown escape character",
+            "inside \"double quotes\" a backslash starts an escape: use 'single quotes' or write \\\\",
+        ),
+        ("duplicate entry", "a key appears twice: keep one"),
+        ("found unexpected end of stream", "a quote or bracket is not closed"),
+        ("while scanning a quoted scalar", "a quote is not closed"),
+        ("did not find expected node content", "a value is missing after a `-` or a `:`"),
+    ];
+    ADVICE.iter().find(|(cause, _)| message.contains(cause)).map(|(_, advice)| *advice)
+}
+
+/// A YAML parser's error as `file:line` text: where (line and column), what the parser says, and
+/// what usually causes it.
+fn yaml_error(e: &serde_yaml::Error) -> SyntaxError {
+    let message = strip_location(&e.to_string());
+    let column = e.location().map(|l| format!(" at column {}", l.column())).unwrap_or_default();
+    let advice = advice(&message).map(|a| format!(": {a}")).unwrap_or_default();
+    SyntaxError {
+        line: e.location().map_or(1, |l| l.line()),
+        message: format!("invalid YAML{column}{advice} ({message})"),
+    }
+}
+
 /// Parses YAML into a JSON object, keeping key order. Empty YAML is an empty object.
 pub fn yaml_object(yaml: &str) -> Result<Map<String, Value>, SyntaxError> {
-    let value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| SyntaxError {
-        line: e.location().map_or(1, |l| l.line()),
-        message: format!("invalid YAML: {}", strip_location(&e.to_string())),
-    })?;
+    let value: serde_yaml::Value = serde_yaml::from_str(yaml).map_err(|e| yaml_error(&e))?;
     match to_json(value) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(Value::Null) => Ok(Map::new()),
@@ -166,6 +195,15 @@ mod tests {
         assert_eq!(keys, ["zeta", "alpha", "2024"]);
         let err = yaml_object("title: A\nbad: [unclosed\n").expect_err("bad yaml");
         assert!(err.line >= 2, "{err:?}");
+    }
+
+    #[test]
+    fn yaml_errors_read_as_advice_with_line_and_column() {
+        let err = yaml_object("title: Water: the facts\n").expect_err("a colon in a value");
+        assert!(err.message.contains("needs quotes") && err.message.contains("column"), "{}", err.message);
+        let err = yaml_object("title: A\n\tsummary: x\n").expect_err("a tab");
+        assert_eq!(err.line, 2);
+        assert!(err.message.contains("tab"), "{}", err.message);
     }
 
     #[test]

@@ -117,7 +117,7 @@ mod tests {
     use crate::load::records::{parse, Format};
 
     fn record(text: &str) -> Record {
-        parse("news", "x", "news/x.md", Format::Markdown, text).expect("valid")
+        parse("news", "x", "news/x.md", Format::Markdown, text, &[]).expect("valid")
     }
 
     fn run(text: &str) -> (Vec<ContentError>, Vec<ContentError>) {

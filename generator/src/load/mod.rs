@@ -93,19 +93,20 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
     let files = collect_files(root, &mut errors).map_err(LoadError::Io)?;
     let statics = statics::load(root, &mut errors);
     let mut warnings = Vec::new();
+    let allow: &[String] = site.as_ref().map_or(&[], |s| s.front_matter.allow.as_slice());
     let bar = progress.bar("parsing", files.len() as u64);
     let parsed: Vec<Parsed> = files
         .par_iter()
         .map(|(collection, path)| {
             let file = path.display().to_string();
             let mut found = Vec::new();
-            let result = records::load_checked(collection, &root.join(collection), path, &statics, &mut found);
+            let result = records::load_checked(collection, &root.join(collection), path, &statics, allow, &mut found);
             bar.inc(1);
             (COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0), result, file, found)
         })
         .collect();
     bar.finish();
-    let entries = encyclopedia::load(root, drafts, &statics, &mut errors, &mut warnings);
+    let entries = encyclopedia::load(root, drafts, &statics, allow, &mut errors, &mut warnings);
     let skills = skills::load(root, &mut errors);
     let (snapshots, weather_fallback) = data::load(root, &mut errors);
     let features = spatial::load(root, &mut errors);
@@ -139,9 +140,12 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
         return Err(LoadError::Content(errors));
     }
     collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
+    let site = site.unwrap_or_default();
+    let mut entries = entries;
+    clean_bodies(root, &site, &mut collections, &mut entries, &mut warnings);
     warnings.sort();
     Ok(Content {
-        site: site.unwrap_or_default(),
+        site,
         collections,
         entries,
         skills,
@@ -154,6 +158,35 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
         warnings,
         root: root.to_path_buf(),
     })
+}
+
+/// Cleans the rendered body of every record and entry with the site's HTML policy
+/// ([`crate::sanitize`]); a site that turned the policy off hears about it at every build.
+fn clean_bodies(
+    root: &Path,
+    site: &SiteConfig,
+    collections: &mut BTreeMap<&'static str, Vec<Record>>,
+    entries: &mut [Entry],
+    warnings: &mut Vec<ContentError>,
+) {
+    if site.markdown.unsafe_html {
+        let file = root.join("site.yaml");
+        let line = records::key_line(&file, "markdown");
+        warnings.push(ContentError::new(
+            file.display().to_string(),
+            line,
+            "`markdown.unsafe_html` is on: raw HTML in content (scripts included) is published as written",
+        ));
+        return;
+    }
+    let sanitizer = crate::sanitize::Sanitizer::new(&site.markdown);
+    let clean = |record: &mut Record| {
+        if let Some(html) = &record.html {
+            record.html = Some(sanitizer.clean(html));
+        }
+    };
+    collections.par_iter_mut().for_each(|(_, records)| records.iter_mut().for_each(clean));
+    entries.par_iter_mut().for_each(|entry| clean(&mut entry.record));
 }
 
 /// Lists every record file of every collection, checking the top-level folders on the way.
@@ -169,7 +202,7 @@ fn collect_files(root: &Path, errors: &mut Vec<ContentError>) -> anyhow::Result<
             continue;
         }
         if let Some(collection) = COLLECTIONS.iter().find(|c| **c == name) {
-            for path in record_files(&entry.path())? {
+            for path in record_files(&entry.path(), errors)? {
                 files.push((*collection, path));
             }
         } else if !OTHER_FOLDERS.contains(&name.as_str()) {
@@ -187,14 +220,20 @@ fn collect_files(root: &Path, errors: &mut Vec<ContentError>) -> anyhow::Result<
     Ok(files)
 }
 
-/// The record files below a collection folder, sorted (hidden files skipped).
-fn record_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+/// The record files below a collection folder, sorted (hidden files skipped); any other file is
+/// an error naming it, since nothing would publish it.
+fn record_files(dir: &Path, errors: &mut Vec<ContentError>) -> anyhow::Result<Vec<PathBuf>> {
+    use records::Format;
     let mut out = Vec::new();
     let walker = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter();
     for entry in walker.filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.')) {
         let entry = entry.map_err(|e| anyhow::anyhow!("cannot read {}: {e}", dir.display()))?;
-        if entry.file_type().is_file() && records::Format::of(entry.path()).is_some() {
-            out.push(entry.into_path());
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        match records::stray_file(entry.path(), &[Format::Markdown, Format::Yaml, Format::Json]) {
+            None => out.push(entry.into_path()),
+            Some(message) => errors.push(ContentError::new(entry.path().display().to_string(), 1, message)),
         }
     }
     Ok(out)

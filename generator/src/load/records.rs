@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use portal_core::content::{ContentError, Issue, Record};
+use portal_core::content::{ContentError, Issue, Record, KNOWN_KEYS};
+use portal_core::suggest::near_miss;
 use serde_json::{Map, Value};
 
 use super::front_matter::{self, key_lines};
@@ -23,6 +24,15 @@ pub enum Format {
 }
 
 impl Format {
+    /// The file endings of the format, as messages list them.
+    pub fn extensions(self) -> &'static str {
+        match self {
+            Format::Markdown => ".md",
+            Format::Yaml => ".yaml, .yml",
+            Format::Json => ".json",
+        }
+    }
+
     /// The format of a file by extension; `None` for files that are not records.
     pub fn of(path: &Path) -> Option<Format> {
         match path.extension()?.to_str()? {
@@ -34,6 +44,34 @@ impl Format {
     }
 }
 
+/// Why a file in a collection (or the encyclopedia) folder is not published, when it is not:
+/// portal publishes only record files there, and a file it would skip silently is an error that
+/// names it. `accepted` says which formats the folder takes.
+pub fn stray_file(path: &Path, accepted: &[Format]) -> Option<String> {
+    if Format::of(path).is_some_and(|f| accepted.contains(&f)) {
+        return None;
+    }
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let extension = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let kinds = accepted.iter().map(|f| f.extensions()).collect::<Vec<_>>().join(", ");
+    Some(match extension.as_str() {
+        "jpg" | "jpeg" | "png" | "gif" | "webp" | "svg" | "avif" | "mp4" | "mp3" | "pdf" => format!(
+            "`{name}` is media in a content folder, where portal publishes nothing: move media to `static/` \
+             (e.g. static/media/{name}) and link it from the record (`image: /media/{name}`)"
+        ),
+        "md" | "markdown" | "yaml" | "yml" | "json" => format!(
+            "`{name}` is not published: files here end in lower-case {kinds}; rename it (e.g. to {})",
+            Path::new(&name.to_lowercase())
+                .with_extension(if extension == "markdown" { "md" } else { &extension })
+                .display()
+        ),
+        _ => format!(
+            "`{name}` is not a record file (they end in {kinds}) and portal publishes nothing from it: \
+             move it out of the content folder"
+        ),
+    })
+}
+
 /// The default slug: the path inside the collection folder, without extension, lower-cased.
 pub fn path_slug(collection_dir: &Path, path: &Path) -> String {
     let relative = path.strip_prefix(collection_dir).unwrap_or(path).with_extension("");
@@ -41,28 +79,36 @@ pub fn path_slug(collection_dir: &Path, path: &Path) -> String {
     parts.join("/")
 }
 
-/// Loads one record file of `collection`.
-pub fn load(collection: &str, collection_dir: &Path, path: &Path) -> Result<Record, Vec<ContentError>> {
+/// Reads a content file as text; a file that is not UTF-8 says so and how to fix it.
+pub fn read_text(path: &Path) -> Result<String, ContentError> {
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])?;
-    parse(collection, &path_slug(collection_dir, path), &file, Format::of(path).unwrap_or(Format::Markdown), &text)
+    let bytes = std::fs::read(path).map_err(|e| ContentError::new(&file, 1, format!("cannot read: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..offset].iter().filter(|b| **b == b'\n').count() + 1;
+        ContentError::new(
+            &file,
+            line,
+            "the file is not UTF-8 text: save it as UTF-8 (in most editors: \"Save with encoding\" or \"Save as\", then UTF-8)",
+        )
+    })
 }
 
-/// [`load`], then the record's images checked against `static/` (errors with the record's own,
-/// warnings pushed into `warnings`).
+/// Loads one record file of `collection` (every problem of the file), then checks its images
+/// against `static/` (errors with the record's own, warnings pushed into `warnings`). `allow`
+/// lists the front-matter keys the site keeps although they look like typos.
 pub fn load_checked(
     collection: &str,
     collection_dir: &Path,
     path: &Path,
     statics: &StaticFiles,
+    allow: &[String],
     warnings: &mut Vec<ContentError>,
 ) -> Result<Record, Vec<ContentError>> {
     let file = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| vec![ContentError::new(&file, 1, format!("cannot read: {e}"))])?;
+    let text = read_text(path).map_err(|e| vec![e])?;
     let format = Format::of(path).unwrap_or(Format::Markdown);
-    let record = parse(collection, &path_slug(collection_dir, path), &file, format, &text)?;
+    let record = parse(collection, &path_slug(collection_dir, path), &file, format, &text, allow)?;
     let mut errors = Vec::new();
     images::check(&record, path, &text, statics, &mut errors, warnings);
     if errors.is_empty() {
@@ -125,17 +171,51 @@ pub fn locate(file: &str, parsed_source: &str, first_line: usize, issues: Vec<Is
         .collect()
 }
 
-/// Parses the text of a record file. Pure, so tests and fuzzers can call it without files.
+/// Keys of `fields` that are almost a known key (`Draft`, `sumary`): each an error at its line with
+/// the key it was probably meant to be, unless `allow` keeps it.
+pub fn near_misses(file: &str, parsed: &Parsed<'_>, known: &[&str], allow: &[String]) -> Vec<ContentError> {
+    let issues: Vec<Issue> = parsed
+        .fields
+        .keys()
+        .filter(|key| !known.contains(&key.as_str()) && !allow.iter().any(|a| a == *key))
+        .filter_map(|key| {
+            let meant = near_miss(key, known.iter().copied())?;
+            Some(Issue {
+                key: Some(key.clone()),
+                message: format!(
+                    "unknown front-matter key `{key}`: did you mean `{meant}`? (To keep `{key}` on purpose, list it \
+                     in site.yaml under front_matter: allow.)"
+                ),
+            })
+        })
+        .collect();
+    locate(file, parsed.source, parsed.first_line, issues)
+}
+
+/// Parses the text of a record file: every problem of the file, front-matter typos included.
+/// Pure, so tests and fuzzers can call it without files.
 pub fn parse(
     collection: &str,
     slug: &str,
     file: &str,
     format: Format,
     text: &str,
+    allow: &[String],
 ) -> Result<Record, Vec<ContentError>> {
-    let Parsed { fields, body, first_line, source } = parse_source(file, format, text)?;
-    let mut record = Record::from_fields(collection, slug, fields, body)
-        .map_err(|issues| locate(file, source, first_line, issues))?;
+    let parsed = parse_source(file, format, text)?;
+    let mut errors = near_misses(file, &parsed, KNOWN_KEYS, allow);
+    let Parsed { fields, body, first_line, source } = parsed;
+    let record = Record::from_fields(collection, slug, fields, body);
+    let mut record = match record {
+        Ok(record) if errors.is_empty() => record,
+        Ok(_) => return Err(errors),
+        Err(issues) => {
+            errors.extend(locate(file, source, first_line, issues));
+            errors.sort();
+            return Err(errors);
+        }
+    };
+    record.file = file.to_string();
     if let Some(body) = &record.body {
         record.html = Some(markdown::to_html(body));
     }
@@ -156,7 +236,7 @@ mod tests {
     use super::*;
 
     fn parse_md(text: &str) -> Result<Record, Vec<ContentError>> {
-        parse("news", "x", "news/x.md", Format::Markdown, text)
+        parse("news", "x", "news/x.md", Format::Markdown, text, &[])
     }
 
     #[test]
@@ -178,11 +258,11 @@ mod tests {
 
     #[test]
     fn json_and_yaml_records_have_no_body() {
-        let r = parse("news", "x", "x.json", Format::Json, r#"{"title": "T", "b": 1, "a": 2}"#).expect("json");
+        let r = parse("news", "x", "x.json", Format::Json, r#"{"title": "T", "b": 1, "a": 2}"#, &[]).expect("json");
         assert!(r.body.is_none());
         let keys: Vec<&String> = r.fields.keys().collect();
         assert_eq!(keys, ["title", "b", "a"]);
-        let missing = parse("news", "x", "x.yaml", Format::Yaml, "summary: no title\n").expect_err("no title");
+        let missing = parse("news", "x", "x.yaml", Format::Yaml, "summary: no title\n", &[]).expect_err("no title");
         assert_eq!(missing[0].line, 1);
     }
 

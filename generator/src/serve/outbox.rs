@@ -85,8 +85,12 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// Opens the store and starts delivering (pending mails of an earlier run first).
+    /// Opens the store and starts delivering (pending mails of an earlier run first, those it
+    /// was sending when it stopped included).
     pub fn start(store: Store, transport: Transport) -> Arc<Self> {
+        if let Err(e) = store.release_claims() {
+            eprintln!("portal: outbox: {e:#}");
+        }
         let outbox = Arc::new(Outbox { store: Arc::new(store), wake: Notify::new() });
         tokio::spawn(deliver_forever(Arc::clone(&outbox), transport));
         outbox

@@ -87,6 +87,12 @@ impl Store {
         Ok(Store { path, conn: Mutex::new(conn) })
     }
 
+    /// Makes the mails a previous run claimed but never finished due at once (this process is the
+    /// store's only deliverer; see `outbox::release_claims`).
+    pub fn release_claims(&self) -> Result<usize> {
+        self.run(&outbox::release_claims())
+    }
+
     /// Opens an existing store (for `portal submissions`): an error naming the file if there is none.
     pub fn open_existing(dir: &Path) -> Result<Self> {
         let path = dir.join(DB_FILE);

@@ -40,7 +40,7 @@ pub fn start(options: BuildOptions, state: Arc<ServerState>) -> Result<notify::R
 
 async fn rebuild(options: &BuildOptions, state: &ServerState) {
     let job = options.clone();
-    let result = tokio::task::spawn_blocking(move || build(&job, &Progress::hidden())).await;
+    let result = tokio::task::spawn_blocking(move || build(&job, &Progress::hidden(), false)).await;
     match result {
         Ok(Ok(report)) => match state.reload().await {
             Ok(()) => eprintln!(

@@ -76,7 +76,7 @@ fn entry_page(
             s.publisher.as_ref().map(|p| format!(", {p}")).unwrap_or_default()
         ));
     }
-    Ok(page(&record.url, html, md))
+    Ok(page(&record.url, html, md).map(|f| f.from_source(&record.file)))
 }
 
 fn index(r: &Renderer) -> Result<[OutFile; 2]> {

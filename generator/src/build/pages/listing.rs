@@ -202,7 +202,7 @@ mod tests {
     use crate::load::records::{parse, Format};
 
     fn event(id: &str, front: &str) -> Record {
-        parse("events", id, "e.md", Format::Markdown, &format!("---\ntitle: {id}\n{front}\n---\n")).expect("valid")
+        parse("events", id, "e.md", Format::Markdown, &format!("---\ntitle: {id}\n{front}\n---\n"), &[]).expect("valid")
     }
 
     #[test]

@@ -225,7 +225,7 @@ pub fn render(r: &Renderer, record: &Record, translations: &Translations) -> Res
     context.insert("parent_url", &parent_url);
     context.insert("parent_label", &parent_label);
     let html = r.render("record.html", Some(&record.url), context)?;
-    Ok(page(&record.url, html, markdown(r, record, &facts, &api_url)))
+    Ok(page(&record.url, html, markdown(r, record, &facts, &api_url)).map(|f| f.from_source(&record.file)))
 }
 
 #[cfg(test)]

@@ -1,0 +1,138 @@
+//! Outputs the build must not write (issue 17): two that claim one URL or one file, a page built at
+//! a URL the route table gives to a handler (`/search`, `/visit`, `/community-voices/new`...), so
+//! that it would never be served, and a file over Cloudflare's 25 MiB limit for one asset. Each is
+//! a content error naming the content file at fault and what it collides with; `check` and
+//! `build` find them alike, because both render everything.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use portal_core::content::ContentError;
+use portal_core::manifest::MAX_FILE_BYTES;
+use portal_core::routes::{self, Serve};
+
+use super::output::OutFile;
+use crate::load::records::key_line;
+
+/// How an output is named in a message: its content file, else the build's own file.
+fn describe(file: &OutFile) -> String {
+    match &file.source {
+        Some(source) => source.clone(),
+        None => format!("the build's {}", file.file),
+    }
+}
+
+/// Where an error about `file` is reported: its content file at its `slug:` line (else line 1), or
+/// `other`'s when `file` has none.
+fn at(file: &OutFile, other: Option<&OutFile>, message: String) -> ContentError {
+    let source = file.source.as_deref().or_else(|| other.and_then(|o| o.source.as_deref()));
+    match source {
+        Some(source) => ContentError::new(source, key_line(Path::new(source), "slug"), message),
+        None => ContentError::new(&file.file, 1, message),
+    }
+}
+
+/// Every collision among `files`: one error per content file at fault (a page and its markdown
+/// twin collide together).
+pub fn check(files: &[OutFile]) -> Vec<ContentError> {
+    let mut errors = Vec::new();
+    let mut routes: HashMap<&str, &OutFile> = HashMap::new();
+    let mut paths: HashMap<&str, &OutFile> = HashMap::new();
+    for file in files {
+        let route = file.route.as_deref();
+        let claimed = route.and_then(|r| routes.insert(r, file).map(|first| (r, first)));
+        let written = paths.insert(file.file.as_str(), file);
+        if let Some((route, first)) = claimed {
+            let message = format!("{} both claim the URL {route}; rename one (or set `slug:`)", pair(file, first));
+            errors.push(at(file, Some(first), message));
+        } else if let Some(first) = written {
+            let message = format!("{} would both be written to {}; rename one", pair(file, first), file.file);
+            errors.push(at(file, Some(first), message));
+        } else if let Some(owner) = route.and_then(handler_of) {
+            let message = format!(
+                "{} would be published at {}, which is {owner}; rename it (or set `slug:`)",
+                subject(file),
+                route.unwrap_or_default()
+            );
+            errors.push(at(file, None, message));
+        }
+    }
+    errors.extend(files.iter().filter(|f| f.bytes.len() > MAX_FILE_BYTES).map(|f| {
+        let mib = f.bytes.len() as f64 / (1024.0 * 1024.0);
+        let message = format!(
+            "{} makes {}, {mib:.1} MiB: over the 25 MiB a host like Cloudflare serves as one file; make it smaller \
+             (or split it)",
+            subject(f),
+            f.file
+        );
+        at(f, None, message)
+    }));
+    errors.sort();
+    errors.dedup_by(|a, b| a.file == b.file && a.line == b.line);
+    errors
+}
+
+/// Two colliding outputs, the one whose content file the error names first ("this file and ...").
+fn pair(file: &OutFile, other: &OutFile) -> String {
+    match (&file.source, &other.source) {
+        (None, Some(_)) => format!("this file and {}", describe(file)),
+        _ => format!("{} and {}", subject(file), describe(other)),
+    }
+}
+
+/// How the output an error is reported at is named in it: "this file" when the error names its
+/// content file, else what [`describe`] says.
+fn subject(file: &OutFile) -> String {
+    if file.source.is_some() {
+        "this file".to_string()
+    } else {
+        describe(file)
+    }
+}
+
+/// What answers `route` when a handler, not a built file, does (its summary in the route table).
+fn handler_of(route: &str) -> Option<String> {
+    let (found, _) = routes::find(route)?;
+    let operation = found.operation("GET")?;
+    matches!(operation.serve, Serve::Handler(_))
+        .then(|| format!("`{}`: {}", found.pattern, operation.summary.trim_end_matches('.')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(route: &str, file: &str, source: Option<&str>) -> OutFile {
+        let mut out = OutFile::served(route, file, "text/html; charset=utf-8", Vec::new());
+        out.source = source.map(str::to_string);
+        out
+    }
+
+    #[test]
+    fn a_page_against_a_listing_names_the_file() {
+        let errors = check(&[page("/news", "news.html", None), page("/news", "news-page.html", Some("pages/news.md"))]);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].file, "pages/news.md");
+        assert!(errors[0].message.contains("the build's news.html"), "{}", errors[0].message);
+    }
+
+    #[test]
+    fn a_file_over_25_mib_is_an_error_naming_its_record() {
+        let mut big = page("/news/huge", "news/huge.html", Some("news/huge.md"));
+        big.bytes = vec![b'x'; MAX_FILE_BYTES + 1];
+        let errors = check(&[big]);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].file == "news/huge.md" && errors[0].message.contains("25 MiB"), "{errors:?}");
+    }
+
+    #[test]
+    fn a_page_where_a_handler_answers_is_a_collision() {
+        let errors = check(&[page("/search", "search.html", Some("pages/search.md"))]);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].message.contains("`/search`"), "{}", errors[0].message);
+        let errors =
+            check(&[page("/community-voices/new", "community-voices/new.html", Some("community-voices/new.md"))]);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(check(&[page("/news/new", "news/new.html", Some("news/new.md"))]).is_empty());
+    }
+}
