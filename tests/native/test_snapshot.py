@@ -93,7 +93,8 @@ def test_every_link_of_every_page_resolves_in_the_unpacked_snapshot(tmp_path):
     assert portal("snapshot", "--dist", str(servers.conformance_dist()), "--out", str(archive)).returncode == 0
     with tarfile.open(archive) as tar:
         tar.extractall(folder, filter="data")
-    pages = [p for p in folder.rglob("*.html") if p.name != "404.html"]
+    # The 404 page and the shell of pages rendered per request (`_portal/`) are sent at any depth.
+    pages = [p for p in folder.rglob("*.html") if p.name != "404.html" and "_portal" not in p.parts]
     assert len(pages) > 20
     checked, broken = 0, []
     for page in pages:
