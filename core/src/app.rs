@@ -13,7 +13,6 @@ use crate::body::Interrupted;
 use crate::client;
 use crate::collections::nearest_collection;
 use crate::encyclopedia::{Catalog, CATALOG_FILE};
-use crate::handlers::files::is_api_path;
 use crate::handlers::{self, Ctx};
 use crate::headers::{apply_common, apply_rate_limit, check_api_version, CORS_MAX_AGE};
 use crate::http::{Method, Request, Response};
@@ -155,8 +154,8 @@ impl App {
         }
         let query = Query::parse(request.query.as_deref());
         let handler = match operation.serve {
-            Serve::File => None,
-            Serve::FileUnlessQuery(names, handler) => names.iter().any(|n| query.has(n)).then_some(handler),
+            Serve::File(_) => None,
+            Serve::FileUnlessQuery(_, names, handler) => names.iter().any(|n| query.has(n)).then_some(handler),
             Serve::Handler(handler) => Some(handler),
         };
         match handler {
@@ -197,7 +196,7 @@ fn file_aliases(manifest: &Manifest) -> HashMap<String, String> {
 fn for_people(request: &Request, path: &str) -> bool {
     let page = match routes::find(path) {
         Some((route, _)) => route.tag == "pages",
-        None => !is_api_path(path),
+        None => !routes::is_api_path(path),
     };
     if !page {
         return false;
@@ -212,7 +211,7 @@ fn page_without_slash(request: &Request, path: &str) -> Option<String> {
     let raw = request.path.as_str();
     let trimmed = raw.trim_end_matches('/');
     let is_read = matches!(request.method, Method::Get | Method::Head);
-    if !is_read || trimmed.is_empty() || trimmed == raw || trimmed.starts_with("//") || is_api_path(path) {
+    if !is_read || trimmed.is_empty() || trimmed == raw || trimmed.starts_with("//") || routes::is_api_path(path) {
         return None;
     }
     Some(match &request.query {

@@ -15,8 +15,7 @@ pub const TITLE_MARKER: &str = "<!--portal:title-->";
 /// Where a page's content goes in the shell (inside `<main>`).
 pub const MAIN_MARKER: &str = "<!--portal:main-->";
 
-/// The media type of pages.
-pub const HTML: &str = "text/html; charset=utf-8";
+pub use crate::media::HTML;
 
 /// Escapes the five HTML-significant characters (text and attribute values alike).
 pub fn escape(value: &str) -> String {

@@ -121,7 +121,7 @@ impl Response {
 
     /// A 200 JSON response.
     pub fn json(value: &serde_json::Value) -> Self {
-        Response::new(200).with_body("application/json", value.to_string())
+        Response::new(200).with_body(crate::media::JSON, value.to_string())
     }
 
     /// Sets the body and its `Content-Type`.

@@ -1,6 +1,40 @@
-//! Media types of the files a site publishes as they are (`content/static/**`, image variants),
-//! chosen by file extension. The build writes them into the manifest, so every server sends the
-//! same `Content-Type`; the CDN rules and the nginx snippet derive theirs from the manifest too.
+//! Every media type the API and the site send, defined once: the types of the route table's
+//! answers, and those of the files a site publishes as they are (`content/static/**`, image
+//! variants), chosen by file extension. The build writes them into the manifest, so every server
+//! sends the same `Content-Type`; the CDN rules and the nginx snippet derive theirs from it too.
+
+/// JSON answers and files.
+pub const JSON: &str = "application/json";
+/// Problem documents (RFC 9457).
+pub const PROBLEM_JSON: &str = "application/problem+json";
+/// HTML pages.
+pub const HTML: &str = "text/html; charset=utf-8";
+/// Markdown twins of pages and agent skills.
+pub const MARKDOWN: &str = "text/markdown; charset=utf-8";
+/// Plain text (`llms.txt`, `robots.txt`).
+pub const TEXT: &str = "text/plain; charset=utf-8";
+/// The news feed.
+pub const RSS: &str = "application/rss+xml; charset=utf-8";
+/// Spatial data (RFC 7946).
+pub const GEOJSON: &str = "application/geo+json";
+/// Spatial data as rows.
+pub const CSV: &str = "text/csv; charset=utf-8";
+/// Encyclopedia entries as schema.org JSON-LD.
+pub const JSON_LD: &str = "application/ld+json";
+/// The OpenAPI document.
+pub const OPENAPI: &str = "application/openapi+json";
+/// The API catalog: a linkset (RFC 9264) with the profile of RFC 9727.
+pub const API_CATALOG: &str = "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"";
+/// JSON Schemas of records.
+pub const SCHEMA_JSON: &str = "application/schema+json";
+/// The sitemap.
+pub const XML: &str = "application/xml";
+
+/// A media type without its parameters (`text/markdown` of `text/markdown; charset=utf-8`), as
+/// `Accept` headers name it.
+pub fn essence(media: &str) -> &str {
+    media.split(';').next().unwrap_or(media).trim()
+}
 
 /// The media type sent for an extension nobody knows: browsers download such files.
 pub const UNKNOWN: &str = "application/octet-stream";

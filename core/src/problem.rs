@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::http::Response;
 
 /// The media type of every error response.
-pub const PROBLEM_JSON: &str = "application/problem+json";
+pub use crate::media::PROBLEM_JSON;
 
 /// A stable error code; clients branch on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

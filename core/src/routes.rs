@@ -59,12 +59,77 @@ pub enum Handler {
 /// Where an operation's answer comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Serve {
-    /// The file the build wrote for this exact path (through the manifest).
-    File,
+    /// The file the build wrote for this exact path (through the manifest), named by the rule.
+    File(FileRule),
     /// The built file, unless the query carries one of these parameters; then the handler.
-    FileUnlessQuery(&'static [&'static str], Handler),
+    FileUnlessQuery(FileRule, &'static [&'static str], Handler),
     /// Always the handler.
     Handler(Handler),
+}
+
+/// Where the build writes the file of a URL path: the one rule the build, the servers and the
+/// nginx snippet follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileRule {
+    /// The path with an extension: `/api/news` is `api/news.json`.
+    Extension(&'static str),
+    /// The path itself: `/llms.txt` is `llms.txt`.
+    AsIs,
+    /// A page: `/` is `index.html`, `/a/b` is `a/b.html` (a file named after its URL, so relative
+    /// links resolve alike on the web and in an unpacked copy).
+    Page,
+    /// The path without a last segment, with an extension: `/api/encyclopedia/water/jsonld` is
+    /// `api/encyclopedia/water.jsonld`.
+    ReplaceLast(&'static str),
+    /// A file published as it is when its last segment has an extension (`/media/well.jpg`,
+    /// typed by it), else a page.
+    PageOrAsIs,
+}
+
+impl FileRule {
+    /// The file of `path` (a route's path, starting with `/`), and its media type when the rule
+    /// rather than the route decides it (a file published as it is).
+    pub fn apply(self, path: &str) -> (String, Option<&'static str>) {
+        let trimmed = path.trim_start_matches('/');
+        match self {
+            FileRule::Extension(extension) => (format!("{trimmed}.{extension}"), None),
+            FileRule::AsIs => (trimmed.to_string(), None),
+            FileRule::Page => (page_file(path), None),
+            FileRule::ReplaceLast(extension) => {
+                let parent = trimmed.rsplit_once('/').map_or(trimmed, |(parent, _)| parent);
+                (format!("{parent}.{extension}"), None)
+            }
+            FileRule::PageOrAsIs => {
+                let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
+                if last.contains('.') {
+                    (trimmed.to_string(), Some(media::of_file(last)))
+                } else {
+                    (page_file(path), None)
+                }
+            }
+        }
+    }
+}
+
+/// The file of the HTML page served at `route`: `/` is `index.html`, `/a/b` is `a/b.html`.
+pub fn page_file(route: &str) -> String {
+    match route.trim_matches('/') {
+        "" => "index.html".to_string(),
+        path => format!("{path}.html"),
+    }
+}
+
+/// The file and media type of what the build writes for `path`, by the route table: `None` when
+/// no route serves `path` from a file.
+pub fn output(path: &str) -> Option<(String, &'static str)> {
+    let (route, _) = find(path)?;
+    let operation = route.operation("GET")?;
+    let rule = match operation.serve {
+        Serve::File(rule) | Serve::FileUnlessQuery(rule, ..) => rule,
+        Serve::Handler(_) => return None,
+    };
+    let (file, media) = rule.apply(path);
+    Some((file, media.unwrap_or(operation.content_type)))
 }
 
 /// One method on one route.
@@ -98,8 +163,12 @@ pub struct Route {
     pub operations: &'static [Operation],
 }
 
-const JSON: &str = "application/json";
-const HTML: &str = "text/html; charset=utf-8";
+use crate::media::{self, API_CATALOG, CSV, GEOJSON, HTML, JSON, JSON_LD, MARKDOWN, OPENAPI, RSS, SCHEMA_JSON, TEXT};
+
+/// A JSON file at `<path>.json`.
+const JSON_FILE: Serve = Serve::File(FileRule::Extension("json"));
+/// A file at the path itself.
+const AS_IS: Serve = Serve::File(FileRule::AsIs);
 
 const fn get(operation_id: &'static str, summary: &'static str, serve: Serve, content_type: &'static str) -> Operation {
     Operation { method: "GET", operation_id, summary, rate_limited: false, serve, content_type, describe: None }
@@ -141,7 +210,7 @@ const fn form_post(operation_id: &'static str, summary: &'static str, handler: H
 }
 
 const fn page(operation_id: &'static str, summary: &'static str) -> Operation {
-    get(operation_id, summary, Serve::File, HTML)
+    get(operation_id, summary, Serve::File(FileRule::Page), HTML)
 }
 
 macro_rules! route {
@@ -155,7 +224,7 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/api",
         "discovery",
-        [doc(get("getApiRoot", "Where everything of the API is.", Serve::File, JSON), discovery::document)]
+        [doc(get("getApiRoot", "Where everything of the API is.", JSON_FILE, JSON), discovery::document)]
     ),
     route!(
         "/api/search",
@@ -173,13 +242,13 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/api/search-index.json",
         "search",
-        [doc(get("getSearchIndex", "The flat public search index.", Serve::File, JSON), search::index)]
+        [doc(get("getSearchIndex", "The flat public search index.", AS_IS, JSON), search::index)]
     ),
     route!(
         "/api/rss",
         "search",
         [doc(
-            get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File, "application/rss+xml; charset=utf-8"),
+            get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File(FileRule::Extension("xml")), RSS),
             search::feed
         )]
     ),
@@ -229,8 +298,8 @@ pub const ROUTES: &[Route] = &[
             get(
                 "getEncyclopediaEntryJsonLd",
                 "An entry as a schema.org Article in JSON-LD.",
-                Serve::File,
-                "application/ld+json"
+                Serve::File(FileRule::ReplaceLast("jsonld")),
+                JSON_LD
             ),
             encyclopedia::json_ld
         )]
@@ -239,7 +308,7 @@ pub const ROUTES: &[Route] = &[
         "/api/encyclopedia/{name}",
         "encyclopedia",
         [doc(
-            get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", Serve::File, JSON),
+            get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", JSON_FILE, JSON),
             encyclopedia::entry
         )]
     ),
@@ -248,7 +317,7 @@ pub const ROUTES: &[Route] = &[
         "actions",
         [
             doc(
-                get("describeExport", "Describe the export endpoint and its collections.", Serve::File, JSON),
+                get("describeExport", "Describe the export endpoint and its collections.", JSON_FILE, JSON),
                 actions::describe_export
             ),
             doc(post("exportCollections", "Export several collections at once.", Handler::Export), actions::export),
@@ -278,15 +347,15 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/api/alerts",
         "data",
-        [doc(get("getAlerts", "Curated high-priority alerts.", Serve::File, JSON), data::snapshot)]
+        [doc(get("getAlerts", "Curated high-priority alerts.", JSON_FILE, JSON), data::snapshot)]
     ),
     route!(
         "/api/population",
         "data",
-        [doc(get("getPopulation", "Population totals and breakdowns.", Serve::File, JSON), data::snapshot)]
+        [doc(get("getPopulation", "Population totals and breakdowns.", JSON_FILE, JSON), data::snapshot)]
     ),
-    route!("/api/finance", "data", [doc(get("getFinance", "Funding snapshot.", Serve::File, JSON), data::snapshot)]),
-    route!("/api/charts", "data", [doc(get("getCharts", "Prepared chart series.", Serve::File, JSON), data::snapshot)]),
+    route!("/api/finance", "data", [doc(get("getFinance", "Funding snapshot.", JSON_FILE, JSON), data::snapshot)]),
+    route!("/api/charts", "data", [doc(get("getCharts", "Prepared chart series.", JSON_FILE, JSON), data::snapshot)]),
     route!(
         "/api/weather",
         "data",
@@ -324,7 +393,7 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/api/analytics/pageviews",
         "data",
-        [doc(get("getPageviews", "Deprecated: always zero.", Serve::File, JSON), data::pageviews)]
+        [doc(get("getPageviews", "Deprecated: always zero.", JSON_FILE, JSON), data::pageviews)]
     ),
     route!(
         "/api/v1/spatial.json",
@@ -333,8 +402,12 @@ pub const ROUTES: &[Route] = &[
             get(
                 "getSpatialGeoJson",
                 "Published places as a GeoJSON FeatureCollection.",
-                Serve::FileUnlessQuery(&["category", "zone", "protocol", "format"], Handler::SpatialJson),
-                "application/geo+json"
+                Serve::FileUnlessQuery(
+                    FileRule::AsIs,
+                    &["category", "zone", "protocol", "format"],
+                    Handler::SpatialJson
+                ),
+                GEOJSON
             ),
             spatial::geojson
         )]
@@ -346,8 +419,8 @@ pub const ROUTES: &[Route] = &[
             get(
                 "getSpatialCsv",
                 "Published places as CSV.",
-                Serve::FileUnlessQuery(&["category", "zone"], Handler::SpatialCsv),
-                "text/csv; charset=utf-8"
+                Serve::FileUnlessQuery(FileRule::AsIs, &["category", "zone"], Handler::SpatialCsv),
+                CSV
             ),
             spatial::csv
         )]
@@ -355,23 +428,17 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/api/openapi.json",
         "discovery",
-        [doc(
-            get("getOpenApi", "This API's OpenAPI 3.1 description.", Serve::File, "application/openapi+json"),
-            discovery::openapi
-        )]
+        [doc(get("getOpenApi", "This API's OpenAPI 3.1 description.", AS_IS, OPENAPI), discovery::openapi)]
     ),
     route!(
         "/api/deprecation-policy",
         "discovery",
-        [doc(
-            get("getDeprecationPolicy", "Versioning and deprecation policy.", Serve::File, JSON),
-            discovery::document
-        )]
+        [doc(get("getDeprecationPolicy", "Versioning and deprecation policy.", JSON_FILE, JSON), discovery::document)]
     ),
     route!(
         "/api/status",
         "discovery",
-        [doc(get("getStatus", "Health and discovery status.", Serve::File, JSON), discovery::document)]
+        [doc(get("getStatus", "Health and discovery status.", JSON_FILE, JSON), discovery::document)]
     ),
     route!(
         "/api/{collection}",
@@ -381,7 +448,11 @@ pub const ROUTES: &[Route] = &[
                 get(
                     "listCollection",
                     "All published records of a collection.",
-                    Serve::FileUnlessQuery(&["limit", "offset", "filter", "sort", "fields"], Handler::Collection),
+                    Serve::FileUnlessQuery(
+                        FileRule::Extension("json"),
+                        &["limit", "offset", "filter", "sort", "fields"],
+                        Handler::Collection
+                    ),
                     JSON
                 ),
                 collections::list
@@ -396,7 +467,7 @@ pub const ROUTES: &[Route] = &[
         "/api/{collection}/_page/{name}",
         "collections",
         [doc(
-            get("getCollectionListingPage", "One static page of a collection's listing.", Serve::File, JSON),
+            get("getCollectionListingPage", "One static page of a collection's listing.", JSON_FILE, JSON),
             collections::page
         )]
     ),
@@ -404,19 +475,14 @@ pub const ROUTES: &[Route] = &[
         "/api/schemas/{name}",
         "collections",
         [doc(
-            get(
-                "getCollectionSchema",
-                "The JSON Schema of a collection's records.",
-                Serve::File,
-                crate::record_schema::MEDIA_TYPE
-            ),
+            get("getCollectionSchema", "The JSON Schema of a collection's records.", AS_IS, SCHEMA_JSON),
             collections::record_schema
         )]
     ),
     route!(
         "/api/{collection}/{slug+}",
         "collections",
-        [doc(get("getRecord", "One record with its rendered HTML.", Serve::File, JSON), collections::record)]
+        [doc(get("getRecord", "One record with its rendered HTML.", JSON_FILE, JSON), collections::record)]
     ),
     route!(
         "/mcp",
@@ -440,41 +506,32 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/mcp/server-card",
         "discovery",
-        [doc(get("getMcpServerCardAlias", "The MCP server card.", Serve::File, JSON), discovery::document)]
+        [doc(get("getMcpServerCardAlias", "The MCP server card.", JSON_FILE, JSON), discovery::document)]
     ),
     route!(
         "/.well-known/mcp/server-card.json",
         "discovery",
-        [doc(get("getMcpServerCard", "The MCP server card.", Serve::File, JSON), discovery::document)]
+        [doc(get("getMcpServerCard", "The MCP server card.", AS_IS, JSON), discovery::document)]
     ),
     route!(
         "/.well-known/api-catalog",
         "discovery",
-        [doc(
-            get("getApiCatalog", "API catalog (RFC 9727 linkset).", Serve::File, "application/linkset+json"),
-            discovery::api_catalog
-        )]
+        [doc(get("getApiCatalog", "API catalog (RFC 9727 linkset).", JSON_FILE, API_CATALOG), discovery::api_catalog)]
     ),
     route!(
         "/.well-known/agent-skills/index.json",
         "discovery",
-        [doc(get("getAgentSkills", "Index of published agent skills.", Serve::File, JSON), discovery::document)]
+        [doc(get("getAgentSkills", "Index of published agent skills.", AS_IS, JSON), discovery::document)]
     ),
     route!(
         "/.well-known/agent-skills/{name}/SKILL.md",
         "discovery",
-        [doc(
-            get("getAgentSkill", "One agent skill.", Serve::File, "text/markdown; charset=utf-8"),
-            discovery::agent_skill
-        )]
+        [doc(get("getAgentSkill", "One agent skill.", AS_IS, MARKDOWN), discovery::agent_skill)]
     ),
     route!(
         "/llms.txt",
         "discovery",
-        [doc(
-            get("getLlmsTxt", "Plain-text summary for language models.", Serve::File, "text/plain; charset=utf-8"),
-            discovery::llms_txt
-        )]
+        [doc(get("getLlmsTxt", "Plain-text summary for language models.", AS_IS, TEXT), discovery::llms_txt)]
     ),
     route!("/", "pages", [page("getHomePage", "The home page.")]),
     route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
@@ -549,7 +606,11 @@ pub const ROUTES: &[Route] = &[
     ),
     route!("/{collection}", "pages", [page("getCollectionPage", "A collection's listing page.")]),
     route!("/{collection}/{slug+}", "pages", [page("getRecordPage", "A record's page.")]),
-    route!("/{slug+}", "pages", [page("getPage", "A markdown reference page or another built file.")]),
+    route!(
+        "/{slug+}",
+        "pages",
+        [get("getPage", "A markdown reference page or another built file.", Serve::File(FileRule::PageOrAsIs), HTML)]
+    ),
 ];
 
 /// The values a pattern's placeholders took on a path.
@@ -601,9 +662,18 @@ pub fn match_pattern(pattern: &str, path: &str) -> Option<Params> {
     rest.is_none().then_some(params)
 }
 
+/// Where the machine-facing API lives: paths under these are never pages (no page route matches
+/// them, and their errors are problem documents, never the site's 404 page).
+pub const API_PREFIXES: &[&str] = &["/api", "/.well-known", "/mcp", "/_portal"];
+
+/// Whether `path` belongs to the machine-facing API (see [`API_PREFIXES`]).
+pub fn is_api_path(path: &str) -> bool {
+    API_PREFIXES.iter().any(|p| path.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
+}
+
 /// The first route whose pattern matches `path`, with its parameters.
 pub fn find(path: &str) -> Option<(&'static Route, Params)> {
-    let is_api = path == "/api" || path.starts_with("/api/");
+    let is_api = is_api_path(path);
     ROUTES
         .iter()
         .filter(|route| !is_api || !route.tag.eq("pages"))
@@ -659,6 +729,37 @@ mod tests {
         assert!(match_pattern("/api/{collection}", "/api/news/x").is_none());
         let params = match_pattern("/api/{collection}/{slug+}", "/api/docs/a/b").unwrap_or_default();
         assert_eq!((params.collection.as_deref(), params.slug.as_deref()), (Some("docs"), Some("a/b")));
+    }
+
+    #[test]
+    fn the_route_table_names_the_file_and_type_of_every_built_path() {
+        let cases = [
+            ("/api/news", "api/news.json", media::JSON),
+            ("/api/docs/a/b", "api/docs/a/b.json", media::JSON),
+            ("/api/rss", "api/rss.xml", media::RSS),
+            ("/api/encyclopedia/water/jsonld", "api/encyclopedia/water.jsonld", media::JSON_LD),
+            ("/api/openapi.json", "api/openapi.json", media::OPENAPI),
+            ("/.well-known/api-catalog", ".well-known/api-catalog.json", media::API_CATALOG),
+            ("/llms.txt", "llms.txt", media::TEXT),
+            ("/", "index.html", media::HTML),
+            ("/news/page/2", "news/page/2.html", media::HTML),
+            ("/about/team", "about/team.html", media::HTML),
+            ("/media/well.jpg", "media/well.jpg", "image/jpeg"),
+            ("/sitemap.xml", "sitemap.xml", media::XML),
+        ];
+        for (path, file, media) in cases {
+            assert_eq!(output(path), Some((file.to_string(), media)), "{path}");
+        }
+        assert_eq!(output("/search"), None, "a handler answers it");
+    }
+
+    #[test]
+    fn api_paths_are_never_pages() {
+        for path in ["/api", "/api/x", "/.well-known/x", "/mcp/x", "/_portal/manifest.json"] {
+            assert!(is_api_path(path), "{path}");
+            assert!(find(path).is_none_or(|(route, _)| route.tag != "pages"), "{path}");
+        }
+        assert!(!is_api_path("/apis") && !is_api_path("/mcpx"));
     }
 
     #[test]

@@ -22,10 +22,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("dynamic.html", include_str!("../../templates/dynamic.html")),
 ];
 
-/// Static assets of the theme: (file under `assets/`, media type, bytes).
-pub const ASSETS: &[(&str, &str, &str)] = &[
-    ("style.css", "text/css; charset=utf-8", include_str!("../../templates/assets/style.css")),
-    ("webmcp.js", "text/javascript; charset=utf-8", include_str!("../../templates/assets/webmcp.js")),
+/// Static assets of the theme: (file under `assets/`, text); typed by their extension.
+pub const ASSETS: &[(&str, &str)] = &[
+    ("style.css", include_str!("../../templates/assets/style.css")),
+    ("webmcp.js", include_str!("../../templates/assets/webmcp.js")),
 ];
 
 /// The theme's interface text: (language, YAML table). English defines the keys; see `load::i18n`.
@@ -99,12 +99,12 @@ pub fn template_error(error: &tera::Error, overrides: Option<&Path>) -> portal_c
 }
 
 /// The theme's assets, overridden from `<overrides>/assets/` where present.
-pub fn assets(overrides: Option<&Path>) -> Result<Vec<(String, &'static str, Vec<u8>)>> {
+pub fn assets(overrides: Option<&Path>) -> Result<Vec<(String, Vec<u8>)>> {
     ASSETS
         .iter()
-        .map(|(name, media, built_in)| {
+        .map(|(name, built_in)| {
             let text = override_of(overrides, &format!("assets/{name}"))?.unwrap_or_else(|| built_in.to_string());
-            Ok((name.to_string(), *media, text.into_bytes()))
+            Ok((name.to_string(), text.into_bytes()))
         })
         .collect()
 }
@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn text_colours_meet_wcag_aa_in_the_light_and_the_dark_scheme() {
-        let css = ASSETS.iter().find(|(name, _, _)| *name == "style.css").map(|(_, _, css)| *css).unwrap_or("");
+        let css = ASSETS.iter().find(|(name, _)| *name == "style.css").map(|(_, css)| *css).unwrap_or("");
         let (light, dark) = css.split_once("@media (prefers-color-scheme:dark)").expect("a dark scheme");
         let pairs = [
             ("ink", "bg"),

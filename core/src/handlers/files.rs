@@ -1,5 +1,6 @@
 //! Built files: the manifest lookup, entity tags and 304s, and markdown twins of HTML pages.
 
+use crate::media;
 use serde_json::Value;
 
 use crate::app::App;
@@ -7,10 +8,11 @@ use crate::handlers::Ctx;
 use crate::http::{Request, Response};
 use crate::manifest::Asset;
 use crate::platform::{internal, Platform};
+use crate::routes;
 use crate::problem::Problem;
 
 /// The media type of markdown twins (D8).
-pub const MARKDOWN: &str = "text/markdown; charset=utf-8";
+pub use crate::media::MARKDOWN;
 
 /// Serves the built file of `path`, or 404 `not_found`.
 pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path: &str) -> Result<Response, Problem> {
@@ -43,20 +45,15 @@ pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path
     Ok(response.with_body(content_type, body))
 }
 
-/// Whether a path belongs to the machine-facing API, whose errors are always problem documents.
-pub fn is_api_path(path: &str) -> bool {
-    ["/api", "/.well-known", "/mcp", "/_portal"].iter().any(|p| path == *p || path.starts_with(&format!("{p}/")))
-}
-
 /// 404 for `path`: the site's HTML page for people, a problem document for the API.
 pub async fn not_found_page<P: Platform>(app: &App, platform: &P, path: &str) -> Result<Response, Problem> {
     let problem = || Problem::not_found(format!("Nothing is published at {path}."));
-    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !is_api_path(path)) else {
+    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !routes::is_api_path(path)) else {
         return Err(problem());
     };
     match platform.read_asset(file).await {
         Ok(Some(body)) => {
-            let mut response = Response::new(404).with_body("text/html; charset=utf-8", body);
+            let mut response = Response::new(404).with_body(media::HTML, body);
             if let Some(links) = app.manifest().header_sets.get("html") {
                 for (name, value) in links {
                     response.set_header(name, value.clone());
@@ -125,8 +122,8 @@ pub fn prefers_markdown(accept: Option<&str>) -> bool {
             })
             .fold(-1.0, f32::max)
     };
-    let markdown = quality("text/markdown");
-    markdown > 0.0 && markdown >= quality("text/html")
+    let markdown = quality(media::essence(media::MARKDOWN));
+    markdown > 0.0 && markdown >= quality(media::essence(media::HTML))
 }
 
 #[cfg(test)]

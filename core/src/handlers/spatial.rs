@@ -1,6 +1,7 @@
 //! `GET /api/v1/spatial.json` and `/api/v1/spatial.csv` with filters (spec 4.6, decision D7); the
 //! unfiltered files are served as built.
 
+use crate::media;
 use serde_json::{json, Value};
 
 use super::files::read_json;
@@ -11,7 +12,7 @@ use crate::problem::Problem;
 use crate::spatial::{filter, to_csv, FILTERS};
 
 /// The media type of the GeoJSON answer.
-pub const GEOJSON: &str = "application/geo+json";
+pub use crate::media::GEOJSON;
 
 async fn features<P: Platform>(ctx: &Ctx<'_, P>, names: &[&str]) -> Result<Vec<Value>, Problem> {
     let collection =
@@ -37,5 +38,5 @@ pub async fn geojson<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem>
 pub async fn csv<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let features = features(ctx, &FILTERS[..2]).await?;
     let text = to_csv(&features).map_err(internal(ctx.platform, "writing the spatial CSV"))?;
-    Ok(Response::new(200).with_body("text/csv; charset=utf-8", text))
+    Ok(Response::new(200).with_body(media::CSV, text))
 }

@@ -1,5 +1,6 @@
 //! The `actions` section: export, skills matching, community voices and bookings.
 
+use crate::media;
 use serde_json::{json, Value};
 
 use super::describe::{
@@ -13,7 +14,7 @@ use crate::validate::{Use, MAX_EMAIL};
 
 /// `GET /api/export`.
 pub fn describe_export(_: &Facts) -> Description {
-    Description::ok(object("Method, body schema, options and supported collections.", "application/json"))
+    Description::ok(object("Method, body schema, options and supported collections.", media::JSON))
 }
 
 /// `POST /api/export`.
@@ -34,7 +35,7 @@ pub fn match_category(_: &Facts) -> Description {
         &["category", "matched", "profiles"],
         json!({"category": {"type": "string"}, "matched": {"type": "boolean"}, "profiles": {"type": "integer"}}),
     );
-    Description::ok(content("Whether published profiles exist in the category.", "application/json", answer))
+    Description::ok(content("Whether published profiles exist in the category.", media::JSON, answer))
         .body(
             json!({"type": "object", "required": ["category"], "properties": {
                 "category": text_field(match_category::MAX_CATEGORY, Use::Body, "A skills category, e.g. `tailoring`.")}}),
@@ -71,7 +72,7 @@ pub fn submit_voice(facts: &Facts) -> Description {
         json!({"id": {"type": "string"}, "receivedAt": {"type": "string", "format": "date-time"}, "message": {"type": "string"}}),
     );
     Description::default()
-        .respond("202", content("Stored for review; the editors are notified.", "application/json", answer))
+        .respond("202", content("Stored for review; the editors are notified.", media::JSON, answer))
         .body(form_schema(&VOICE, facts), true)
         .errors(&BODY_ERRORS)
 }
@@ -83,10 +84,7 @@ pub fn booking(facts: &Facts) -> Description {
         json!({"reference": {"type": "string"}, "message": {"type": "string"}, "booking": {"type": "object"}}),
     );
     Description::default()
-        .respond(
-            "202",
-            content("Stored; the confirmation is sent to the visitor and the site.", "application/json", answer),
-        )
+        .respond("202", content("Stored; the confirmation is sent to the visitor and the site.", media::JSON, answer))
         .body(form_schema(&BOOKING, facts), true)
         .errors(&BODY_ERRORS)
 }

@@ -1,5 +1,6 @@
 //! The `data` section: dashboard snapshots, weather, alerts, geolocation and the deprecated counter.
 
+use crate::media;
 use serde_json::{json, Value};
 
 use super::describe::{content, envelope, json_content, Description};
@@ -16,7 +17,7 @@ pub fn weather(_: &Facts) -> Description {
     let answer = envelope(&["source"], json!({"source": {"type": "string", "enum": ["upstream", "fallback"]}}));
     Description::ok(content(
         "Current weather and forecast; `source` says upstream or seasonal fallback.",
-        "application/json",
+        media::JSON,
         answer,
     ))
     .errors(&[NotFound, UpstreamUnavailable])
@@ -28,12 +29,8 @@ pub fn weather_alerts(_: &Facts) -> Description {
         &["source", "data"],
         json!({"source": {"type": "string", "enum": ["upstream", "none"]}, "updatedAt": {"type": "string"}, "data": {"type": "object"}}),
     );
-    Description::ok(content(
-        "Alerts from the upstream CAP feed (empty when none is configured).",
-        "application/json",
-        answer,
-    ))
-    .errors(&[UpstreamUnavailable])
+    Description::ok(content("Alerts from the upstream CAP feed (empty when none is configured).", media::JSON, answer))
+        .errors(&[UpstreamUnavailable])
 }
 
 /// `GET /api/geolocation`.
@@ -42,8 +39,7 @@ pub fn geolocation(_: &Facts) -> Description {
         &["source", "data"],
         json!({"source": {"type": "string", "enum": ["edge", "upstream"]}, "data": {"type": "object"}}),
     );
-    Description::ok(content("Coarse location of the client.", "application/json", answer))
-        .errors(&[UpstreamUnavailable])
+    Description::ok(content("Coarse location of the client.", media::JSON, answer)).errors(&[UpstreamUnavailable])
 }
 
 /// `GET /api/analytics/pageviews` (deprecated).
@@ -52,7 +48,7 @@ pub fn pageviews(_: &Facts) -> Description {
         &["data"],
         json!({"data": {"type": "object", "properties": {"pageviews": {"type": "integer", "enum": [0]}}}}),
     );
-    Description::ok(content("Always zero.", "application/json", answer))
+    Description::ok(content("Always zero.", media::JSON, answer))
 }
 
 /// The schema of snapshots.

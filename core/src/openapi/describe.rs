@@ -2,6 +2,7 @@
 //! codes it may answer, with the builders every tag's module uses. Each operation of the route
 //! table points at the function that describes it ([`crate::routes::Operation::describe`]).
 
+use crate::media;
 use serde_json::{json, Value};
 
 use super::schemas::schema;
@@ -46,8 +47,7 @@ impl Description {
 
     /// Sets the request body.
     pub fn body(mut self, schema_value: Value, required: bool) -> Self {
-        self.request_body =
-            Some(json!({"required": required, "content": {"application/json": {"schema": schema_value}}}));
+        self.request_body = Some(json!({"required": required, "content": {media::JSON: {"schema": schema_value}}}));
         self
     }
 
@@ -69,7 +69,7 @@ pub fn content(description: &str, media: &str, body_schema: Value) -> Value {
 
 /// A JSON response whose schema is the component `name`.
 pub fn json_content(description: &str, name: &str) -> Value {
-    content(description, "application/json", schema(name))
+    content(description, media::JSON, schema(name))
 }
 
 /// A text response of `media`.

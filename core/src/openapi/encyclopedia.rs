@@ -1,5 +1,6 @@
 //! The `encyclopedia` section: queries, suggestions, facets and entries.
 
+use crate::media;
 use serde_json::{json, Value};
 
 use super::describe::{content, envelope, json_content, path, query, Description};
@@ -84,13 +85,9 @@ pub fn facets(_: &Facts) -> Description {
 
 /// `GET /api/encyclopedia/{slug}/jsonld`.
 pub fn json_ld(_: &Facts) -> Description {
-    Description::ok(content(
-        "A schema.org Article citing its sources.",
-        "application/ld+json",
-        json!({"type": "object"}),
-    ))
-    .params([entry_slug()])
-    .errors(&[NotFound])
+    Description::ok(content("A schema.org Article citing its sources.", media::JSON_LD, json!({"type": "object"})))
+        .params([entry_slug()])
+        .errors(&[NotFound])
 }
 
 /// `GET /api/encyclopedia/{slug}`.

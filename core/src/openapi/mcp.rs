@@ -1,5 +1,6 @@
 //! The `mcp` section: the MCP endpoint's discovery document and JSON-RPC calls.
 
+use crate::media;
 use serde_json::{json, Value};
 
 use super::describe::{content, json_content, Description};
@@ -11,7 +12,7 @@ use crate::problem::ErrorCode::*;
 pub fn discovery(_: &Facts) -> Description {
     Description::ok(content(
         "The MCP discovery document.",
-        "application/json",
+        media::JSON,
         json!({"type": "object", "required": ["name", "version", "protocolVersion", "transport", "endpoint", "tools"], "properties": {
             "name": {"type": "string"},
             "version": {"type": "string"},
@@ -36,7 +37,7 @@ pub fn call(_: &Facts) -> Description {
     .respond(
         "400",
         json!({"description": "Unparsable JSON (-32700), an invalid request (-32600), or an unsupported MCP-Protocol-Version header.",
-            "content": {"application/json": {"schema": schema("JsonRpcResponse")}, "application/problem+json": {"schema": schema("Problem")}}}),
+            "content": {media::JSON: {"schema": schema("JsonRpcResponse")}, "application/problem+json": {"schema": schema("Problem")}}}),
     )
     .params([json!({"name": "MCP-Protocol-Version", "in": "header", "required": false,
         "schema": {"type": "string", "enum": crate::mcp::SUPPORTED_VERSIONS}})])

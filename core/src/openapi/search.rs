@@ -1,5 +1,6 @@
 //! The `search` section: full-text search, the flat search index and the news feed.
 
+use crate::media;
 use serde_json::{json, Value};
 
 use super::describe::{content, envelope, json_content, query, text, Description};
@@ -51,14 +52,14 @@ pub fn search(_: &Facts) -> Description {
 pub fn index(_: &Facts) -> Description {
     Description::ok(content(
         "Every published record and entry.",
-        "application/json",
+        media::JSON,
         json!({"type": "array", "items": schema("SearchIndexEntry")}),
     ))
 }
 
 /// `GET /api/rss`.
 pub fn feed(_: &Facts) -> Description {
-    Description::ok(text("RSS 2.0 of the latest news.", "application/rss+xml")).errors(&[NotFound])
+    Description::ok(text("RSS 2.0 of the latest news.", media::RSS)).errors(&[NotFound])
 }
 
 /// The schemas of hits and answers.

@@ -1,5 +1,6 @@
 //! The `spatial` section: the places registers as GeoJSON and CSV.
 
+use crate::media;
 use serde_json::{json, Value};
 
 use super::describe::{content, one_of, query, text, Description};
@@ -11,7 +12,7 @@ use crate::problem::ErrorCode::*;
 pub fn geojson(facts: &Facts) -> Description {
     Description::ok(content(
         "An RFC 7946 FeatureCollection.",
-        "application/geo+json",
+        media::GEOJSON,
         json!({"type": "object", "required": ["type", "features"], "properties": {
             "type": {"type": "string", "enum": ["FeatureCollection"]},
             "features": {"type": "array", "items": schema("Feature")}}}),
@@ -32,7 +33,7 @@ pub fn geojson(facts: &Facts) -> Description {
 
 /// `GET /api/v1/spatial.csv`.
 pub fn csv(facts: &Facts) -> Description {
-    Description::ok(text("id,name,category,zone,protocol,latitude,longitude, then other properties.", "text/csv"))
+    Description::ok(text("id,name,category,zone,protocol,latitude,longitude, then other properties.", media::CSV))
         .params([
             query("category", "Only rows of this category.", one_of(&facts.spatial_categories), false),
             query("zone", "Only rows in this zone.", one_of(&facts.spatial_zones), false),

@@ -24,12 +24,7 @@ const BUILT_IN: [(&str, &str); 6] = [
 
 /// The export description and the mail templates.
 pub fn files(templates: Option<&Path>) -> Result<Vec<OutFile>> {
-    let mut files = vec![OutFile::served(
-        "/api/export",
-        "api/export.json",
-        "application/json",
-        description().to_string().into_bytes(),
-    )];
+    let mut files = vec![OutFile::at("/api/export", description().to_string().into_bytes())?];
     for (name, built_in) in BUILT_IN {
         let custom = templates.map(|dir| dir.join("mail").join(name)).filter(|path| path.is_file());
         let bytes = match custom {

@@ -3,6 +3,7 @@
 //! /api/<collection>/<slug>` (D2 detail with `html`) and the collection's JSON Schema
 //! `GET /api/schemas/<collection>.json`.
 
+use anyhow::Result;
 use portal_core::content::Record;
 use portal_core::{envelope, record_schema};
 use rayon::prelude::*;
@@ -11,15 +12,13 @@ use serde_json::Value;
 use super::output::OutFile;
 use crate::load::Content;
 
-const JSON: &str = "application/json";
-
 /// The URL of page `n` of a collection's static listing.
 pub fn page_url(name: &str, n: usize) -> String {
     format!("/api/{name}/_page/{n}")
 }
 
 /// The static pages of a listing (`items` in order), page 1 even when it is empty.
-fn pages(name: &str, items: &[Value], page_size: usize) -> Vec<OutFile> {
+fn pages(name: &str, items: &[Value], page_size: usize) -> Result<Vec<OutFile>> {
     let page_size = page_size.max(1);
     let chunks: Vec<&[Value]> = if items.is_empty() { vec![&[]] } else { items.chunks(page_size).collect() };
     chunks
@@ -28,26 +27,16 @@ fn pages(name: &str, items: &[Value], page_size: usize) -> Vec<OutFile> {
         .map(|(index, chunk)| {
             let n = index + 1;
             let body = envelope::page(name, chunk.to_vec(), items.len(), (n, page_size), |p| page_url(name, p));
-            OutFile::served(
-                page_url(name, n),
-                format!("api/{name}/_page/{n}.json"),
-                JSON,
-                body.to_string().into_bytes(),
-            )
+            OutFile::at(page_url(name, n), body.to_string().into_bytes())
         })
         .collect()
 }
 
 /// The JSON Schema of a collection's records.
-fn schema(name: &str, items: &[Value], base_url: &str) -> OutFile {
+fn schema(name: &str, items: &[Value], base_url: &str) -> Result<OutFile> {
     let path = format!("/api/schemas/{name}.json");
     let body = record_schema::derive(name, &format!("{base_url}{path}"), items);
-    OutFile::served(
-        path.clone(),
-        path.trim_start_matches('/'),
-        record_schema::MEDIA_TYPE,
-        body.to_string().into_bytes(),
-    )
+    OutFile::at(path, body.to_string().into_bytes())
 }
 
 /// The detail envelope of one record.
@@ -56,33 +45,22 @@ pub fn detail(record: &Record) -> Value {
 }
 
 /// Every collection's listing and every record's detail file.
-pub fn files(content: &Content) -> Vec<OutFile> {
-    content
+pub fn files(content: &Content) -> Result<Vec<OutFile>> {
+    let per_collection: Vec<Vec<OutFile>> = content
         .collections
         .par_iter()
-        .flat_map_iter(|(name, records)| {
+        .map(|(name, records)| {
             let items: Vec<Value> = records.iter().map(Record::to_json).collect();
-            let mut files = pages(name, &items, content.site.api.page_size);
-            files.push(schema(name, &items, content.site.base()));
+            let mut files = pages(name, &items, content.site.api.page_size)?;
+            files.push(schema(name, &items, content.site.base())?);
             let listing = Value::Object(envelope::listing(name, items, records.len()));
-            let listing = OutFile::served(
-                format!("/api/{name}"),
-                format!("api/{name}.json"),
-                JSON,
-                listing.to_string().into_bytes(),
-            );
-            let details = records.iter().map(move |record| {
-                OutFile::served(
-                    format!("/api/{name}/{}", record.slug),
-                    format!("api/{name}/{}.json", record.slug),
-                    JSON,
-                    detail(record).to_string().into_bytes(),
-                )
-                .from_source(&record.file)
-            });
-            files.push(listing);
-            files.extend(details);
-            files
+            files.push(OutFile::at(format!("/api/{name}"), listing.to_string().into_bytes())?);
+            for record in records {
+                let detail = detail(record).to_string().into_bytes();
+                files.push(OutFile::at(format!("/api/{name}/{}", record.slug), detail)?.from_source(&record.file));
+            }
+            Ok(files)
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    Ok(per_collection.into_iter().flatten().collect())
 }

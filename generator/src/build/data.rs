@@ -1,6 +1,7 @@
 //! Dashboard snapshots as files (decision D7: `{status, updatedAt, data}`), the deprecated pageview
 //! counter (always zero, with its deprecation headers), and the weather fallback the handler reads.
 
+use anyhow::Result;
 use portal_core::deprecation::DEPRECATIONS;
 use portal_core::envelope::success;
 use portal_core::handlers::weather::FALLBACK_FILE;
@@ -16,32 +17,23 @@ pub fn updated_at(snapshot: &Value, built: DateTime) -> Value {
 }
 
 /// The snapshot files, the pageview counter and the weather fallback.
-pub fn files(content: &Content, built: DateTime) -> Vec<OutFile> {
+pub fn files(content: &Content, built: DateTime) -> Result<Vec<OutFile>> {
     let mut files: Vec<OutFile> = content
         .snapshots
         .iter()
         .map(|(name, snapshot)| {
             let body = success(json!({"updatedAt": updated_at(snapshot, built), "data": snapshot}));
-            OutFile::served(
-                format!("/api/{name}"),
-                format!("api/{name}.json"),
-                "application/json",
-                body.to_string().into_bytes(),
-            )
+            OutFile::at(format!("/api/{name}"), body.to_string().into_bytes())
         })
-        .collect();
+        .collect::<Result<_>>()?;
     for deprecation in DEPRECATIONS {
-        let mut counter = OutFile::served(
-            deprecation.path,
-            format!("{}.json", deprecation.path.trim_start_matches('/')),
-            "application/json",
-            success(json!({"data": {"pageviews": 0}})).to_string().into_bytes(),
-        );
+        let mut counter =
+            OutFile::at(deprecation.path, success(json!({"data": {"pageviews": 0}})).to_string().into_bytes())?;
         counter.headers = Some(format!("deprecated:{}", deprecation.path));
         files.push(counter);
     }
     if let Some(fallback) = &content.weather_fallback {
         files.push(OutFile::internal(FALLBACK_FILE, fallback.to_string().into_bytes()));
     }
-    files
+    Ok(files)
 }

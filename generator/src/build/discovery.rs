@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use anyhow::Result;
+
 use portal_core::collections::{description, COLLECTIONS};
 use portal_core::content::SiteConfig;
 use portal_core::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
@@ -21,9 +23,6 @@ use super::output::OutFile;
 use crate::load::Content;
 
 const JSON: &str = "application/json";
-
-/// The `Content-Type` of the API catalog (RFC 9727).
-pub const LINKSET: &str = "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"";
 
 /// Named header sets the manifest refers to.
 pub fn header_sets(site: &SiteConfig) -> BTreeMap<String, Vec<(String, String)>> {
@@ -185,7 +184,7 @@ fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn skills(content: &Content) -> Vec<OutFile> {
+fn skills(content: &Content) -> Result<Vec<OutFile>> {
     let base = content.site.base();
     let mut files = Vec::new();
     let mut index = Vec::new();
@@ -198,21 +197,11 @@ fn skills(content: &Content) -> Vec<OutFile> {
             "url": format!("{base}{route}"),
             "digest": format!("sha256:{}", sha256_hex(skill.text.as_bytes())),
         }));
-        files.push(OutFile::served(
-            &route,
-            route.trim_start_matches('/'),
-            "text/markdown; charset=utf-8",
-            skill.text.clone().into_bytes(),
-        ));
+        files.push(OutFile::at(&route, skill.text.clone().into_bytes())?);
     }
     let index = json!({"$schema": "https://schemas.agentskills.io/discovery/0.2.0/schema.json", "skills": index});
-    files.push(OutFile::served(
-        "/.well-known/agent-skills/index.json",
-        ".well-known/agent-skills/index.json",
-        JSON,
-        index.to_string().into_bytes(),
-    ));
-    files
+    files.push(OutFile::at("/.well-known/agent-skills/index.json", index.to_string().into_bytes())?);
+    Ok(files)
 }
 
 fn llms_txt(content: &Content) -> String {
@@ -254,48 +243,29 @@ fn llms_txt(content: &Content) -> String {
     }
     out.push_str(&format!(
         "\n## Optional\n\n- [Search index]({base}/api/search-index.json): every record as slug, title, url, summary, tags, date\n\
-         - [News feed]({base}/api/rss): RSS 2.0\n- [Places]({base}/api/v1/spatial.json): GeoJSON (CC BY-SA 4.0)\n"
+         - [News feed]({base}/api/rss): RSS 2.0\n- [Places]({base}/api/v1/spatial.json): GeoJSON{license}\n",
+        license = if site.license.is_empty() { String::new() } else { format!(" ({})", site.license) }
     ));
     out
 }
 
 /// Every discovery document.
-pub fn files(content: &Content, generated_at: DateTime) -> Vec<OutFile> {
+pub fn files(content: &Content, generated_at: DateTime) -> Result<Vec<OutFile>> {
     let site = &content.site;
     let card = server_card(site).to_string().into_bytes();
-    let mut catalog = OutFile::served(
-        "/.well-known/api-catalog",
-        ".well-known/api-catalog.json",
-        LINKSET,
-        api_catalog(site).to_string().into_bytes(),
-    );
+    let mut catalog = OutFile::at("/.well-known/api-catalog", api_catalog(site).to_string().into_bytes())?;
     catalog.headers = Some("api-catalog".into());
     let mut files = vec![
-        OutFile::served(
-            "/api/openapi.json",
-            "api/openapi.json",
-            "application/openapi+json",
-            openapi_document(content).to_string().into_bytes(),
-        ),
-        OutFile::served("/api", "api.json", JSON, api_root(content).to_string().into_bytes()),
-        OutFile::served("/api/status", "api/status.json", JSON, status(content, generated_at).to_string().into_bytes()),
-        OutFile::served(
-            "/api/deprecation-policy",
-            "api/deprecation-policy.json",
-            JSON,
-            deprecation_policy().to_string().into_bytes(),
-        ),
-        OutFile::served(SERVER_CARD, SERVER_CARD.trim_start_matches('/'), JSON, card.clone()),
-        OutFile::served("/mcp/server-card", "mcp/server-card.json", JSON, card),
-        OutFile::served("/llms.txt", "llms.txt", "text/plain; charset=utf-8", llms_txt(content).into_bytes()),
-        OutFile::served(
-            format!("/{}", webmcp::TOOLS_FILE),
-            webmcp::TOOLS_FILE,
-            JSON,
-            webmcp::tools_json().to_string().into_bytes(),
-        ),
+        OutFile::at("/api/openapi.json", openapi_document(content).to_string().into_bytes())?,
+        OutFile::at("/api", api_root(content).to_string().into_bytes())?,
+        OutFile::at("/api/status", status(content, generated_at).to_string().into_bytes())?,
+        OutFile::at("/api/deprecation-policy", deprecation_policy().to_string().into_bytes())?,
+        OutFile::at(SERVER_CARD, card.clone())?,
+        OutFile::at("/mcp/server-card", card)?,
+        OutFile::at("/llms.txt", llms_txt(content).into_bytes())?,
+        OutFile::at(format!("/{}", webmcp::TOOLS_FILE), webmcp::tools_json().to_string().into_bytes())?,
         catalog,
     ];
-    files.extend(skills(content));
-    files
+    files.extend(skills(content)?);
+    Ok(files)
 }

@@ -85,28 +85,24 @@ fn catalog(entries: &[Entry]) -> Catalog {
 
 /// Every entry's detail and JSON-LD, and the catalog.
 pub fn files(content: &Content) -> anyhow::Result<Vec<OutFile>> {
-    let mut out: Vec<OutFile> = content
+    let pairs: Vec<[OutFile; 2]> = content
         .entries
         .par_iter()
-        .flat_map_iter(|entry| {
+        .map(|entry| {
             let slug = &entry.record.slug;
             let detail = success(json!({"data": {"entry": entry.record.to_detail_json()}}));
-            [
-                OutFile::served(
-                    format!("/api/encyclopedia/{slug}"),
-                    format!("api/encyclopedia/{slug}.json"),
-                    "application/json",
-                    detail.to_string().into_bytes(),
-                ),
-                OutFile::served(
+            let source = &entry.record.file;
+            Ok([
+                OutFile::at(format!("/api/encyclopedia/{slug}"), detail.to_string().into_bytes())?.from_source(source),
+                OutFile::at(
                     format!("/api/encyclopedia/{slug}/jsonld"),
-                    format!("api/encyclopedia/{slug}.jsonld"),
-                    JSON_LD,
                     json_ld(entry, &content.site).to_string().into_bytes(),
-                ),
-            ]
+                )?
+                .from_source(source),
+            ])
         })
-        .collect();
+        .collect::<anyhow::Result<_>>()?;
+    let mut out: Vec<OutFile> = pairs.into_iter().flatten().collect();
     out.push(OutFile::internal(CATALOG_FILE, serde_json::to_vec(&catalog(&content.entries))?));
     Ok(out)
 }

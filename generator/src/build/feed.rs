@@ -47,7 +47,7 @@ fn item(record: &Record, base: &str) -> rss::Item {
 }
 
 /// The feed file.
-pub fn file(content: &Content, built: DateTime) -> OutFile {
+pub fn file(content: &Content, built: DateTime) -> anyhow::Result<OutFile> {
     let site = &content.site;
     let base = site.base();
     let mut news: Vec<&Record> = content.records("news").iter().collect();
@@ -74,7 +74,7 @@ pub fn file(content: &Content, built: DateTime) -> OutFile {
         .atom_ext(Some(AtomExtension { links: vec![self_link] }))
         .items(items)
         .build();
-    OutFile::served("/api/rss", "api/rss.xml", RSS, channel.to_string().into_bytes())
+    OutFile::at("/api/rss", channel.to_string().into_bytes())
 }
 
 #[cfg(test)]

@@ -150,12 +150,12 @@ pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Resu
         ));
     }
     let generated_at = build_time();
-    let mut files = steps.time("api", || api::files(&content));
+    let mut files = steps.time("api", || api::files(&content))?;
     files.extend(steps.time("search", || search::files(&content))?);
     files.extend(steps.time("encyclopedia", || encyclopedia::files(&content))?);
-    files.extend(discovery::files(&content, generated_at));
-    files.push(feed::file(&content, generated_at));
-    files.extend(data::files(&content, generated_at));
+    files.extend(discovery::files(&content, generated_at)?);
+    files.push(feed::file(&content, generated_at)?);
+    files.extend(data::files(&content, generated_at)?);
     files.extend(spatial::files(&content)?);
     files.extend(steps.time("pages", || pages::files(&content, options.templates.as_deref(), generated_at))?);
     files.extend(actions::files(options.templates.as_deref())?);

@@ -9,13 +9,14 @@
 
 use std::fmt::Write;
 
-use portal_core::handlers::files::is_api_path;
+use portal_core::routes::is_api_path;
 use portal_core::headers::common;
 use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
 use portal_core::problem::Problem;
 
 use super::output::OutFile;
-use super::pages::{page_file, NOT_FOUND_FILE};
+use super::pages::NOT_FOUND_FILE;
+use portal_core::routes::page_file;
 
 /// Where the snippet is written.
 pub const NGINX_FILE: &str = "_portal/nginx.conf";

@@ -32,6 +32,17 @@ pub struct OutFile {
 }
 
 impl OutFile {
+    /// The file the route table says `route` is served from (its path and media type), with
+    /// `bytes`: the build never names a file or a type of its own. `Err` when no route serves
+    /// `route` from a file (a bug, caught by the build's tests).
+    pub fn at(route: impl Into<String>, bytes: Vec<u8>) -> Result<Self> {
+        let route = route.into();
+        let Some((file, media)) = portal_core::routes::output(&route) else {
+            bail!("no route of the route table serves {route} from a built file");
+        };
+        Ok(OutFile::served(route, file, media, bytes))
+    }
+
     /// A file served at `route`.
     pub fn served(route: impl Into<String>, file: impl Into<String>, content_type: &str, bytes: Vec<u8>) -> Self {
         OutFile {

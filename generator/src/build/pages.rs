@@ -21,6 +21,7 @@ use std::collections::HashSet;
 use anyhow::Result;
 use portal_core::content::{MenuItem, Record};
 use portal_core::i18n::{direction, Strings};
+use portal_core::routes::page_file;
 use portal_core::time::DateTime;
 use rayon::prelude::*;
 use serde_json::Value;
@@ -30,8 +31,7 @@ use super::output::OutFile;
 use crate::load::Content;
 use crate::theme;
 
-/// The media type of HTML pages.
-pub const HTML: &str = "text/html; charset=utf-8";
+pub use portal_core::media::HTML;
 /// Where the 404 page is written (served for unknown paths, never at a URL of its own).
 pub const NOT_FOUND_FILE: &str = "404.html";
 
@@ -42,19 +42,8 @@ pub fn label(name: &str) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-/// The file of the HTML page served at `route`: `/` is `index.html`, `/a/b` is `a/b.html`.
-///
-/// A page lives in a file named after its URL (not `a/b/index.html`) so that a relative link
-/// resolves to the same place on the web (`/a/b` sits in the folder `/a/`) and in an unpacked
-/// copy of `dist/` opened from the file system (`a/b.html` sits in `a/`).
-pub fn page_file(route: &str) -> String {
-    match route.trim_matches('/') {
-        "" => "index.html".to_string(),
-        path => format!("{path}.html"),
-    }
-}
-
-/// An HTML page and its markdown twin (`a/b.md` beside `a/b.html`), served at `route`.
+/// An HTML page and its markdown twin (`a/b.md` beside `a/b.html`), served at `route`; the file
+/// is the route table's (`routes::page_file`).
 pub fn page(route: &str, html: String, markdown: String) -> [OutFile; 2] {
     let file = page_file(route);
     let twin = format!("{}.md", file.trim_end_matches(".html"));
@@ -104,7 +93,7 @@ fn local_date(strings: Strings) -> impl tera::Filter {
     }
 }
 
-fn sitemap(content: &Content, routes: &[&str]) -> OutFile {
+fn sitemap(content: &Content, routes: &[&str]) -> Result<OutFile> {
     let base = content.site.base();
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
@@ -114,16 +103,14 @@ fn sitemap(content: &Content, routes: &[&str]) -> OutFile {
         xml.push_str(&format!("  <url><loc>{base}{escaped}</loc></url>\n"));
     }
     xml.push_str("</urlset>\n");
-    OutFile::served("/sitemap.xml", "sitemap.xml", "application/xml", xml.into_bytes())
+    OutFile::at("/sitemap.xml", xml.into_bytes())
 }
 
 /// `robots.txt`: everything may be crawled, except a drafts preview, which nothing may.
-fn robots(content: &Content) -> OutFile {
+fn robots(content: &Content) -> Result<OutFile> {
     let rule = if content.drafts { "Disallow: /" } else { "Allow: /" };
-    OutFile::served(
+    OutFile::at(
         "/robots.txt",
-        "robots.txt",
-        "text/plain; charset=utf-8",
         format!("User-agent: *\n{rule}\nSitemap: {}/sitemap.xml\n", content.site.base()).into_bytes(),
     )
 }
@@ -154,15 +141,15 @@ pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTi
     let drafts: HashSet<&str> = records.iter().filter(|r| r.draft).map(|r| r.url.as_str()).collect();
     let routes: Vec<&str> =
         files.iter().filter_map(|f| f.route.as_deref()).filter(|route| !drafts.contains(route)).collect();
-    let sitemap = sitemap(content, &routes);
+    let sitemap = sitemap(content, &routes)?;
     files.push(sitemap);
-    files.push(robots(content));
+    files.push(robots(content)?);
     files.push(OutFile::internal(NOT_FOUND_FILE, renderer.render("404.html", None, Context::new())?.into_bytes()));
     // The shell of the pages rendered per request; its links stay root-relative (see core's `html`).
     let shell = renderer.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
-    for (name, media, bytes) in theme::assets(templates)? {
-        files.push(OutFile::served(format!("/assets/{name}"), format!("assets/{name}"), media, bytes));
+    for (name, bytes) in theme::assets(templates)? {
+        files.push(OutFile::at(format!("/assets/{name}"), bytes)?);
     }
     Ok(files)
 }

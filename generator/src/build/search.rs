@@ -54,11 +54,6 @@ pub fn files(content: &Content) -> Result<Vec<OutFile>> {
     let mut out: Vec<OutFile> = chunks.into_iter().map(|(name, bytes)| OutFile::internal(name, bytes)).collect();
     out.push(OutFile::internal(INDEX_MANIFEST, serde_json::to_vec(&manifest)?));
     let flat: Vec<Value> = records.iter().map(|r| flat_entry(r)).collect();
-    out.push(OutFile::served(
-        "/api/search-index.json",
-        "api/search-index.json",
-        "application/json",
-        serde_json::to_vec(&flat)?,
-    ));
+    out.push(OutFile::at("/api/search-index.json", serde_json::to_vec(&flat)?)?);
     Ok(out)
 }

@@ -2,7 +2,6 @@
 //! filters are answered by the core's handler from the JSON file.
 
 use anyhow::Result;
-use portal_core::handlers::spatial::GEOJSON;
 use portal_core::spatial::to_csv;
 use serde_json::json;
 
@@ -14,7 +13,7 @@ pub fn files(content: &Content) -> Result<Vec<OutFile>> {
     let collection = json!({"type": "FeatureCollection", "features": content.features});
     let csv = to_csv(&content.features).map_err(|e| anyhow::anyhow!("writing the spatial CSV: {e}"))?;
     Ok(vec![
-        OutFile::served("/api/v1/spatial.json", "api/v1/spatial.json", GEOJSON, collection.to_string().into_bytes()),
-        OutFile::served("/api/v1/spatial.csv", "api/v1/spatial.csv", "text/csv; charset=utf-8", csv.into_bytes()),
+        OutFile::at("/api/v1/spatial.json", collection.to_string().into_bytes())?,
+        OutFile::at("/api/v1/spatial.csv", csv.into_bytes())?,
     ])
 }
