@@ -347,15 +347,15 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/api/alerts",
         "data",
-        [doc(get("getAlerts", "Curated high-priority alerts.", JSON_FILE, JSON), data::snapshot)]
+        [doc(get("getAlerts", "Curated high-priority alerts.", JSON_FILE, JSON), data::dataset)]
     ),
     route!(
         "/api/population",
         "data",
-        [doc(get("getPopulation", "Population totals and breakdowns.", JSON_FILE, JSON), data::snapshot)]
+        [doc(get("getPopulation", "Population totals and breakdowns.", JSON_FILE, JSON), data::dataset)]
     ),
-    route!("/api/finance", "data", [doc(get("getFinance", "Funding snapshot.", JSON_FILE, JSON), data::snapshot)]),
-    route!("/api/charts", "data", [doc(get("getCharts", "Prepared chart series.", JSON_FILE, JSON), data::snapshot)]),
+    route!("/api/finance", "data", [doc(get("getFinance", "Funding figures.", JSON_FILE, JSON), data::dataset)]),
+    route!("/api/charts", "data", [doc(get("getCharts", "Prepared chart series.", JSON_FILE, JSON), data::dataset)]),
     route!(
         "/api/weather",
         "data",

@@ -8,8 +8,8 @@ use crate::handlers::Ctx;
 use crate::http::{Request, Response};
 use crate::manifest::Asset;
 use crate::platform::{internal, Platform};
-use crate::routes;
 use crate::problem::Problem;
+use crate::routes;
 
 /// The media type of markdown twins (D8).
 pub use crate::media::MARKDOWN;

@@ -8,8 +8,8 @@ use super::Facts;
 use crate::problem::ErrorCode::*;
 
 /// `GET /api/alerts`, `/api/population`, `/api/finance`, `/api/charts`.
-pub fn snapshot(_: &Facts) -> Description {
-    Description::ok(json_content("The snapshot.", "Snapshot")).errors(&[NotFound])
+pub fn dataset(_: &Facts) -> Description {
+    Description::ok(json_content("The dataset.", "Snapshot")).errors(&[NotFound])
 }
 
 /// `GET /api/weather`.
@@ -51,7 +51,7 @@ pub fn pageviews(_: &Facts) -> Description {
     Description::ok(content("Always zero.", media::JSON, answer))
 }
 
-/// The schema of snapshots.
+/// The schema of the dashboard datasets (named `Snapshot`, as the spec calls these endpoints).
 pub fn schemas() -> Value {
     json!({
         "Snapshot": envelope(&["updatedAt", "data"], json!({

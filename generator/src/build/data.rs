@@ -1,4 +1,4 @@
-//! Dashboard snapshots as files (decision D7: `{status, updatedAt, data}`), the deprecated pageview
+//! Dashboard datasets as files (decision D7: `{status, updatedAt, data}`), the deprecated pageview
 //! counter (always zero, with its deprecation headers), and the weather fallback the handler reads.
 
 use anyhow::Result;
@@ -11,18 +11,18 @@ use serde_json::{json, Value};
 use super::output::OutFile;
 use crate::load::Content;
 
-/// D10: the snapshot's own top-level `updatedAt` or `updated`, else the build time.
-pub fn updated_at(snapshot: &Value, built: DateTime) -> Value {
-    snapshot.get("updatedAt").or_else(|| snapshot.get("updated")).cloned().unwrap_or_else(|| json!(built.rfc3339()))
+/// D10: the dataset's own top-level `updatedAt` or `updated`, else the build time.
+pub fn updated_at(dataset: &Value, built: DateTime) -> Value {
+    dataset.get("updatedAt").or_else(|| dataset.get("updated")).cloned().unwrap_or_else(|| json!(built.rfc3339()))
 }
 
-/// The snapshot files, the pageview counter and the weather fallback.
+/// The dataset files, the pageview counter and the weather fallback.
 pub fn files(content: &Content, built: DateTime) -> Result<Vec<OutFile>> {
     let mut files: Vec<OutFile> = content
-        .snapshots
+        .datasets
         .iter()
-        .map(|(name, snapshot)| {
-            let body = success(json!({"updatedAt": updated_at(snapshot, built), "data": snapshot}));
+        .map(|(name, dataset)| {
+            let body = success(json!({"updatedAt": updated_at(dataset, built), "data": dataset}));
             OutFile::at(format!("/api/{name}"), body.to_string().into_bytes())
         })
         .collect::<Result<_>>()?;

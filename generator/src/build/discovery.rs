@@ -216,6 +216,8 @@ fn llms_txt(content: &Content) -> String {
         limit = limits.limit,
         window = limits.window_ms / 1000,
     ));
+    let mcp_note =
+        format!("Streamable HTTP, protocol {PROTOCOL_VERSION}, {} read-only tools", tools::definitions().len());
     for (title, path, note) in [
         ("OpenAPI description", "/api/openapi.json", "every endpoint, parameter and response"),
         ("API documentation", "/api-docs", "for people, with every error code"),
@@ -223,7 +225,7 @@ fn llms_txt(content: &Content) -> String {
         ("Status", "/api/status", "version, build time and record counts"),
         ("Search", "/api/search?q=water", "every collection at once; `collections=entries` for the encyclopedia"),
         ("Encyclopedia", "/api/encyclopedia", "sourced entries with filters, suggestions, facets and JSON-LD"),
-        ("MCP server", "/mcp", "Streamable HTTP, protocol 2025-06-18, four read-only tools"),
+        ("MCP server", "/mcp", &mcp_note),
         ("Deprecation policy", "/api/deprecation-policy", "versions and endpoints scheduled for retirement"),
     ] {
         out.push_str(&format!("- [{title}]({base}{path}): {note}\n"));

@@ -9,10 +9,10 @@
 
 use std::fmt::Write;
 
-use portal_core::routes::is_api_path;
 use portal_core::headers::common;
 use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
 use portal_core::problem::Problem;
+use portal_core::routes::is_api_path;
 
 use super::output::OutFile;
 use super::pages::NOT_FOUND_FILE;

@@ -1,4 +1,4 @@
-//! Dashboard snapshots (`content/data/<name>.yaml|.yml|.json`, decisions D1, D7, D10): alerts,
+//! Dashboard datasets (the spec's snapshot endpoints; `content/data/<name>.yaml|.yml|.json`, decisions D1, D7, D10): alerts,
 //! population, finance, charts and the seasonal weather fallback. Each must be a mapping or a list.
 
 use std::collections::BTreeMap;
@@ -30,7 +30,7 @@ pub fn parse(file: &str, json: bool, text: &str) -> Result<Value, ContentError> 
     };
     match value {
         Value::Object(_) | Value::Array(_) => Ok(value),
-        _ => Err(ContentError::new(file, 1, "a snapshot must be a mapping or a list, not a single value")),
+        _ => Err(ContentError::new(file, 1, "a dataset must be a mapping or a list, not a single value")),
     }
 }
 
@@ -56,11 +56,11 @@ fn check_fallback(file: &str, text: &str, value: &Value) -> Option<ContentError>
     None
 }
 
-/// Loads the snapshots and the weather fallback; problems go into `errors`.
+/// Loads the datasets and the weather fallback; problems go into `errors`.
 pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> (BTreeMap<String, Value>, Option<Value>) {
-    let mut snapshots = BTreeMap::new();
+    let mut datasets = BTreeMap::new();
     let mut fallback = None;
-    let Ok(read) = std::fs::read_dir(content.join(FOLDER)) else { return (snapshots, fallback) };
+    let Ok(read) = std::fs::read_dir(content.join(FOLDER)) else { return (datasets, fallback) };
     let mut paths: Vec<_> = read.flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
     paths.sort();
     for path in paths {
@@ -94,12 +94,12 @@ pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> (BTreeMap<String,
                 None => fallback = Some(value),
             },
             Ok(value) => {
-                snapshots.insert(stem.to_string(), value);
+                datasets.insert(stem.to_string(), value);
             }
             Err(e) => errors.push(e),
         }
     }
-    (snapshots, fallback)
+    (datasets, fallback)
 }
 
 #[cfg(test)]
@@ -107,11 +107,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_snapshot_must_be_a_mapping_or_a_list() {
+    fn a_dataset_must_be_a_mapping_or_a_list() {
         assert!(parse("a.yaml", false, "items: [1, 2]\n").is_ok());
         assert!(parse("a.yaml", false, "- 1\n- 2\n").is_ok());
         let err = parse("a.yaml", false, "just text\n").expect_err("scalar");
-        assert_eq!(err.to_string(), "a.yaml:1: a snapshot must be a mapping or a list, not a single value");
+        assert_eq!(err.to_string(), "a.yaml:1: a dataset must be a mapping or a list, not a single value");
         assert_eq!(parse("a.json", true, "{\n\"a\": }").expect_err("json").line, 2);
     }
 }

@@ -36,8 +36,9 @@ pub struct Content {
     pub entries: Vec<Entry>,
     /// Agent skills, by name.
     pub skills: Vec<skills::Skill>,
-    /// Dashboard snapshots by name (alerts, population, finance, charts).
-    pub snapshots: BTreeMap<String, serde_json::Value>,
+    /// Dashboard datasets by name (alerts, population, finance, charts: the spec's "snapshot"
+    /// endpoints; in this code "snapshot" is only the offline archive of `portal snapshot`).
+    pub datasets: BTreeMap<String, serde_json::Value>,
     /// The seasonal weather fallback (`data/weather-fallback.yaml`).
     pub weather_fallback: Option<serde_json::Value>,
     /// Every spatial feature of every register, `protocol` and `id` set.
@@ -108,7 +109,7 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
     bar.finish();
     let entries = encyclopedia::load(root, drafts, &statics, allow, &mut errors, &mut warnings);
     let skills = skills::load(root, &mut errors);
-    let (snapshots, weather_fallback) = data::load(root, &mut errors);
+    let (datasets, weather_fallback) = data::load(root, &mut errors);
     let features = spatial::load(root, &mut errors);
     let language = site.as_ref().map_or("en", |s| s.language.as_str());
     let strings = i18n::load(root, language, &mut errors);
@@ -149,7 +150,7 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
         collections,
         entries,
         skills,
-        snapshots,
+        datasets,
         weather_fallback,
         features,
         strings,
