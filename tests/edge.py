@@ -21,20 +21,23 @@ def free_port():
         return s.getsockname()[1]
 
 
-def test_config(dist, rate_window):
-    """The top-level wrangler.toml with absolute paths, no build step and the test's window."""
+def test_config(dist, rate_window, rate_limit=None):
+    """The top-level wrangler.toml with absolute paths, no build step and the test's window (and
+    limit, for clients such as the MCP conformance suite that cannot name a client address)."""
     text = (ROOT / "wrangler.toml").read_text()
     text = re.sub(r"\[build\]\n(?:[^\[\n].*\n|\n)*", "", text)
     text = re.sub(r'^main = ".*"$', f'main = "{ROOT / "edge" / "build" / "index.js"}"', text, flags=re.M)
     text = re.sub(r'^directory = ".*"$', f'directory = "{Path(dist).resolve()}"', text, flags=re.M)
     text = re.sub(r'^RATE_WINDOW_SECONDS = ".*"$', f'RATE_WINDOW_SECONDS = "{rate_window}"', text, flags=re.M)
+    if rate_limit is not None:
+        text = re.sub(r'^RATE_LIMIT = ".*"$', f'RATE_LIMIT = "{rate_limit}"', text, flags=re.M)
     return text
 
 
-def start_wrangler(dist, rate_window=60, timeout=120):
+def start_wrangler(dist, rate_window=60, timeout=120, rate_limit=None):
     work = Path(tempfile.mkdtemp(prefix="portal-wrangler-"))
     config = work / "wrangler.toml"
-    config.write_text(test_config(dist, rate_window))
+    config.write_text(test_config(dist, rate_window, rate_limit))
     port = free_port()
     log = open(work / "wrangler.log", "w+")
     env = {

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 use bytes::Bytes;
 
 use crate::body::Interrupted;
+use crate::cache_control;
 use crate::client;
 use crate::collections::nearest_collection;
 use crate::encyclopedia::{Catalog, CATALOG_FILE};
@@ -101,6 +102,7 @@ impl App {
             apply_rate_limit(&mut response, &decision);
         }
         apply_common(&mut response);
+        cache_control::apply(&mut response, &request.method);
         if request.method == Method::Head {
             response.set_header("content-length", response.body.len().to_string());
             response.body = Bytes::new();
@@ -113,6 +115,7 @@ impl App {
     pub fn interrupted(&self, what: Interrupted, path: &str) -> Response {
         let mut response = what.problem().into_response(self.manifest.site.base(), &normalize_path(path));
         apply_common(&mut response);
+        response.set_header("cache-control", cache_control::NO_STORE);
         response
     }
 

@@ -73,6 +73,27 @@ pub fn record_url(collection: &str, slug: &str) -> String {
     }
 }
 
+/// The collection (or [`ENCYCLOPEDIA`]) and slug of the record whose page is at `url`: the
+/// inverse of [`record_url`].
+pub fn record_at(url: &str) -> Option<(&'static str, String)> {
+    let path = url.strip_prefix('/').filter(|p| !p.is_empty())?;
+    if let Some(slug) = path.strip_prefix("encyclopedia/").filter(|s| !s.is_empty()) {
+        return Some((ENCYCLOPEDIA, slug.to_string()));
+    }
+    if let Some((first, slug)) = path.split_once('/').filter(|(_, slug)| !slug.is_empty()) {
+        if let Some(collection) = COLLECTIONS.iter().find(|c| **c == first) {
+            return Some((*collection, slug.to_string()));
+        }
+    }
+    Some((PAGES, path.to_string()))
+}
+
+/// The URL path of a record's JSON (`/api/<collection>/<slug>`, `/api/encyclopedia/<slug>`).
+pub fn record_api_path(collection: &str, slug: &str) -> String {
+    let collection = if collection == ENCYCLOPEDIA { "encyclopedia" } else { collection };
+    format!("/api/{collection}/{slug}")
+}
+
 /// The collection name closest to `name`, if one is close enough to be a plausible typo.
 ///
 /// Used for the "did you mean" hint of 404 `collection_not_found`.
@@ -89,6 +110,17 @@ mod tests {
         assert_eq!(nearest_collection("servces"), Some("services"));
         assert_eq!(nearest_collection("Event"), Some("events"));
         assert_eq!(nearest_collection("community-voice"), Some("community-voices"));
+    }
+
+    #[test]
+    fn a_page_url_names_its_record() {
+        for (collection, slug) in
+            [("services", "clinic"), (PAGES, "about/team"), (ENCYCLOPEDIA, "asylum"), ("docs", "api/x")]
+        {
+            assert_eq!(record_at(&record_url(collection, slug)), Some((collection, slug.to_string())));
+        }
+        assert_eq!(record_at("/"), None);
+        assert_eq!(record_api_path(ENCYCLOPEDIA, "asylum"), "/api/encyclopedia/asylum");
     }
 
     #[test]

@@ -14,11 +14,16 @@ pub const CORS_MAX_AGE: &str = "86400";
 pub const CORS: [(&str, &str); 4] = [
     ("access-control-allow-origin", "*"),
     ("access-control-allow-methods", "GET, POST, OPTIONS"),
-    ("access-control-allow-headers", "Content-Type, API-Version"),
+    // The MCP headers too, so a browser-based MCP client can send them (issue 20).
+    (
+        "access-control-allow-headers",
+        "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name",
+    ),
     (
         "access-control-expose-headers",
         "API-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, \
-         X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link, ETag",
+         X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link, ETag, \
+         MCP-Protocol-Version, Mcp-Session-Id",
     ),
 ];
 

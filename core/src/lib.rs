@@ -10,6 +10,7 @@
 pub mod alert_feed;
 pub mod app;
 pub mod body;
+pub mod cache_control;
 pub mod client;
 pub mod collections;
 pub mod content;

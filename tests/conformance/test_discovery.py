@@ -77,7 +77,8 @@ def test_the_deprecation_policy_lists_pageviews(client):
 def test_the_server_card_is_served_at_both_paths(client):
     card = client.get("/.well-known/mcp/server-card.json").json()
     assert card == client.get("/mcp/server-card").json()
-    assert card["protocolVersion"] == "2025-06-18"
+    assert card["protocolVersion"] == "2026-07-28" and "2025-06-18" in card["protocolVersions"]
+    assert set(card["capabilities"]) == {"tools", "resources", "prompts", "completions"}
     assert card["transport"]["endpoint"].endswith("/mcp")
     assert [t["name"] for t in card["tools"]][:1] == ["search_portal"]
     assert {t["name"] for t in card["browserTools"]} >= {"search_site", "search_services", "weather_summary",

@@ -7,7 +7,7 @@ from conftest import problem
 CORS = {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Content-Type, API-Version",
+    "Access-Control-Allow-Headers": "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name",
 }
 
 

@@ -1,4 +1,5 @@
-"""The MCP server over raw HTTP: JSON-RPC framing, errors, notifications, GET rules, rate limit (D8)."""
+"""The MCP server over raw HTTP as a legacy (2025-06-18) client sees it: JSON-RPC framing, errors,
+notifications, GET rules, rate limit (D8). The modern revision has its own file (test_mcp_modern)."""
 
 import json
 
@@ -9,9 +10,11 @@ from conftest import RATE_LIMIT, problem
 PATHS = ["/mcp", "/.well-known/mcp"]
 
 
-def rpc(client, payload, path="/mcp", **headers):
+def rpc(client, payload, path="/mcp", version="2025-06-18", **headers):
+    """POSTs a message as a client that negotiated `version` (None: sends no MCP-Protocol-Version)."""
     data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
-    return client.post(path, data=data, headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers})
+    negotiated = {"MCP-Protocol-Version": version} if version else {}
+    return client.post(path, data=data, headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **negotiated, **headers})
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -28,9 +31,21 @@ def test_initialize_negotiates_the_protocol(client, path):
     assert result["instructions"]
 
 
-def test_an_unknown_client_version_gets_ours(client):
-    r = rpc(client, {"jsonrpc": "2.0", "id": "a", "method": "initialize", "params": {"protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
-    assert r.json()["result"]["protocolVersion"] == "2025-06-18"
+def test_an_unknown_client_version_gets_the_newest_handshake_revision(client):
+    r = rpc(client, {"jsonrpc": "2.0", "id": "a", "method": "initialize", "params": {"protocolVersion": "1999-01-01", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}, version=None)
+    assert r.json()["result"]["protocolVersion"] == "2025-11-25"
+    assert r.json()["result"]["serverInfo"]["websiteUrl"] == "https://fixture.example.org"
+
+
+@pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+def test_every_handshake_revision_is_spoken(client, version):
+    r = rpc(client, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}, version=None)
+    result = r.json()["result"]
+    assert result["protocolVersion"] == version
+    assert ("icons" in result["serverInfo"]) == (version >= "2025-11-25")
+    assert set(result["capabilities"]) >= {"tools", "resources", "prompts", "completions"}
+    tools = rpc(client, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, version=version).json()["result"]["tools"]
+    assert ("outputSchema" in tools[0]) == (version >= "2025-06-18")
 
 
 def test_notifications_get_202_and_no_body(client):
@@ -57,11 +72,23 @@ def test_unparsable_json_is_32700(client):
 
 @pytest.mark.parametrize("payload", [[], [{"jsonrpc": "2.0", "id": 1, "method": "ping"}], {"id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 1}, {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": [1]}])
 def test_invalid_requests_are_32600(client, payload):
-    assert rpc(client, payload).json()["error"]["code"] == -32600
+    r = rpc(client, payload)
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32600
+
+
+def test_2025_03_26_clients_may_send_batches(client):
+    batch = [{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": "b", "method": "nope"}]
+    for version in ["2025-03-26", None]:
+        r = rpc(client, batch, version=version)
+        assert r.status_code == 200
+        assert [(m["id"], "result" in m) for m in r.json()] == [(1, True), ("b", False)]
+    r = rpc(client, [{"jsonrpc": "2.0", "method": "notifications/initialized"}], version="2025-03-26")
+    assert r.status_code == 202 and r.content == b""
 
 
 def test_an_unknown_method_is_32601(client):
-    body = rpc(client, {"jsonrpc": "2.0", "id": 3, "method": "resources/list"}).json()
+    body = rpc(client, {"jsonrpc": "2.0", "id": 3, "method": "sampling/createMessage"}).json()
     assert body["error"]["code"] == -32601 and body["id"] == 3
 
 
@@ -113,7 +140,8 @@ def test_get_answers_the_discovery_document(client, path):
     r = client.get(path, headers={"Accept": "application/json"})
     assert r.status_code == 200
     doc = r.json()
-    assert doc["protocolVersion"] == "2025-06-18" and doc["transport"] == "streamable-http"
+    assert doc["protocolVersion"] == "2026-07-28" and doc["transport"] == "streamable-http"
+    assert doc["protocolVersions"] == ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     assert doc["endpoint"].endswith("/mcp") and doc["serverCard"].endswith("/.well-known/mcp/server-card.json")
     assert [t["name"] for t in doc["tools"]][0] == "search_portal"
     assert "RateLimit-Remaining" not in r.headers
@@ -125,9 +153,13 @@ def test_get_asking_for_a_stream_is_405(client):
     assert "POST" in r.headers["Allow"]
 
 
-def test_an_unsupported_protocol_header_is_400(client):
-    r = rpc(client, {"jsonrpc": "2.0", "id": 1, "method": "ping"}, **{"MCP-Protocol-Version": "1999-01-01"})
-    problem(r, 400, "bad_request")
+def test_an_unsupported_protocol_header_is_a_json_rpc_error_listing_the_supported(client):
+    r = rpc(client, {"jsonrpc": "2.0", "id": 1, "method": "ping"}, version="1999-01-01")
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert r.json()["id"] == 1 and error["code"] == -32022
+    assert error["data"] == {"requested": "1999-01-01",
+                             "supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]}
 
 
 def test_mcp_shares_the_rest_budget_and_429_is_a_problem_document(client):

@@ -2,9 +2,11 @@
 (`_portal/nginx.conf`) sends every static URL with the bytes, media type and headers of `portal serve`."""
 
 import json
+import re
 import shutil
 
 import pytest
+
 import requests
 
 import servers
@@ -49,6 +51,18 @@ def test_shared_and_special_headers(nginx):
     assert 'rel="service-desc"' in page.headers["Link"] and page.headers["Access-Control-Allow-Origin"] == "*"
     deprecated = requests.get(nginx + "/api/analytics/pageviews", timeout=10)
     assert "Sunset" in deprecated.headers and deprecated.headers["API-Version"] == "1.0.0"
+
+
+def test_the_cache_policy_of_the_servers(nginx):
+    built = "public, max-age=600, stale-while-revalidate=86400"
+    for path in ["/api/news", "/news", "/news/water-points-reopen.md", "/api/rss"]:
+        assert requests.get(nginx + path, timeout=10).headers["Cache-Control"] == built, path
+    for path in ["/no/such/page", "/api/no/such/thing"]:
+        assert requests.get(nginx + path, timeout=10).headers["Cache-Control"] == "no-store", path
+    stylesheet = re.search(r'href="(assets/style\.[0-9a-f]{16}\.css)"', requests.get(nginx + "/", timeout=10).text)
+    r = requests.get(f"{nginx}/{stylesheet.group(1)}", timeout=10)
+    assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert r.headers["Content-Type"].startswith("text/css")
 
 
 def test_internal_files_stay_private_and_misses_are_404s(nginx):

@@ -50,6 +50,22 @@ pub struct SiteConfig {
     /// Front-matter keys a site keeps on purpose although they look like typos of known keys.
     #[serde(default)]
     pub front_matter: FrontMatter,
+    /// How long caches may keep built files (`Cache-Control`).
+    #[serde(default)]
+    pub cache: crate::cache_control::CacheSettings,
+    /// Who may call the MCP endpoint from a browser.
+    #[serde(default)]
+    pub mcp: Mcp,
+}
+
+/// `mcp:` the MCP endpoint's settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Mcp {
+    /// Web origins (`https://app.example.org`) besides the site's own whose pages may call `/mcp`;
+    /// any other `Origin` is refused with 403 (DNS-rebinding protection).
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
 }
 
 /// `front_matter:`

@@ -31,6 +31,7 @@ pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path
         response.set_header(name, value.clone());
     }
     response.set_header("etag", etag.clone());
+    response.set_header("cache-control", manifest.site.cache.for_file(file));
     if asset.markdown.is_some() {
         response.set_header("vary", "Accept");
     }

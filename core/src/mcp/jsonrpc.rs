@@ -4,12 +4,53 @@ use serde_json::{json, Value};
 
 /// The body is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
-/// The JSON is not a valid request object (or is a batch, which MCP 2025-06-18 dropped).
+/// The JSON is not a valid request object (or is a batch where the revision has none).
 pub const INVALID_REQUEST: i64 = -32600;
 /// No such method.
 pub const METHOD_NOT_FOUND: i64 = -32601;
 /// The params do not fit the method.
 pub const INVALID_PARAMS: i64 = -32602;
+/// The server failed.
+pub const INTERNAL_ERROR: i64 = -32603;
+/// A resource that does not exist (until 2025-11-25; see [`super::version::Revision::resource_not_found`]).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
+/// The `MCP-Protocol-Version`, `Mcp-Method` or `Mcp-Name` header is missing or differs from the body.
+pub const HEADER_MISMATCH: i64 = -32020;
+/// The request names a revision this server does not speak; `data` lists the ones it does.
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+
+/// A JSON-RPC error, before it is given the request's id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    /// The error code.
+    pub code: i64,
+    /// One sentence for people.
+    pub message: String,
+    /// What a client can act on (e.g. the supported versions).
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    /// An error without data.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        RpcError { code, message: message.into(), data: None }
+    }
+
+    /// The same error with `data`.
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// The error response to the request `id`.
+    pub fn response(&self, id: Value) -> Value {
+        let mut response = error(id, self.code, &self.message);
+        if let Some(data) = &self.data {
+            response["error"]["data"] = data.clone();
+        }
+        response
+    }
+}
 
 /// What a POSTed message is.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +74,7 @@ pub fn classify(value: Value) -> Result<Message, Value> {
         return Err(error(
             Value::Null,
             INVALID_REQUEST,
-            "A JSON-RPC message must be one object (batches are not supported).",
+            "A JSON-RPC message must be one object (batches are JSON-RPC arrays of such objects, for MCP 2025-03-26 and earlier).",
         ));
     };
     let id = map.get("id").cloned();

@@ -1,56 +1,120 @@
-//! The read-only MCP server (spec 4.8, decision D8): JSON-RPC 2.0 over Streamable HTTP, protocol
-//! 2025-06-18, answering `application/json` (no server-initiated streams, no sessions).
+//! The read-only MCP server (spec 4.8, decision D8, issue 20): JSON-RPC 2.0 over Streamable HTTP,
+//! answering `application/json`, with no sessions and no server-initiated streams.
 //!
+//! One endpoint speaks five revisions ([`version`]): legacy clients open with `initialize`; modern
+//! ones (2026-07-28) send their revision with every request and may ask `server/discover` first.
 //! It runs inside the same pipeline as the REST API, so it shares its rate limit, CORS and version
-//! headers; its tools call the REST handlers ([`tools`]).
+//! headers; its tools call the REST handlers ([`tools`]); records and encyclopedia entries are its
+//! [`resources`], the site's agent skills its [`prompts`].
 
+pub mod completion;
 pub mod jsonrpc;
+pub mod prompts;
+pub mod resources;
+pub mod server;
 pub mod tools;
+pub mod transport;
+pub mod version;
 
 use serde_json::{json, Value};
 
-use self::jsonrpc::{Message, INVALID_PARAMS, METHOD_NOT_FOUND, PARSE_ERROR};
+use self::jsonrpc::{Message, RpcError, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
+use self::version::Revision;
 use crate::body::BodyError;
 use crate::handlers::Ctx;
 use crate::http::{Method, Response};
 use crate::platform::Platform;
 use crate::problem::{ErrorCode, Problem};
 
-/// The protocol version this server speaks.
-pub const PROTOCOL_VERSION: &str = "2025-06-18";
-/// Versions a client may negotiate (newest first).
-pub const SUPPORTED_VERSIONS: &[&str] = &["2025-06-18", "2025-03-26", "2024-11-05"];
+/// The newest revision spoken (the discovery document's `protocolVersion`).
+pub const PROTOCOL_VERSION: &str = version::LATEST.as_str();
 /// Where the server card lives.
 pub const SERVER_CARD: &str = "/.well-known/mcp/server-card.json";
 
 /// Answers GET (the discovery document, or 405 to a client asking for a stream) and POST (JSON-RPC).
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    if !transport::origin_allowed(ctx.request, &ctx.app.manifest().site) {
+        let error = RpcError::new(INVALID_REQUEST, "Forbidden: this Origin may not use the MCP endpoint (site.yaml mcp.allowed_origins lists the origins that may).");
+        let mut body = error.response(Value::Null);
+        if let Value::Object(members) = &mut body {
+            members.remove("id");
+        }
+        return Ok(rpc(403, body));
+    }
     if ctx.request.method != Method::Post {
         return discovery(ctx);
     }
-    if let Some(version) = ctx.request.header("mcp-protocol-version").map(str::trim) {
-        if !SUPPORTED_VERSIONS.contains(&version) {
-            return Err(Problem::bad_request(format!(
-                "MCP-Protocol-Version `{version}` is not supported; supported: {}.",
-                SUPPORTED_VERSIONS.join(", ")
-            )));
-        }
-    }
-    let body = crate::body::json_value(ctx.request);
-    let value = match body {
+    let value = match crate::body::json_value(ctx.request) {
         Ok(value) => value,
         Err(BodyError::Problem(problem)) => return Err(problem),
         Err(BodyError::NotJson(message)) => return Ok(rpc(400, jsonrpc::error(Value::Null, PARSE_ERROR, &message))),
     };
-    match jsonrpc::classify(value) {
-        Err(error) => Ok(rpc(400, error)),
-        Ok(Message::Accepted) => Ok(Response::new(202)),
-        Ok(Message::Request { id, method, params }) => Ok(rpc(200, dispatch(ctx, id, &method, &params).await)),
+    match value {
+        Value::Array(messages) => Ok(batch(ctx, messages).await),
+        message => Ok(match answer(ctx, message, None).await {
+            Some((status, body)) => rpc(status, body),
+            None => Response::new(202),
+        }),
     }
 }
 
 fn rpc(status: u16, body: Value) -> Response {
     Response::json(&body).with_status(status)
+}
+
+/// A JSON-RPC batch: allowed by 2025-03-26 and earlier (the header's revision, or no header).
+/// Each message is answered as if sent alone; notifications only: 202.
+async fn batch<P: Platform>(ctx: &Ctx<'_, P>, messages: Vec<Value>) -> Response {
+    let header = ctx.request.header("mcp-protocol-version").map(str::trim);
+    let revision = header.map_or(Some(version::WITHOUT_HEADER), Revision::parse);
+    if messages.is_empty() || !revision.is_some_and(Revision::allows_batches) {
+        let why = if messages.is_empty() {
+            "An empty batch is not a JSON-RPC request.".to_string()
+        } else {
+            format!(
+                "Batches are part of MCP 2025-03-26 and earlier; MCP {} sends one message per POST.",
+                header.unwrap_or("")
+            )
+        };
+        return rpc(400, jsonrpc::error(Value::Null, INVALID_REQUEST, &why));
+    }
+    let mut answers = Vec::new();
+    for message in messages {
+        if let Some((_, body)) = answer(ctx, message, revision).await {
+            answers.push(body);
+        }
+    }
+    if answers.is_empty() {
+        Response::new(202)
+    } else {
+        rpc(200, Value::Array(answers))
+    }
+}
+
+/// The HTTP status and body answering one message (`None`: a notification, 202). `within` is the
+/// revision of the batch the message came in.
+async fn answer<P: Platform>(ctx: &Ctx<'_, P>, message: Value, within: Option<Revision>) -> Option<(u16, Value)> {
+    let (id, method, params) = match jsonrpc::classify(message) {
+        Err(error) => return Some((400, error)),
+        Ok(Message::Accepted) => return None,
+        Ok(Message::Request { id, method, params }) => (id, method, params),
+    };
+    let revision = match within.map_or_else(|| transport::revision(ctx.request, &method, &params), Ok) {
+        Ok(revision) => revision,
+        Err(error) => return Some((400, error.response(id))),
+    };
+    let stateless = revision.is_stateless();
+    match dispatch(ctx, revision, &method, &params).await {
+        Ok(mut result) => {
+            if stateless {
+                server::decorate(&mut result, &ctx.app.manifest().site, &method);
+            }
+            Some((200, jsonrpc::result(id, result)))
+        }
+        // A modern server answers an unknown method with 404 (Streamable HTTP, 2026-07-28).
+        Err(error) if stateless && error.code == METHOD_NOT_FOUND => Some((404, error.response(id))),
+        Err(error) => Some((200, error.response(id))),
+    }
 }
 
 fn discovery<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
@@ -64,84 +128,87 @@ fn discovery<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     }
     let site = &ctx.app.manifest().site;
     let base = site.base();
-    Ok(Response::json(&json!({
-        "name": server_name(ctx),
+    let mut document = json!({
+        "name": server::title(site),
         "version": env!("CARGO_PKG_VERSION"),
-        "protocolVersion": PROTOCOL_VERSION,
         "transport": "streamable-http",
         "endpoint": format!("{base}/mcp"),
         "tools": tools::definitions().iter().map(|t| json!({"name": t["name"], "description": t["description"]})).collect::<Vec<_>>(),
         "serverCard": format!("{base}{SERVER_CARD}"),
-    })))
+    });
+    if let (Value::Object(document), Value::Object(protocol)) = (&mut document, server::protocol_fields()) {
+        document.extend(protocol);
+    }
+    Ok(Response::json(&document))
 }
 
-fn server_name<P>(ctx: &Ctx<'_, P>) -> String {
-    let title = &ctx.app.manifest().site.title;
-    if title.is_empty() {
-        "portal".to_string()
-    } else {
-        title.clone()
+/// Runs one method.
+async fn dispatch<P: Platform>(
+    ctx: &Ctx<'_, P>,
+    revision: Revision,
+    method: &str,
+    params: &Value,
+) -> Result<Value, RpcError> {
+    let site = &ctx.app.manifest().site;
+    let string = |member: &str| {
+        params
+            .get(member)
+            .and_then(Value::as_str)
+            .ok_or_else(|| RpcError::new(INVALID_PARAMS, format!("{method} needs a string `{member}`.")))
+    };
+    let legacy = !revision.is_stateless();
+    match method {
+        // The handshake, ping and log levels are gone from 2026-07-28 (removed methods are 404s).
+        "initialize" if legacy => Ok(server::initialize(site, params).1),
+        "ping" if legacy => Ok(json!({})),
+        // No log messages are ever sent, so any level is accepted and changes nothing.
+        "logging/setLevel" if legacy => Ok(json!({})),
+        "server/discover" => Ok(server::discover(site)),
+        "tools/list" => Ok(json!({"tools": tools::listed(revision)})),
+        "tools/call" => call_tool(ctx, revision, string("name")?, params).await,
+        "resources/list" => resources::list(ctx, params.get("cursor").and_then(Value::as_str)).await,
+        "resources/templates/list" => Ok(resources::templates(ctx)),
+        "resources/read" => resources::read(ctx, revision, string("uri")?).await,
+        "prompts/list" => prompts::list(ctx).await,
+        "prompts/get" => prompts::get(ctx, string("name")?).await,
+        "completion/complete" => completion::complete(ctx, params).await,
+        _ => Err(RpcError::new(
+            METHOD_NOT_FOUND,
+            format!("Method `{method}` is not supported by this read-only server."),
+        )),
     }
 }
 
-async fn dispatch<P: Platform>(ctx: &Ctx<'_, P>, id: Value, method: &str, params: &Value) -> Value {
-    match method {
-        "initialize" => {
-            let requested = params.get("protocolVersion").and_then(Value::as_str).unwrap_or(PROTOCOL_VERSION);
-            let version = if SUPPORTED_VERSIONS.contains(&requested) { requested } else { PROTOCOL_VERSION };
-            let site = &ctx.app.manifest().site;
-            jsonrpc::result(
-                id,
-                json!({
-                    "protocolVersion": version,
-                    "capabilities": {"tools": {"listChanged": false}},
-                    "serverInfo": {"name": "portal", "title": server_name(ctx), "version": env!("CARGO_PKG_VERSION")},
-                    "instructions": format!(
-                        "Read-only access to {}: {} Use search_portal to find services, events, jobs, news and rights guidance; \
-                         list_portal_collection to page through one collection; search_portal_encyclopedia and \
-                         get_portal_encyclopedia_entry for sourced background articles. Cite record URLs (relative to {}).",
-                        server_name(ctx), site.description, site.base()
-                    ),
-                }),
-            )
-        }
-        "ping" => jsonrpc::result(id, json!({})),
-        "tools/list" => jsonrpc::result(id, json!({"tools": tools::definitions()})),
-        "tools/call" => {
-            let Some(name) = params.get("name").and_then(Value::as_str) else {
-                return jsonrpc::error(id, INVALID_PARAMS, "tools/call needs a string `name`.");
-            };
-            let empty = serde_json::Map::new();
-            let args = match params.get("arguments") {
-                None | Some(Value::Null) => &empty,
-                Some(Value::Object(args)) => args,
-                Some(_) => return jsonrpc::error(id, INVALID_PARAMS, "`arguments` must be an object."),
-            };
-            match tools::call(ctx, name, args).await {
-                Ok(Some(structured)) => jsonrpc::result(
-                    id,
-                    json!({
-                        "content": [{"type": "text", "text": structured.to_string()}],
-                        "structuredContent": structured,
-                        "isError": false,
-                    }),
-                ),
-                Ok(None) => {
-                    jsonrpc::error(id, INVALID_PARAMS, &format!("Unknown tool `{name}`; tools/list names the tools."))
-                }
-                Err(tools::ToolError(message)) => jsonrpc::result(
-                    id,
-                    json!({
-                        "content": [{"type": "text", "text": message}],
-                        "isError": true,
-                    }),
-                ),
+/// `tools/call`: the tool's structured answer, its text, and (2025-06-18 on) a `resource_link` to
+/// every record or entry it names. A tool's own failure is a result with `isError`.
+async fn call_tool<P: Platform>(
+    ctx: &Ctx<'_, P>,
+    revision: Revision,
+    name: &str,
+    params: &Value,
+) -> Result<Value, RpcError> {
+    let empty = serde_json::Map::new();
+    let args = match params.get("arguments") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(args)) => args,
+        Some(_) => return Err(RpcError::new(INVALID_PARAMS, "`arguments` must be an object.")),
+    };
+    match tools::call(ctx, name, args).await {
+        Ok(Some(structured)) => {
+            let mut content = vec![json!({"type": "text", "text": structured.to_string()})];
+            if !revision.has_structured_output() {
+                return Ok(json!({"content": content, "isError": false}));
             }
+            let base = resources::base(ctx);
+            for item in tools::linked_items(&structured) {
+                if let Some(mut link) = resources::describe(&base, item) {
+                    link["type"] = json!("resource_link");
+                    content.push(link);
+                }
+            }
+            Ok(json!({"content": content, "structuredContent": structured, "isError": false}))
         }
-        _ => jsonrpc::error(
-            id,
-            METHOD_NOT_FOUND,
-            &format!("Method `{method}` is not supported by this read-only server."),
-        ),
+        Ok(None) => Err(RpcError::new(INVALID_PARAMS, format!("Unknown tool `{name}`; tools/list names the tools."))),
+        Err(tools::ToolError(message)) => Ok(json!({"content": [{"type": "text", "text": message}], "isError": true})),
     }
 }

@@ -13,10 +13,13 @@ pub fn discovery(_: &Facts) -> Description {
     Description::ok(content(
         "The MCP discovery document.",
         media::JSON,
-        json!({"type": "object", "required": ["name", "version", "protocolVersion", "transport", "endpoint", "tools"], "properties": {
+        json!({"type": "object", "required": ["name", "version", "protocolVersion", "protocolVersions", "transport", "endpoint", "tools"], "properties": {
             "name": {"type": "string"},
             "version": {"type": "string"},
-            "protocolVersion": {"type": "string", "description": "The MCP revision the server prefers."},
+            "protocolVersion": {"type": "string", "description": "The newest MCP revision the server speaks."},
+            "protocolVersions": {"type": "array", "items": {"type": "string"}, "description": "Every MCP revision the server speaks, newest first."},
+            "capabilities": {"type": "object", "description": "The MCP server capabilities (tools, resources, prompts, completions)."},
+            "toolCount": {"type": "integer"},
             "transport": {"type": "string", "enum": ["streamable-http"]},
             "endpoint": {"type": "string", "format": "uri"},
             "tools": {"type": "array", "items": {"type": "object", "required": ["name", "description"],
@@ -29,18 +32,31 @@ pub fn discovery(_: &Facts) -> Description {
 
 /// `POST /mcp` (and `/.well-known/mcp`).
 pub fn call(_: &Facts) -> Description {
+    let header = |name: &str, description: &str| json!({"name": name, "in": "header", "required": false, "description": description, "schema": {"type": "string"}});
+    let rpc_or_problem = |description: &str| {
+        json!({"description": description,
+            "content": {media::JSON: {"schema": schema("JsonRpcResponse")}, "application/problem+json": {"schema": schema("Problem")}}})
+    };
     Description::ok(json_content(
-        "The JSON-RPC response (a JSON-RPC error for unknown methods or bad params).",
+        "The JSON-RPC response (a JSON-RPC error for bad params; an array for a batch of MCP 2025-03-26 and earlier).",
         "JsonRpcResponse",
     ))
     .respond("202", json!({"description": "A notification or a response was accepted; no body."}))
     .respond(
         "400",
-        json!({"description": "Unparsable JSON (-32700), an invalid request (-32600), or an unsupported MCP-Protocol-Version header.",
-            "content": {media::JSON: {"schema": schema("JsonRpcResponse")}, "application/problem+json": {"schema": schema("Problem")}}}),
+        rpc_or_problem("Unparsable JSON (-32700), an invalid request (-32600), a revision this server does not speak (-32022, `data.supported` lists those it does), or headers that differ from the body (-32020)."),
     )
-    .params([json!({"name": "MCP-Protocol-Version", "in": "header", "required": false,
-        "schema": {"type": "string", "enum": crate::mcp::SUPPORTED_VERSIONS}})])
+    .respond("403", json!({"description": "The request's Origin is neither the site's own nor listed in site.yaml mcp.allowed_origins (a JSON-RPC error without id).",
+        "content": {media::JSON: {"schema": schema("JsonRpcResponse")}}}))
+    .respond("404", json!({"description": "A modern (2026-07-28) request for a method this server does not have (-32601).",
+        "content": {media::JSON: {"schema": schema("JsonRpcResponse")}}}))
+    .params([
+        json!({"name": "MCP-Protocol-Version", "in": "header", "required": false,
+            "description": "The revision of the request; required by 2026-07-28 and equal to `params._meta[\"io.modelcontextprotocol/protocolVersion\"]`. Absent: 2025-03-26.",
+            "schema": {"type": "string", "enum": crate::mcp::version::supported_names()}}),
+        header("Mcp-Method", "The JSON-RPC method (required by 2026-07-28; checked against the body when sent)."),
+        header("Mcp-Name", "The tool, prompt or resource URI of tools/call, prompts/get and resources/read (required by 2026-07-28; `=?base64?…?=` for values that are not plain ASCII)."),
+    ])
     .body(schema("JsonRpcMessage"), true)
     .errors(&[PayloadTooLarge, UnsupportedMediaType, RateLimited])
 }

@@ -59,7 +59,7 @@ pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
         "servers": [{"url": if site.base().is_empty() { "/" } else { site.base() }}],
         // A public API: no operation needs credentials.
         "security": [],
-        "tags": TAGS.iter().map(|t| json!({"name": t})).collect::<Vec<_>>(),
+        "tags": TAGS.iter().map(|(name, description)| json!({"name": name, "description": description})).collect::<Vec<_>>(),
         "paths": paths(facts),
         "components": components(),
     })
@@ -184,7 +184,19 @@ fn components() -> Value {
 }
 
 /// The document's sections, in reading order.
-const TAGS: [&str; 8] = ["collections", "search", "encyclopedia", "actions", "data", "spatial", "discovery", "mcp"];
+const TAGS: [(&str, &str); 8] = [
+    (
+        "collections",
+        "The 19 content collections: listings with filters, sorting, fields and static pages, records, schemas.",
+    ),
+    ("search", "Full-text search over every collection and the encyclopedia."),
+    ("encyclopedia", "Sourced encyclopedia entries: queries, suggestions, facets, JSON-LD."),
+    ("actions", "Export, skills matching, community voices and visit bookings."),
+    ("data", "Dashboard datasets, live weather and alerts, geolocation, deprecated analytics."),
+    ("spatial", "Places as GeoJSON and CSV."),
+    ("discovery", "The documents that describe the API: OpenAPI, API catalog, status, llms.txt, agent skills."),
+    ("mcp", "The Model Context Protocol server for AI agents (its revisions: GET /mcp)."),
+];
 
 fn preflight() -> Value {
     let cors = json!({"description": "CORS preflight: Access-Control-Allow-* headers and Access-Control-Max-Age."});

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use portal_core::cache_control::{is_fingerprinted, IMMUTABLE};
 use portal_core::headers::common;
 use portal_core::manifest::Manifest;
 use portal_core::media;
@@ -44,12 +45,17 @@ pub fn headers_file(manifest: &Manifest) -> OutFile {
     for (name, value) in common() {
         let _ = writeln!(out, "  {name}: {value}");
     }
+    let _ = writeln!(out, "  cache-control: {}", manifest.site.cache.for_file(""));
     // The headers of pages (discovery links, security policies) go on every file the CDN serves
     // itself: they are harmless on the others.
     for (name, value) in manifest.header_sets.get("html").into_iter().flatten() {
         let _ = writeln!(out, "  {name}: {value}");
     }
     let mut rules = 1;
+    for asset in manifest.routes.values().filter(|asset| is_fingerprinted(&asset.file)) {
+        let _ = writeln!(out, "/{}\n  ! cache-control\n  cache-control: {IMMUTABLE}", asset.file);
+        rules += 1;
+    }
     for asset in manifest.routes.values() {
         let extra = manifest.headers_of(asset);
         let special = asset.headers.as_deref().is_some_and(|set| set != "html");

@@ -11,7 +11,7 @@ use portal_core::content::SiteConfig;
 use portal_core::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
 use portal_core::envelope::success;
 use portal_core::headers::HTML_LINKS;
-use portal_core::mcp::{tools, PROTOCOL_VERSION, SERVER_CARD};
+use portal_core::mcp::{server, tools, version, SERVER_CARD};
 use portal_core::openapi::{self, Facts};
 use portal_core::time::DateTime;
 use portal_core::webmcp;
@@ -163,21 +163,23 @@ fn deprecation_policy() -> Value {
 
 fn server_card(site: &SiteConfig) -> Value {
     let base = site.base();
-    json!({
+    let mut card = json!({
         "name": site.title,
         "description": site.description,
         "version": env!("CARGO_PKG_VERSION"),
-        "protocolVersion": PROTOCOL_VERSION,
-        "serverInfo": {"name": "portal", "title": site.title, "version": env!("CARGO_PKG_VERSION")},
+        "serverInfo": server::info(site, version::LATEST),
         "transport": {"type": "streamable-http", "endpoint": format!("{base}/mcp")},
         "endpoints": {"mcp": format!("{base}/mcp"), "wellKnown": format!("{base}/.well-known/mcp")},
         "authentication": {"required": false, "schemes": []},
-        "capabilities": {"tools": {"listChanged": false}},
         "tools": tools::definitions(),
         "browserTools": webmcp::tools_json(),
         "rateLimit": {"limit": 60, "windowSeconds": 60, "sharedWithRestApi": true},
         "links": links(base),
-    })
+    });
+    if let (Value::Object(card), Value::Object(protocol)) = (&mut card, server::protocol_fields()) {
+        card.extend(protocol);
+    }
+    card
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -216,8 +218,11 @@ fn llms_txt(content: &Content) -> String {
         limit = limits.limit,
         window = limits.window_ms / 1000,
     ));
-    let mcp_note =
-        format!("Streamable HTTP, protocol {PROTOCOL_VERSION}, {} read-only tools", tools::definitions().len());
+    let mcp_note = format!(
+        "Streamable HTTP, protocols {}, {} read-only tools, every record as a resource, agent skills as prompts",
+        version::supported_names().join(", "),
+        tools::definitions().len()
+    );
     for (title, path, note) in [
         ("OpenAPI description", "/api/openapi.json", "every endpoint, parameter and response"),
         ("API documentation", "/api-docs", "for people, with every error code"),

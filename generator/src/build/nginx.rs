@@ -9,6 +9,7 @@
 
 use std::fmt::Write;
 
+use portal_core::cache_control::{is_fingerprinted, IMMUTABLE, NO_STORE};
 use portal_core::headers::common;
 use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
 use portal_core::problem::Problem;
@@ -33,7 +34,8 @@ fn api_not_found(base_url: &str) -> String {
 
 /// The nginx snippet for `manifest`.
 pub fn snippet(manifest: &Manifest) -> OutFile {
-    let common = common_headers();
+    let common = format!("{}{}", common_headers(), headers(&[cache_control(manifest.site.cache.for_file(""))]));
+    let no_store = format!("{}{}", common_headers(), headers(&[cache_control(NO_STORE.to_string())]));
     let html_headers = headers(manifest.header_sets.get("html").map(Vec::as_slice).unwrap_or(&[]));
     let server_headers = common.replace(" add_header", "\nadd_header");
     let mut out = format!(
@@ -44,7 +46,7 @@ pub fn snippet(manifest: &Manifest) -> OutFile {
          # Markdown twins are at <page>.md (no Accept negotiation); dynamic endpoints need `portal serve`.\n\
          index index.html;{server_headers}\n\
          error_page 404 /{NOT_FOUND_FILE};\n\
-         location = /{NOT_FOUND_FILE} {{ internal; types {{ }} default_type \"text/html; charset=utf-8\"; }}\n\
+         location = /{NOT_FOUND_FILE} {{ internal; types {{ }} default_type \"text/html; charset=utf-8\";{no_store} }}\n\
          location ^~ /_portal/ {{ return 404; }}\n\
          location = /_headers {{ return 404; }}\n\
          location / {{\n    types {{ }} default_type \"text/html; charset=utf-8\";{common}{html_headers}\n    \
@@ -52,15 +54,17 @@ pub fn snippet(manifest: &Manifest) -> OutFile {
          location ~ \\.md$ {{ types {{ }} default_type \"text/markdown; charset=utf-8\"; }}\n\
          location /api/ {{\n    types {{ }} default_type application/json;\n    \
          try_files $uri.json $uri =404;\n    error_page 404 = @api_not_found;\n}}\n\
-         location @api_not_found {{\n    types {{ }} default_type application/problem+json;\n    \
+         location @api_not_found {{\n    types {{ }} default_type application/problem+json;{no_store}\n    \
          return 404 '{not_found}';\n}}\n",
         not_found = api_not_found(manifest.site.base()),
     );
     for (route, asset) in &manifest.routes {
-        if follows_generic_rule(route, asset) {
+        let forever = is_fingerprinted(&asset.file);
+        if !forever && follows_generic_rule(route, asset) {
             continue;
         }
         let extra = match manifest.headers_of(asset) {
+            _ if forever => format!("{}{}", common_headers(), headers(&[cache_control(IMMUTABLE.to_string())])),
             [] => String::new(),
             set => format!("{common}{}", headers(set)),
         };
@@ -96,6 +100,10 @@ fn common_headers() -> String {
 
 fn headers(pairs: &[(String, String)]) -> String {
     pairs.iter().map(|(name, value)| format!(" add_header {name} {} always;", quoted(value))).collect()
+}
+
+fn cache_control(value: String) -> (String, String) {
+    ("cache-control".to_string(), value)
 }
 
 /// An nginx string literal.

@@ -16,15 +16,17 @@ pub mod navigation;
 pub mod record;
 pub mod taxonomy;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use anyhow::Result;
+use portal_core::cache_control::fingerprinted;
 use portal_core::content::{MenuItem, Record};
 use portal_core::i18n::{direction, Strings};
 use portal_core::routes::page_file;
 use portal_core::time::DateTime;
 use rayon::prelude::*;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use tera::{Context, Tera};
 
 use super::output::OutFile;
@@ -65,6 +67,9 @@ pub struct Renderer<'a> {
     pub now: DateTime,
     /// The folder of template overrides (for naming a template in an error).
     overrides: Option<&'a std::path::Path>,
+    /// The URL of each theme asset under its fingerprinted name (`style.css` ->
+    /// `/assets/style.<hash>.css`), which caches keep for ever.
+    assets: BTreeMap<String, String>,
 }
 
 impl Renderer<'_> {
@@ -82,6 +87,7 @@ impl Renderer<'_> {
         context.insert("t", &self.content.strings.0);
         context.insert("navigation", &self.navigation);
         context.insert("preview", &self.content.drafts);
+        context.insert("assets", &self.assets);
         self.tera.render(template, &context).map_err(|e| anyhow::Error::new(theme::template_error(&e, self.overrides)))
     }
 }
@@ -120,6 +126,7 @@ fn robots(content: &Content) -> Result<OutFile> {
 pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTime) -> Result<Vec<OutFile>> {
     let mut tera = theme::templates(templates)?;
     tera.register_filter("local_date", local_date(content.strings.clone()));
+    let (asset_files, assets) = theme_assets(templates)?;
     let renderer = Renderer {
         tera,
         content,
@@ -127,6 +134,7 @@ pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTi
         navigation: navigation::main_menu(content),
         now,
         overrides: templates,
+        assets,
     };
     let records: Vec<&Record> = content.collections.values().flatten().collect();
     let translations = record::Translations::of(content);
@@ -148,10 +156,24 @@ pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTi
     // The shell of the pages rendered per request; its links stay root-relative (see core's `html`).
     let shell = renderer.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
-    for (name, bytes) in theme::assets(templates)? {
-        files.push(OutFile::at(format!("/assets/{name}"), bytes)?);
-    }
+    files.extend(asset_files);
     Ok(files)
+}
+
+/// The theme's assets, each at its own name (for templates of the user's that link it so) and at
+/// a name carrying a hash of its bytes, which the theme links and caches keep for ever (see core's
+/// `cache_control`); and the fingerprinted URL of each by name.
+fn theme_assets(templates: Option<&std::path::Path>) -> Result<(Vec<OutFile>, BTreeMap<String, String>)> {
+    let mut files = Vec::new();
+    let mut urls = BTreeMap::new();
+    for (name, bytes) in theme::assets(templates)? {
+        let digest: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let url = format!("/assets/{}", fingerprinted(&name, &digest));
+        files.push(OutFile::at(url.clone(), bytes.clone())?);
+        files.push(OutFile::at(format!("/assets/{name}"), bytes)?);
+        urls.insert(name, url);
+    }
+    Ok((files, urls))
 }
 
 #[cfg(test)]
