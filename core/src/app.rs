@@ -50,11 +50,10 @@ impl App {
         if let Some(catalog) = self.catalog.get() {
             return Ok(Arc::clone(catalog));
         }
-        let catalog: Catalog =
-            match platform.read_asset(CATALOG_FILE).await.map_err(internal(platform, CATALOG_FILE))? {
-                Some(bytes) => serde_json::from_slice(&bytes).map_err(internal(platform, CATALOG_FILE))?,
-                None => Catalog::default(),
-            };
+        let catalog: Catalog = match platform.read_file(CATALOG_FILE).await.map_err(internal(platform, CATALOG_FILE))? {
+            Some(bytes) => serde_json::from_slice(&bytes).map_err(internal(platform, CATALOG_FILE))?,
+            None => Catalog::default(),
+        };
         Ok(Arc::clone(self.catalog.get_or_init(|| Arc::new(catalog))))
     }
 
@@ -77,7 +76,7 @@ impl App {
 
     /// Reads the manifest of the build through the platform.
     pub async fn load<P: Platform>(platform: &P) -> Result<Self, PlatformError> {
-        let bytes = platform.read_asset(MANIFEST_FILE).await?.ok_or_else(|| {
+        let bytes = platform.read_file(MANIFEST_FILE).await?.ok_or_else(|| {
             PlatformError(format!("{MANIFEST_FILE} is missing: is this a folder written by `portal build`?"))
         })?;
         let manifest = serde_json::from_slice(&bytes).map_err(|e| PlatformError(format!("{MANIFEST_FILE}: {e}")))?;
@@ -173,7 +172,7 @@ impl App {
 
 /// A file the build always writes; its absence is a damaged build (500, reported).
 async fn required_asset<P: Platform>(platform: &P, file: &str) -> Result<Bytes, Problem> {
-    match platform.read_asset(file).await {
+    match platform.read_file(file).await {
         Ok(Some(bytes)) => Ok(bytes),
         Ok(None) => Err(internal(platform, file)("the file is missing from the build")),
         Err(e) => Err(internal(platform, file)(e)),

@@ -33,6 +33,7 @@ pub mod media;
 pub mod openapi;
 pub mod outbox;
 pub mod paging;
+pub mod parts;
 pub mod platform;
 pub mod problem;
 pub mod query;

@@ -83,7 +83,7 @@ pub async fn compose<P: Platform>(
 }
 
 async fn read_template<P: Platform>(platform: &P, file: &str) -> Result<String, Problem> {
-    match platform.read_asset(file).await {
+    match platform.read_file(file).await {
         Ok(Some(bytes)) => String::from_utf8(bytes.to_vec()).map_err(internal(platform, file)),
         Ok(None) => Err(internal(platform, file)("the mail template is missing from the build")),
         Err(e) => Err(internal(platform, file)(e)),

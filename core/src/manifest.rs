@@ -12,6 +12,11 @@ use crate::i18n::Strings;
 /// Where the manifest lives inside the build folder.
 pub const MANIFEST_FILE: &str = "_portal/manifest.json";
 
+/// Where `portal build` keeps work it may reuse in the next build into the same folder. Not a
+/// part of the site: never in the manifest, a snapshot, the nginx snippet or a Worker upload
+/// (`.assetsignore`); deleting it (or the whole build folder) makes the next build a cold one.
+pub const CACHE_DIR: &str = "_portal/cache";
+
 /// The largest file a build may write: Cloudflare's limit for one static asset (25 MiB). An
 /// output over it is a content error naming what made it.
 pub const MAX_FILE_BYTES: usize = 25 * 1024 * 1024;

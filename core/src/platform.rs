@@ -99,6 +99,13 @@ pub trait Platform {
     /// `Ok(None)` when there is no such file.
     async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError>;
 
+    /// Reads a file of the build as [`read_asset`](Platform::read_asset) does, joining it from its
+    /// parts when the platform has only those (a file over the static-asset limit; see
+    /// [`crate::parts`]). Core reads every file through this.
+    async fn read_file(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+        crate::parts::read(self, file).await
+    }
+
     /// Counts one request of `client` against its fixed window at `now_ms` and says whether it
     /// is admitted. Implementations keep [`crate::ratelimit::Window`]s and call its `check`.
     async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError>;

@@ -97,6 +97,10 @@ struct BuildArgs {
     /// The output folder.
     #[arg(long, default_value = "dist")]
     out: PathBuf,
+    /// Also write files larger than this many bytes in parts, which a Worker deploy uploads
+    /// instead (Cloudflare takes at most 25 MiB a file); lower it to try the parts on a small site.
+    #[arg(long, default_value_t = portal_core::parts::SPLIT_OVER)]
+    split_over: usize,
 }
 
 #[derive(Args)]
@@ -142,13 +146,14 @@ impl RenderArgs {
             out: out.to_path_buf(),
             base_url: self.base_url.clone(),
             drafts: false,
+            split_over: portal_core::parts::SPLIT_OVER,
         }
     }
 }
 
 impl BuildArgs {
     fn options(&self) -> BuildOptions {
-        self.render.options(&self.out)
+        BuildOptions { split_over: self.split_over, ..self.render.options(&self.out) }
     }
 }
 

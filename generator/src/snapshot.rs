@@ -11,7 +11,7 @@ use bytes::Bytes;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use portal_core::manifest::{Manifest, MANIFEST_FILE};
+use portal_core::manifest::{Manifest, CACHE_DIR, MANIFEST_FILE};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -43,7 +43,10 @@ pub fn pack(dist: &Path, out: &Path) -> Result<usize> {
     )
     .context("reading the build manifest")?;
     let mut files = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(dist).sort_by_file_name() {
+    // Neither the build cache nor the parts of large files (the whole files are in the copy).
+    let (cache, parts) = (dist.join(CACHE_DIR), dist.join(portal_core::parts::PARTS_DIR));
+    let walk = walkdir::WalkDir::new(dist).sort_by_file_name().into_iter();
+    for entry in walk.filter_entry(|e| e.path() != cache && e.path() != parts) {
         let entry = entry.with_context(|| format!("reading {}", dist.display()))?;
         if entry.file_type().is_file() {
             let relative = entry.path().strip_prefix(dist).unwrap_or(entry.path()).to_string_lossy().replace('\\', "/");

@@ -47,13 +47,18 @@ fn override_of(dir: Option<&Path>, name: &str) -> Result<Option<String>> {
     std::fs::read_to_string(&path).map(Some).with_context(|| format!("reading the template {}", path.display()))
 }
 
+/// The source of every template: the override's where there is one, else the built-in one.
+pub fn sources(overrides: Option<&Path>) -> Result<Vec<(&'static str, String)>> {
+    TEMPLATES
+        .iter()
+        .map(|(name, built_in)| Ok((*name, override_of(overrides, name)?.unwrap_or_else(|| built_in.to_string()))))
+        .collect()
+}
+
 /// The templates, compiled once. A template that does not compile is a content error at its
 /// file, line and column (see [`template_error`]).
 pub fn templates(overrides: Option<&Path>) -> Result<Tera> {
-    let mut sources = Vec::new();
-    for (name, built_in) in TEMPLATES {
-        sources.push((*name, override_of(overrides, name)?.unwrap_or_else(|| built_in.to_string())));
-    }
+    let sources = sources(overrides)?;
     let mut tera = Tera::default();
     // Escapes `&`, `<`, `>` and quotes but leaves `/` readable in URLs (tera's default escapes it).
     tera.set_escape_fn(portal_core::html::escape);

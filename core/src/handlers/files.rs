@@ -52,7 +52,7 @@ pub async fn not_found_page<P: Platform>(app: &App, platform: &P, path: &str) ->
     let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !routes::is_api_path(path)) else {
         return Err(problem());
     };
-    match platform.read_asset(file).await {
+    match platform.read_file(file).await {
         Ok(Some(body)) => {
             let mut response = Response::new(404).with_body(media::HTML, body);
             if let Some(links) = app.manifest().header_sets.get("html") {
@@ -67,7 +67,7 @@ pub async fn not_found_page<P: Platform>(app: &App, platform: &P, path: &str) ->
 }
 
 async fn read<P: Platform>(platform: &P, asset: &Asset, file: &str) -> Result<bytes::Bytes, Problem> {
-    match platform.read_asset(file).await {
+    match platform.read_file(file).await {
         Ok(Some(bytes)) => Ok(bytes),
         Ok(None) => Err(Problem::not_found(format!("The built file for {} is missing.", asset.file))),
         Err(e) => Err(internal(platform, file)(e)),
@@ -85,7 +85,7 @@ pub async fn read_json<P: Platform>(app: &App, platform: &P, path: &str) -> Resu
 
 /// Reads and parses an internal JSON file of the build (`_portal/...`) by its file name.
 pub async fn read_json_file<P: Platform>(platform: &P, file: &str) -> Result<Option<Value>, Problem> {
-    match platform.read_asset(file).await {
+    match platform.read_file(file).await {
         Ok(Some(bytes)) => serde_json::from_slice(&bytes).map(Some).map_err(internal(platform, file)),
         Ok(None) => Ok(None),
         Err(e) => Err(internal(platform, file)(e)),

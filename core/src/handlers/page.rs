@@ -9,7 +9,7 @@ use crate::problem::{ErrorCode, Problem};
 
 /// A page: `main` (HTML) under `title` in the site's shell, with `status`.
 pub async fn render<P: Platform>(app: &App, platform: &P, status: u16, title: &str, main: &str) -> Response {
-    let shell = match platform.read_asset(SHELL_FILE).await {
+    let shell = match platform.read_file(SHELL_FILE).await {
         Ok(Some(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
         Ok(None) => String::new(),
         Err(e) => {

@@ -59,7 +59,7 @@ pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, name: &str) -> Result<Value, Rpc
     let asset = ctx.app.manifest().asset(&skill_route(name)).ok_or_else(unknown)?;
     let text = ctx
         .platform
-        .read_asset(&asset.file)
+        .read_file(&asset.file)
         .await
         .map_err(|e| RpcError::new(INTERNAL_ERROR, crate::platform::internal(ctx.platform, &asset.file)(e).detail))?
         .ok_or_else(unknown)?;

@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod api;
+pub mod cache;
 pub mod cdn;
 pub mod collisions;
 pub mod data;
@@ -42,6 +43,9 @@ pub struct BuildOptions {
     pub base_url: Option<String>,
     /// Keeps drafts, marked as such (a private preview: `portal serve --drafts`).
     pub drafts: bool,
+    /// Files larger than this many bytes are also written in parts for hosts with a file-size
+    /// limit (`portal_core::parts`); Cloudflare's 25 MiB by default.
+    pub split_over: usize,
 }
 
 /// What a build did.
@@ -132,6 +136,16 @@ pub struct Rendered {
 /// verifies, so `check` finds every problem `build` would (URL collisions included). With
 /// `strict`, warnings are errors.
 pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<Rendered, BuildError> {
+    render_with(options, progress, strict, None)
+}
+
+/// [`render`], reusing what the build cache kept from an earlier build (see [`cache`]).
+fn render_with(
+    options: &BuildOptions,
+    progress: &Progress,
+    strict: bool,
+    cache: Option<&cache::PageCache>,
+) -> Result<Rendered, BuildError> {
     let mut steps = Steps::default();
     let mut content = steps.time("load", || load::load_with(&options.content, progress, options.drafts))?;
     if let Some(base_url) = &options.base_url {
@@ -157,7 +171,7 @@ pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Resu
     files.push(feed::file(&content, generated_at)?);
     files.extend(data::files(&content, generated_at)?);
     files.extend(spatial::files(&content)?);
-    files.extend(steps.time("pages", || pages::files(&content, options.templates.as_deref(), generated_at))?);
+    files.extend(steps.time("pages", || pages::files(&content, options.templates.as_deref(), generated_at, cache))?);
     files.extend(actions::files(options.templates.as_deref())?);
     let published = steps.time("static", || statics::files(&content.statics))?;
     statics::check_clashes(&published, &files, &content.statics)?;
@@ -206,9 +220,11 @@ pub fn check(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
 /// Runs a full build.
 pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
-    let Rendered { content, files, manifest, warnings } = render(options, progress, strict)?;
+    let cache = cache::PageCache::open(&options.out);
+    let Rendered { content, files, manifest, warnings } = render_with(options, progress, strict, Some(&cache))?;
     let mut steps = Steps::default();
-    let write = steps.time("write", || output::write(&options.out, files, &manifest))?;
+    let write = steps.time("write", || output::write(&options.out, files, &manifest, options.split_over))?;
+    steps.time("cache", || cache.save())?;
     steps.report();
     Ok(BuildReport {
         collections: content.collections.iter().map(|(name, records)| (*name, records.len())).collect(),

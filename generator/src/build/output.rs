@@ -8,7 +8,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
+use portal_core::manifest::{Asset, Manifest, CACHE_DIR, MANIFEST_FILE};
+use portal_core::parts;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
@@ -127,10 +128,11 @@ pub fn fill_manifest(manifest: &mut Manifest, files: &[OutFile]) -> Result<()> {
 const WRITE_THREADS: usize = 8;
 
 /// Writes `files` and the manifest into `out`, rewriting only what changed and removing the rest.
-pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest) -> Result<WriteStats> {
+pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest, split_over: usize) -> Result<WriteStats> {
     guard_output_folder(out)?;
     let manifest_bytes = serde_json::to_vec(manifest).context("serialising the manifest")?;
     files.push(OutFile::internal(MANIFEST_FILE, manifest_bytes));
+    add_parts(&mut files, split_over);
     let mut seen = HashSet::new();
     for f in &files {
         if !seen.insert(f.file.as_str()) {
@@ -164,6 +166,23 @@ pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest) -> Result
     let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.file)).collect();
     let removed = remove_stale(out, &keep)?;
     Ok(WriteStats { files: files.len(), bytes: files.iter().map(|f| f.bytes.len() as u64).sum(), written, removed })
+}
+
+/// Writes each file over the static-asset limit in parts too, and `.assetsignore` (which keeps the
+/// whole files out of a Worker upload); the manifest stays last.
+fn add_parts(files: &mut Vec<OutFile>, split_over: usize) {
+    let manifest = files.pop();
+    let big = |f: &&OutFile| parts::splits(&f.file, f.bytes.len(), split_over);
+    let whole: Vec<String> = files.iter().chain(manifest.iter()).filter(big).map(|f| f.file.clone()).collect();
+    let part_bytes = split_over.clamp(1, parts::PART_BYTES);
+    let mut pieces = Vec::new();
+    for f in files.iter().chain(manifest.iter()).filter(big) {
+        let split = parts::split(&f.file, &f.bytes, part_bytes);
+        pieces.extend(split.into_iter().map(|(file, bytes)| OutFile::internal(file, bytes)));
+    }
+    files.extend(pieces);
+    files.push(super::cdn::assets_ignore_file(&whole.iter().map(String::as_str).collect::<Vec<_>>()));
+    files.extend(manifest);
 }
 
 /// Refuses to write into a non-empty folder that is not a previous build (it would be pruned).
@@ -205,7 +224,9 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {
 fn remove_stale(out: &Path, keep: &HashSet<PathBuf>) -> Result<usize> {
     let mut removed = 0;
     let mut dirs = Vec::new();
-    for entry in walkdir::WalkDir::new(out).min_depth(1) {
+    let cache = out.join(CACHE_DIR);
+    // The build cache is not an output: it is kept (and pruned by its own rules).
+    for entry in walkdir::WalkDir::new(out).min_depth(1).into_iter().filter_entry(|e| e.path() != cache) {
         let entry = entry.with_context(|| format!("reading {}", out.display()))?;
         let path = entry.path();
         if entry.file_type().is_dir() {

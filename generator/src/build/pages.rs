@@ -29,6 +29,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tera::{Context, Tera};
 
+use super::cache::{self, PageCache};
 use super::output::OutFile;
 use crate::load::Content;
 use crate::theme;
@@ -73,6 +74,16 @@ pub struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
+    /// A key of every input a record page shares with every other (see [`cache`]): the binary,
+    /// the templates, the site settings, the interface text, the navigation, the theme assets, the
+    /// static files and whether drafts are shown.
+    fn inputs_key(&self, templates: Option<&std::path::Path>) -> Result<cache::Key> {
+        let sources = serde_json::to_vec(&theme::sources(templates)?)?;
+        let globals = serde_json::to_vec(&(&self.site, &self.content.strings, &self.navigation, &self.assets))?;
+        let statics = format!("{:?}{}", self.content.statics, self.content.drafts);
+        Ok(cache::key(&[cache::BUILD_ID.as_bytes(), &sources, &globals, statics.as_bytes()]))
+    }
+
     /// The interface text.
     pub fn strings(&self) -> &Strings {
         &self.content.strings
@@ -123,7 +134,12 @@ fn robots(content: &Content) -> Result<OutFile> {
 
 /// Every page, its twin, the 404 page, the assets, the sitemap and robots.txt, with templates
 /// overridden from `templates` where it has them. `now` is the build time.
-pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTime) -> Result<Vec<OutFile>> {
+pub fn files(
+    content: &Content,
+    templates: Option<&std::path::Path>,
+    now: DateTime,
+    cache: Option<&PageCache>,
+) -> Result<Vec<OutFile>> {
     let mut tera = theme::templates(templates)?;
     tera.register_filter("local_date", local_date(content.strings.clone()));
     let (asset_files, assets) = theme_assets(templates)?;
@@ -138,8 +154,11 @@ pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTi
     };
     let records: Vec<&Record> = content.collections.values().flatten().collect();
     let translations = record::Translations::of(content);
-    let mut pages: Vec<[OutFile; 2]> =
-        records.par_iter().map(|rec| record::render(&renderer, rec, &translations)).collect::<Result<_>>()?;
+    let inputs = cache.map(|_| renderer.inputs_key(templates)).transpose()?;
+    let mut pages: Vec<[OutFile; 2]> = records
+        .par_iter()
+        .map(|rec| record_page(&renderer, rec, &translations, cache.zip(inputs.as_ref())))
+        .collect::<Result<_>>()?;
     pages.extend(entry::pages(&renderer, &translations)?);
     pages.extend(listing::collection_pages(&renderer)?);
     pages.extend(taxonomy::pages(&renderer)?);
@@ -158,6 +177,27 @@ pub fn files(content: &Content, templates: Option<&std::path::Path>, now: DateTi
     files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
     files.extend(asset_files);
     Ok(files)
+}
+
+/// A record's page and twin: from the build cache when an earlier build rendered the same inputs,
+/// else rendered (and kept for the next build).
+fn record_page(
+    r: &Renderer,
+    record: &Record,
+    translations: &record::Translations,
+    cache: Option<(&PageCache, &cache::Key)>,
+) -> Result<[OutFile; 2]> {
+    let Some((cache, inputs)) = cache else {
+        return Ok(record::files(record, record::render(r, record, translations)?));
+    };
+    let own = serde_json::to_vec(&translations.of_record(record))?;
+    let key = cache::key(&[inputs, format!("{record:?}").as_bytes(), &own]);
+    if let Some(page) = cache.get(&key) {
+        return Ok(record::files(record, page));
+    }
+    let page = record::render(r, record, translations)?;
+    cache.put(key, page.clone());
+    Ok(record::files(record, page))
 }
 
 /// The theme's assets, each at its own name (for templates of the user's that link it so) and at

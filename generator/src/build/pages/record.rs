@@ -199,8 +199,13 @@ fn markdown(r: &Renderer, record: &Record, facts: &[Value], api_url: &str) -> St
     md
 }
 
-/// The page of `record` and its twin.
-pub fn render(r: &Renderer, record: &Record, translations: &Translations) -> Result<[OutFile; 2]> {
+/// The files of `record`'s page and twin (rendered now or kept by the build cache).
+pub fn files(record: &Record, (html, markdown): (String, String)) -> [OutFile; 2] {
+    page(&record.url, html, markdown).map(|f| f.from_source(&record.file))
+}
+
+/// The page of `record` and its twin, as text.
+pub fn render(r: &Renderer, record: &Record, translations: &Translations) -> Result<(String, String)> {
     let strings = r.strings();
     let site_language = &r.content.site.language;
     let api_url = format!("/api/{}/{}", record.collection, record.slug);
@@ -225,7 +230,7 @@ pub fn render(r: &Renderer, record: &Record, translations: &Translations) -> Res
     context.insert("parent_url", &parent_url);
     context.insert("parent_label", &parent_label);
     let html = r.render("record.html", Some(&record.url), context)?;
-    Ok(page(&record.url, html, markdown(r, record, &facts, &api_url)).map(|f| f.from_source(&record.file)))
+    Ok((html, markdown(r, record, &facts, &api_url)))
 }
 
 #[cfg(test)]
