@@ -4,8 +4,10 @@
 //! output (the binary's build id, the templates, site.yaml, the interface text, the navigation, the
 //! theme assets, the static files, the drafts flag, and the record itself), so a cached output is
 //! byte for byte what rendering would make; when in doubt a key differs and the work is redone.
-//! Today it keeps record pages (the largest step of a build); entries live under
-//! [`CACHE_DIR`]`/pages/`, and those a build did not use are removed after it.
+//! Today it keeps rendered pages (the largest step of a build: records, entries, listings, tag and
+//! category pages), keyed by the template, the page's own context and the inputs every page
+//! shares; entries live under [`CACHE_DIR`]`/pages/`, and those a build did not use are removed
+//! after it.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -31,12 +33,18 @@ pub fn key(parts: &[&[u8]]) -> Key {
     hasher.finalize().into()
 }
 
+/// Where the entry of `key` lives: `<dir>/<first two hex digits>/<the rest>`.
+fn entry_path(dir: &Path, key: &Key) -> PathBuf {
+    let name = hex(key);
+    dir.join(&name[..2]).join(&name[2..])
+}
+
 fn hex(key: &Key) -> String {
     key.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// A rendered page and its markdown twin, as the cache keeps them.
-pub type Page = (String, String);
+/// A rendered page, as the cache keeps it.
+pub type Page = String;
 
 /// The page cache of one build.
 #[derive(Debug)]
@@ -53,18 +61,14 @@ impl PageCache {
     }
 
     fn path(&self, key: &Key) -> PathBuf {
-        let name = hex(key);
-        self.dir.join(&name[..2]).join(&name[2..])
+        entry_path(&self.dir, key)
     }
 
     /// The page rendered from `key`'s inputs, by an earlier build.
     pub fn get(&self, key: &Key) -> Option<Page> {
-        let bytes = std::fs::read(self.path(key)).ok()?;
-        let split = usize::try_from(u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?)).ok()?;
-        let html = String::from_utf8(bytes.get(8..8 + split)?.to_vec()).ok()?;
-        let markdown = String::from_utf8(bytes.get(8 + split..)?.to_vec()).ok()?;
+        let page = String::from_utf8(std::fs::read(self.path(key)).ok()?).ok()?;
         self.mark_used(key);
-        Some((html, markdown))
+        Some(page)
     }
 
     /// Keeps a page rendered in this build, to be saved by [`PageCache::save`].
@@ -85,15 +89,12 @@ impl PageCache {
     /// after the build's output is written, so a failed build leaves the cache as it was.
     pub fn save(self) -> Result<usize> {
         let fresh = self.fresh.into_inner().unwrap_or_default();
-        for (key, (html, markdown)) in &fresh {
-            let path = self.dir.join(&hex(key)[..2]);
-            std::fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
-            let mut bytes = Vec::with_capacity(8 + html.len() + markdown.len());
-            bytes.extend_from_slice(&(html.len() as u64).to_le_bytes());
-            bytes.extend_from_slice(html.as_bytes());
-            bytes.extend_from_slice(markdown.as_bytes());
-            let file = path.join(&hex(key)[2..]);
-            std::fs::write(&file, bytes).with_context(|| format!("writing {}", file.display()))?;
+        for (key, page) in &fresh {
+            let file = entry_path(&self.dir, key);
+            if let Some(folder) = file.parent() {
+                std::fs::create_dir_all(folder).with_context(|| format!("creating {}", folder.display()))?;
+            }
+            std::fs::write(&file, page).with_context(|| format!("writing {}", file.display()))?;
         }
         let used = self.used.into_inner().unwrap_or_default();
         let keep: HashSet<String> = used.iter().map(hex).collect();
@@ -121,11 +122,11 @@ mod tests {
         let cache = PageCache::open(dir.path());
         let (a, b) = (key(&[b"a"]), key(&[b"b"]));
         assert_ne!(key(&[b"ab", b"c"]), key(&[b"a", b"bc"]));
-        cache.put(a, ("<p>é</p>".into(), "# a".into()));
-        cache.put(b, ("".into(), "".into()));
+        cache.put(a, "<p>é</p>".into());
+        cache.put(b, "".into());
         assert_eq!(cache.save().expect("saved"), 2);
         let next = PageCache::open(dir.path());
-        assert_eq!(next.get(&a), Some(("<p>é</p>".to_string(), "# a".to_string())));
+        assert_eq!(next.get(&a), Some("<p>é</p>".to_string()));
         next.save().expect("saved");
         let last = PageCache::open(dir.path());
         assert!(last.get(&a).is_some() && last.get(&b).is_none());

@@ -71,12 +71,14 @@ pub struct Renderer<'a> {
     /// The URL of each theme asset under its fingerprinted name (`style.css` ->
     /// `/assets/style.<hash>.css`), which caches keep for ever.
     assets: BTreeMap<String, String>,
+    /// The build cache and the key of the inputs every page shares (see [`Renderer::render`]).
+    cache: Option<(&'a PageCache, cache::Key)>,
 }
 
 impl Renderer<'_> {
-    /// A key of every input a record page shares with every other (see [`cache`]): the binary,
-    /// the templates, the site settings, the interface text, the navigation, the theme assets, the
-    /// static files and whether drafts are shown.
+    /// A key of every input the pages share (see [`cache`]): the binary, the templates, the site
+    /// settings, the interface text, the navigation, the theme assets, the static files and
+    /// whether drafts are shown.
     fn inputs_key(&self, templates: Option<&std::path::Path>) -> Result<cache::Key> {
         let sources = serde_json::to_vec(&theme::sources(templates)?)?;
         let globals = serde_json::to_vec(&(&self.site, &self.content.strings, &self.navigation, &self.assets))?;
@@ -89,8 +91,22 @@ impl Renderer<'_> {
         &self.content.strings
     }
 
-    /// Renders a page served at `url` (`None` for the 404 page, which has no URL of its own).
-    pub fn render(&self, template: &str, url: Option<&str>, mut context: Context) -> Result<String> {
+    /// Renders a page served at `url` (`None` for the 404 page, which has no URL of its own): from
+    /// the build cache when an earlier build rendered the same template with the same context and
+    /// the same shared inputs (a page is a pure function of those), else now, keeping it.
+    pub fn render(&self, template: &str, url: Option<&str>, context: Context) -> Result<String> {
+        let Some((cache, inputs)) = self.cache else { return self.render_now(template, url, context) };
+        let own = serde_json::to_vec(&context.clone().into_json())?;
+        let key = cache::key(&[&inputs, template.as_bytes(), url.unwrap_or("\0").as_bytes(), &own]);
+        if let Some(html) = cache.get(&key) {
+            return Ok(html);
+        }
+        let html = self.render_now(template, url, context)?;
+        cache.put(key, html.clone());
+        Ok(html)
+    }
+
+    fn render_now(&self, template: &str, url: Option<&str>, mut context: Context) -> Result<String> {
         context.insert("site", &self.site);
         context.insert("url", &url);
         context.insert("lang", &self.content.site.language);
@@ -151,13 +167,17 @@ pub fn files(
         now,
         overrides: templates,
         assets,
+        cache: None,
+    };
+    let renderer = match cache {
+        Some(cache) => Renderer { cache: Some((cache, renderer.inputs_key(templates)?)), ..renderer },
+        None => renderer,
     };
     let records: Vec<&Record> = content.collections.values().flatten().collect();
     let translations = record::Translations::of(content);
-    let inputs = cache.map(|_| renderer.inputs_key(templates)).transpose()?;
     let mut pages: Vec<[OutFile; 2]> = records
         .par_iter()
-        .map(|rec| record_page(&renderer, rec, &translations, cache.zip(inputs.as_ref())))
+        .map(|rec| Ok(record::files(rec, record::render(&renderer, rec, &translations)?)))
         .collect::<Result<_>>()?;
     pages.extend(entry::pages(&renderer, &translations)?);
     pages.extend(listing::collection_pages(&renderer)?);
@@ -177,27 +197,6 @@ pub fn files(
     files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
     files.extend(asset_files);
     Ok(files)
-}
-
-/// A record's page and twin: from the build cache when an earlier build rendered the same inputs,
-/// else rendered (and kept for the next build).
-fn record_page(
-    r: &Renderer,
-    record: &Record,
-    translations: &record::Translations,
-    cache: Option<(&PageCache, &cache::Key)>,
-) -> Result<[OutFile; 2]> {
-    let Some((cache, inputs)) = cache else {
-        return Ok(record::files(record, record::render(r, record, translations)?));
-    };
-    let own = serde_json::to_vec(&translations.of_record(record))?;
-    let key = cache::key(&[inputs, format!("{record:?}").as_bytes(), &own]);
-    if let Some(page) = cache.get(&key) {
-        return Ok(record::files(record, page));
-    }
-    let page = record::render(r, record, translations)?;
-    cache.put(key, page.clone());
-    Ok(record::files(record, page))
 }
 
 /// The theme's assets, each at its own name (for templates of the user's that link it so) and at
