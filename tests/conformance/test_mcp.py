@@ -53,6 +53,12 @@ def test_notifications_get_202_and_no_body(client):
     assert r.status_code == 202 and r.content == b""
 
 
+def test_a_notification_under_an_unsupported_revision_is_refused(client):
+    # Found by Schemathesis: the header was checked for requests only.
+    r = rpc(client, {"jsonrpc": "2.0", "method": "notifications/initialized"}, version="1999-01-01")
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32022
+
+
 def test_ping(client):
     assert rpc(client, {"jsonrpc": "2.0", "id": 7, "method": "ping"}).json() == {"jsonrpc": "2.0", "id": 7, "result": {}}
 

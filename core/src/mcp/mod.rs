@@ -96,7 +96,8 @@ async fn batch<P: Platform>(ctx: &Ctx<'_, P>, messages: Vec<Value>) -> Response 
 async fn answer<P: Platform>(ctx: &Ctx<'_, P>, message: Value, within: Option<Revision>) -> Option<(u16, Value)> {
     let (id, method, params) = match jsonrpc::classify(message) {
         Err(error) => return Some((400, error)),
-        Ok(Message::Accepted) => return None,
+        // A notification names no revision of its own, but the header it came with must be one.
+        Ok(Message::Accepted) => return unsupported_header(ctx).map(|error| (400, error.response(Value::Null))),
         Ok(Message::Request { id, method, params }) => (id, method, params),
     };
     let revision = match within.map_or_else(|| transport::revision(ctx.request, &method, &params), Ok) {
@@ -115,6 +116,12 @@ async fn answer<P: Platform>(ctx: &Ctx<'_, P>, message: Value, within: Option<Re
         Err(error) if stateless && error.code == METHOD_NOT_FOUND => Some((404, error.response(id))),
         Err(error) => Some((200, error.response(id))),
     }
+}
+
+/// The error for an `MCP-Protocol-Version` header naming a revision this server does not speak.
+fn unsupported_header<P>(ctx: &Ctx<'_, P>) -> Option<RpcError> {
+    let header = ctx.request.header("mcp-protocol-version").map(str::trim)?;
+    Revision::parse(header).is_none().then(|| transport::unsupported(header))
 }
 
 fn discovery<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
