@@ -1,5 +1,6 @@
 //! The MCP JSON-RPC dispatcher: any bytes POSTed to /mcp. Never panics; the answer is a JSON-RPC
-//! message (or an empty 202 for notifications and responses), or a problem for HTTP-level faults.
+//! message or a batch of them (or an empty 202 for notifications and responses), or a problem for
+//! HTTP-level faults.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -17,8 +18,16 @@ fuzz_target!(|body: &[u8]| {
     match response.status {
         202 => assert!(response.body.is_empty()),
         200 | 400 if response.header("content-type") == Some("application/json") => {
-            let message: serde_json::Value = serde_json::from_slice(&response.body).expect("a JSON-RPC answer is JSON");
-            assert_eq!(message["jsonrpc"], "2.0");
+            let answer: serde_json::Value = serde_json::from_slice(&response.body).expect("a JSON-RPC answer is JSON");
+            // One message, or (for a batch of MCP 2025-03-26) an array of them.
+            let messages = match answer {
+                serde_json::Value::Array(messages) => messages,
+                message => vec![message],
+            };
+            assert!(!messages.is_empty());
+            for message in messages {
+                assert_eq!(message["jsonrpc"], "2.0");
+            }
         }
         _ => assert!(response.status < 500),
     }
