@@ -1,6 +1,7 @@
 """Start and stop the servers the HTTP tests run against: `portal serve` (native) and, later,
 `wrangler dev` (edge). Every server listens on 127.0.0.1 only and is stopped by the tests."""
 
+import json
 import os
 import socket
 import re
@@ -66,6 +67,16 @@ def start_portal(args, cwd=ROOT, timeout=120, env=None):
 def conformance_dist():
     """The build of fixtures/site that the conformance suite runs against (built by scripts/test)."""
     return Path(os.environ.get("PORTAL_DIST", ROOT / "target" / "conformance-dist"))
+
+
+def routes(dist):
+    """Every URL a build serves, with its asset: the shards of the route index that the manifest
+    head (`_portal/manifest.json`) counts, merged."""
+    head = json.loads((Path(dist) / "_portal" / "manifest.json").read_text())
+    merged = {}
+    for shard in range(head["route_shards"]):
+        merged.update(json.loads((Path(dist) / "_portal" / "routes" / f"{shard}.json").read_text()))
+    return merged
 
 
 def free_port():

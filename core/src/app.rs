@@ -1,10 +1,9 @@
 //! The request pipeline every platform runs: preflight, version pin, route lookup, method check,
 //! rate limit, then a built file or a handler; finally the headers every response shares.
 //!
-//! [`App`] holds what the build wrote (the manifest) and nothing that changes per request, so
-//! adapters build it once and share it.
+//! [`App`] holds what the build wrote (the manifest head and its route index, read shard by shard)
+//! and nothing that changes per request, so adapters build it once and share it.
 
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
@@ -17,11 +16,12 @@ use crate::encyclopedia::{Catalog, CATALOG_FILE};
 use crate::handlers::{self, Ctx};
 use crate::headers::{apply_common, apply_rate_limit, check_api_version, CORS_MAX_AGE};
 use crate::http::{Method, Request, Response};
-use crate::manifest::{Manifest, MANIFEST_FILE};
+use crate::manifest::{Asset, Manifest, Routes, MANIFEST_FILE, MANIFEST_FORMAT};
 use crate::platform::{internal, Platform, PlatformError};
 use crate::problem::{ErrorCode, Problem};
 use crate::query::Query;
 use crate::ratelimit::Decision;
+use crate::route_index::RouteIndex;
 use crate::routes::{self, Serve};
 use crate::search::pack::{PackManifest, INDEX_MANIFEST};
 use crate::search::SearchIndex;
@@ -30,8 +30,8 @@ use crate::search::SearchIndex;
 #[derive(Debug, Clone)]
 pub struct App {
     manifest: Manifest,
-    /// Built files answered at their own path too (`/services/clinic.html` for `/services/clinic`).
-    aliases: HashMap<String, String>,
+    /// Every URL the build serves, shard by shard.
+    routes: RouteIndex,
     /// The search index, opened on first use (natively at start) and kept.
     search: OnceLock<Arc<SearchIndex>>,
     /// The encyclopedia catalog, read on first use and kept.
@@ -39,10 +39,19 @@ pub struct App {
 }
 
 impl App {
-    /// An app over an already parsed manifest.
-    pub fn new(manifest: Manifest) -> Self {
-        let aliases = file_aliases(&manifest);
-        App { manifest, aliases, search: OnceLock::new(), catalog: OnceLock::new() }
+    /// An app over a manifest head and every route it serves, in memory (tests and tools).
+    pub fn new(manifest: Manifest, routes: &Routes) -> Self {
+        App::with_index(manifest, RouteIndex::loaded(routes))
+    }
+
+    fn with_index(manifest: Manifest, routes: RouteIndex) -> Self {
+        App { manifest, routes, search: OnceLock::new(), catalog: OnceLock::new() }
+    }
+
+    /// The asset served at `route`, reading its shard of the route index on first use; a shard
+    /// that cannot be read is a damaged build (500, reported).
+    pub async fn asset<P: Platform>(&self, platform: &P, route: &str) -> Result<Option<&Asset>, Problem> {
+        self.routes.get(platform, route).await.map_err(internal(platform, "reading the route index"))
     }
 
     /// The encyclopedia catalog of the build, read on first use and kept.
@@ -74,13 +83,22 @@ impl App {
         Ok(Arc::clone(self.search.get_or_init(|| index)))
     }
 
-    /// Reads the manifest of the build through the platform.
+    /// Reads the manifest head of the build through the platform (its route shards are read as
+    /// URLs of each are asked for).
     pub async fn load<P: Platform>(platform: &P) -> Result<Self, PlatformError> {
         let bytes = platform.read_file(MANIFEST_FILE).await?.ok_or_else(|| {
             PlatformError(format!("{MANIFEST_FILE} is missing: is this a folder written by `portal build`?"))
         })?;
-        let manifest = serde_json::from_slice(&bytes).map_err(|e| PlatformError(format!("{MANIFEST_FILE}: {e}")))?;
-        Ok(App::new(manifest))
+        let manifest: Manifest =
+            serde_json::from_slice(&bytes).map_err(|e| PlatformError(format!("{MANIFEST_FILE}: {e}")))?;
+        if manifest.format != MANIFEST_FORMAT {
+            return Err(PlatformError(format!(
+                "{MANIFEST_FILE} is format {}, this server reads format {MANIFEST_FORMAT}: build again with this version",
+                manifest.format
+            )));
+        }
+        let routes = RouteIndex::lazy(manifest.route_shards);
+        Ok(App::with_index(manifest, routes))
     }
 
     /// The build's manifest.
@@ -132,7 +150,8 @@ impl App {
         if let Some(location) = page_without_slash(request, path) {
             return Ok(Response::new(301).with_header("location", location));
         }
-        let path = self.aliases.get(path).map_or(path, String::as_str);
+        let alias = self.route_of_file(platform, path).await?;
+        let path = alias.as_deref().unwrap_or(path);
         let Some((route, params)) = routes::find(path) else {
             return Err(unknown_path(path));
         };
@@ -170,6 +189,26 @@ impl App {
     }
 }
 
+impl App {
+    /// Every built file is also answered at its own path (`/services/clinic.html`,
+    /// `/api/services.json`), so the relative links of the pages (see the build's `links`) work on
+    /// the web exactly as in an unpacked copy of `dist/`: the route whose file `path` names, when
+    /// `path` is not a route of its own (a real route always wins).
+    async fn route_of_file<P: Platform>(&self, platform: &P, path: &str) -> Result<Option<String>, Problem> {
+        let file = path.trim_start_matches('/');
+        let candidates = routes::routes_of_file(file);
+        if candidates.is_empty() || self.asset(platform, path).await?.is_some() {
+            return Ok(None);
+        }
+        for candidate in candidates {
+            if self.asset(platform, &candidate).await?.is_some_and(|asset| asset.file == file) {
+                return Ok(Some(candidate));
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// A file the build always writes; its absence is a damaged build (500, reported).
 async fn required_asset<P: Platform>(platform: &P, file: &str) -> Result<Bytes, Problem> {
     match platform.read_file(file).await {
@@ -177,20 +216,6 @@ async fn required_asset<P: Platform>(platform: &P, file: &str) -> Result<Bytes, 
         Ok(None) => Err(internal(platform, file)("the file is missing from the build")),
         Err(e) => Err(internal(platform, file)(e)),
     }
-}
-
-/// Every built file is also answered at its own path (`/services/clinic.html`,
-/// `/api/services.json`), so the relative links of the pages (see the build's `links`) work on the
-/// web exactly as in an unpacked copy of `dist/`. A real route always wins over an alias.
-fn file_aliases(manifest: &Manifest) -> HashMap<String, String> {
-    manifest
-        .routes
-        .iter()
-        .filter_map(|(route, asset)| {
-            let alias = format!("/{}", asset.file);
-            (alias != *route && !manifest.routes.contains_key(&alias)).then(|| (alias, route.clone()))
-        })
-        .collect()
 }
 
 /// Whether an error on `path` is told as a page: on the site's pages (not the API, discovery or
@@ -266,11 +291,9 @@ fn rate_limited(decision: &Decision) -> Problem {
 mod tests {
     use super::*;
 
-    use crate::manifest::{Asset, Manifest};
     use crate::testing::{block_on, FakePlatform};
 
     fn app() -> App {
-        let mut manifest = Manifest::default();
         let asset = Asset {
             file: "api/news.json".into(),
             content_type: "application/json".into(),
@@ -278,8 +301,7 @@ mod tests {
             headers: None,
             markdown: None,
         };
-        manifest.routes.insert("/api/news".into(), asset);
-        App::new(manifest)
+        App::new(Manifest::default(), &Routes::from([("/api/news".to_string(), asset)]))
     }
 
     #[test]

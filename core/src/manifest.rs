@@ -1,6 +1,12 @@
 //! The build manifest: for every URL path, which file of `dist/` to send, its media type and its
 //! extra headers. `portal build` writes it; every server reads it. It also carries the site settings
 //! the dynamic handlers need, because the dynamic side reads `dist/`, never `content/`.
+//!
+//! It comes in two parts (issue 19), so that a server never parses the whole site to answer one
+//! URL: the head ([`Manifest`], at [`MANIFEST_FILE`]) with the settings, and the route index in
+//! shards of about [`ROUTES_PER_SHARD`] URLs each ([`Routes`], at [`shard_file`]), a URL's shard
+//! chosen by a stable hash of it ([`shard_of`]). The Worker reads the head when an isolate starts
+//! and a shard the first time it needs one; a 100,000-record site has about 400,000 URLs.
 
 use std::collections::BTreeMap;
 
@@ -8,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::{MenuItem, SiteConfig};
 use crate::i18n::Strings;
+use crate::stable_hash::fnv1a;
 
 /// Where the manifest lives inside the build folder.
 pub const MANIFEST_FILE: &str = "_portal/manifest.json";
@@ -21,8 +28,44 @@ pub const CACHE_DIR: &str = "_portal/cache";
 /// output over it is a content error naming what made it.
 pub const MAX_FILE_BYTES: usize = 25 * 1024 * 1024;
 
-/// The manifest format version; bumped on incompatible changes.
-pub const MANIFEST_FORMAT: u32 = 1;
+/// The manifest format version; bumped on incompatible changes (2: the routes in shards).
+pub const MANIFEST_FORMAT: u32 = 2;
+
+/// Where the shards of the route index live inside the build folder.
+pub const ROUTES_DIR: &str = "_portal/routes";
+
+/// How many URLs a shard of the route index holds, about: small enough that the Worker reads one
+/// in a millisecond or two (about 200 KB of JSON), large enough that a big site has few files.
+pub const ROUTES_PER_SHARD: usize = 2048;
+
+/// Every URL path the build serves, with its file (one shard of them, or all).
+pub type Routes = BTreeMap<String, Asset>;
+
+/// How many shards a build of `routes` URLs writes: a power of two, so that a growing site
+/// reshuffles its shards only when it doubles.
+pub fn shard_count(routes: usize) -> u32 {
+    let wanted = routes.div_ceil(ROUTES_PER_SHARD).max(1);
+    u32::try_from(wanted.next_power_of_two()).unwrap_or(u32::MAX)
+}
+
+/// The shard that holds `route` among `shards`.
+pub fn shard_of(route: &str, shards: u32) -> u32 {
+    (fnv1a(route.as_bytes()) % u64::from(shards.max(1))) as u32
+}
+
+/// The file of shard `shard`, relative to the build folder.
+pub fn shard_file(shard: u32) -> String {
+    format!("{ROUTES_DIR}/{shard}.json")
+}
+
+/// `routes` divided into `shards` shards, in shard order.
+pub fn split_routes(routes: &Routes, shards: u32) -> Vec<Routes> {
+    let mut out = vec![Routes::new(); shards.max(1) as usize];
+    for (route, asset) in routes {
+        out[shard_of(route, shards) as usize].insert(route.clone(), asset.clone());
+    }
+    out
+}
 
 /// The build manifest.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -43,8 +86,8 @@ pub struct Manifest {
     /// Named header sets, referred to by [`Asset::headers`] (e.g. the `Link` relations of HTML pages).
     #[serde(default)]
     pub header_sets: BTreeMap<String, Vec<(String, String)>>,
-    /// Every URL path the build serves.
-    pub routes: BTreeMap<String, Asset>,
+    /// How many shards the route index has (see [`shard_count`]).
+    pub route_shards: u32,
     /// The HTML page sent with 404 for unknown paths outside `/api/` (file relative to the build).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_found_page: Option<String>,
@@ -69,13 +112,31 @@ pub struct Asset {
 }
 
 impl Manifest {
-    /// The asset served at `path`.
-    pub fn asset(&self, path: &str) -> Option<&Asset> {
-        self.routes.get(path)
-    }
-
     /// The extra headers of `asset`.
     pub fn headers_of(&self, asset: &Asset) -> &[(String, String)] {
         asset.headers.as_ref().and_then(|name| self.header_sets.get(name)).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_double_with_the_site_and_every_route_has_one() {
+        assert_eq!(shard_count(0), 1);
+        assert_eq!(shard_count(ROUTES_PER_SHARD), 1);
+        assert_eq!(shard_count(ROUTES_PER_SHARD + 1), 2);
+        assert_eq!(shard_count(400_000), 256);
+        let asset =
+            Asset { file: "a".into(), content_type: "t".into(), etag: "e".into(), headers: None, markdown: None };
+        let routes: Routes = (0..5000).map(|i| (format!("/news/r-{i}"), asset.clone())).collect();
+        let shards = split_routes(&routes, shard_count(routes.len()));
+        assert_eq!(shards.len(), 4);
+        assert_eq!(shards.iter().map(BTreeMap::len).sum::<usize>(), 5000);
+        assert!(shards.iter().all(|s| s.len() > 1000), "a stable hash spreads URLs evenly");
+        for (n, shard) in shards.iter().enumerate() {
+            assert!(shard.keys().all(|route| shard_of(route, 4) as usize == n));
+        }
     }
 }

@@ -111,6 +111,22 @@ impl FileRule {
     }
 }
 
+/// The routes whose file [`FileRule::apply`] could name `file` (`services/clinic.html` is the
+/// file of `/services/clinic`, `api/encyclopedia/water.jsonld` of `/api/encyclopedia/water/jsonld`):
+/// candidates, for answering a built file at its own path too. A file with no extension is only
+/// ever its own route, so it has none.
+pub fn routes_of_file(file: &str) -> Vec<String> {
+    if file == "index.html" {
+        return vec!["/".to_string()];
+    }
+    let last = file.rsplit('/').next().unwrap_or(file);
+    let Some((stem, extension)) = last.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()) else {
+        return Vec::new();
+    };
+    let parent = &file[..file.len() - last.len()];
+    vec![format!("/{parent}{stem}"), format!("/{parent}{stem}/{extension}")]
+}
+
 /// The file of the HTML page served at `route`: `/` is `index.html`, `/a/b` is `a/b.html`.
 pub fn page_file(route: &str) -> String {
     match route.trim_matches('/') {
@@ -751,6 +767,12 @@ mod tests {
             assert_eq!(output(path), Some((file.to_string(), media)), "{path}");
         }
         assert_eq!(output("/search"), None, "a handler answers it");
+        for (path, file, _) in cases {
+            let found = routes_of_file(file).contains(&path.to_string()) || format!("/{file}") == path;
+            assert!(found, "{file} leads back to {path}");
+        }
+        assert!(routes_of_file("README").is_empty());
+        assert!(routes_of_file(".hidden").is_empty());
     }
 
     #[test]

@@ -253,7 +253,9 @@ fn the_build_writes_the_export_description_and_the_mail_templates() {
     let description = json(&out.path().join("api/export.json"));
     assert_eq!(description["supportedCollections"].as_array().map(Vec::len), Some(19));
     let manifest = json(&out.path().join("_portal/manifest.json"));
-    assert_eq!(manifest["routes"]["/api/export"]["file"], "api/export.json");
+    let shard = portal_core::manifest::shard_of("/api/export", manifest["route_shards"].as_u64().unwrap_or(1) as u32);
+    let routes = json(&out.path().join(portal_core::manifest::shard_file(shard)));
+    assert_eq!(routes["/api/export"]["file"], "api/export.json");
     for stem in portal_core::mail::TEMPLATES {
         assert!(out.path().join(format!("_portal/mail/{stem}.txt")).is_file(), "{stem}.txt");
         assert!(out.path().join(format!("_portal/mail/{stem}.html")).is_file(), "{stem}.html");

@@ -2,7 +2,6 @@
 browser: Playwright's own download host is not reachable), over `portal serve` of the sample site
 (`content/`, built by scripts/test into target/sample-dist)."""
 
-import json
 import os
 import tempfile
 from pathlib import Path
@@ -26,13 +25,13 @@ def sample_dist():
 
 @pytest.fixture(scope="session")
 def site():
-    """`portal serve` over the sample site's build; yields (base URL, manifest)."""
+    """`portal serve` over the sample site's build; yields (base URL, every route it serves)."""
     dist = sample_dist()
-    manifest = json.loads((dist / "_portal" / "manifest.json").read_text())
+    routes = servers.routes(dist)
     state = tempfile.mkdtemp(prefix="browser-state-", dir=servers.ROOT / "target")
     server = servers.start_portal(["serve", "--dist", str(dist), "--port", "0", "--rate-limit", "1000000",
                                    "--state", state], env={"PORTAL_SMTP_URL": ""})
-    yield server.base_url, manifest
+    yield server.base_url, routes
     server.stop()
 
 
@@ -46,6 +45,6 @@ def browser():
         chromium.close()
 
 
-def html_pages(manifest):
+def html_pages(routes):
     """Every URL path the build serves as an HTML page."""
-    return sorted(path for path, asset in manifest["routes"].items() if asset["type"].startswith("text/html"))
+    return sorted(path for path, asset in routes.items() if asset["type"].startswith("text/html"))

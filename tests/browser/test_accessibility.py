@@ -35,41 +35,41 @@ def check(browser, base_url, paths, viewport, scheme):
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_no_page_has_a_serious_accessibility_violation(site, browser, viewport):
-    base_url, manifest = site
-    check(browser, base_url, html_pages(manifest) + extra_pages(manifest), viewport, "light")
+    base_url, routes = site
+    check(browser, base_url, html_pages(routes) + extra_pages(routes), viewport, "light")
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_one_page_of_every_kind_passes_in_the_dark_scheme_too(site, browser, viewport):
     """The theme's dark colours (prefers-color-scheme) on one page of each shape: pages of one
     shape share their template and styles."""
-    base_url, manifest = site
-    check(browser, base_url, one_of_each_kind(manifest) + extra_pages(manifest), viewport, "dark")
+    base_url, routes = site
+    check(browser, base_url, one_of_each_kind(routes) + extra_pages(routes), viewport, "dark")
 
 
-def one_of_each_kind(manifest):
+def one_of_each_kind(routes):
     """One page of each shape (pages of one shape share their template and styles)."""
     kinds = {}
-    for path in html_pages(manifest):
+    for path in html_pages(routes):
         parts = path.strip("/").split("/")
         kinds.setdefault((parts[0] if len(parts) > 1 else "", len(parts)), path)
     return sorted(kinds.values())
 
 
 def test_the_content_security_policy_never_has_to_stop_what_the_site_ships(site, browser):
-    base_url, manifest = site
+    base_url, routes = site
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     refused = []
     page.on("console", lambda m: refused.append(f"{page.url}: {m.text}") if "Content Security Policy" in m.text else None)
-    for path in one_of_each_kind(manifest) + extra_pages(manifest):
+    for path in one_of_each_kind(routes) + extra_pages(routes):
         page.goto(base_url + path, wait_until="load")
     context.close()
     assert not refused, "\n".join(refused)
 
 
-def extra_pages(manifest):
+def extra_pages(routes):
     """Pages a server renders per request: the 404 page, search results (and the message for a
     too-short query) and the forms."""
-    del manifest
+    del routes
     return ["/no-such-page", "/search?q=water", "/search?q=a", "/community-voices/new", "/visit"]

@@ -1,7 +1,6 @@
 """Plain static hosting: Debian's nginx serving a build with the snippet `portal build` writes
 (`_portal/nginx.conf`) sends every static URL with the bytes, media type and headers of `portal serve`."""
 
-import json
 import re
 import shutil
 
@@ -21,12 +20,12 @@ def nginx():
     server.stop()
 
 
-def manifest():
-    return json.loads((servers.conformance_dist() / "_portal" / "manifest.json").read_text())
+def routes():
+    return servers.routes(servers.conformance_dist())
 
 
 def test_every_static_url_has_the_bytes_and_media_type_of_the_build(nginx):
-    routes = manifest()["routes"]
+    routes = routes()
     assert len(routes) > 100
     wrong = []
     for route, asset in routes.items():

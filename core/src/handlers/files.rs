@@ -17,7 +17,7 @@ pub use crate::media::MARKDOWN;
 /// Serves the built file of `path`, or 404 `not_found`.
 pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path: &str) -> Result<Response, Problem> {
     let manifest = app.manifest();
-    let Some(asset) = manifest.asset(path) else {
+    let Some(asset) = app.asset(platform, path).await? else {
         return not_found_page(app, platform, path).await;
     };
     let wants_markdown = asset.markdown.is_some() && prefers_markdown(request.header("accept"));
@@ -76,7 +76,7 @@ async fn read<P: Platform>(platform: &P, asset: &Asset, file: &str) -> Result<by
 
 /// Reads and parses a built JSON file by URL path (the dynamic side reads what the build wrote).
 pub async fn read_json<P: Platform>(app: &App, platform: &P, path: &str) -> Result<Option<Value>, Problem> {
-    let Some(asset) = app.manifest().asset(path) else {
+    let Some(asset) = app.asset(platform, path).await? else {
         return Ok(None);
     };
     let bytes = read(platform, asset, &asset.file).await?;
@@ -95,7 +95,7 @@ pub async fn read_json_file<P: Platform>(platform: &P, file: &str) -> Result<Opt
 /// `/pages/<slug>` answers 301 to the page's canonical URL `/<slug>` (D10).
 pub async fn redirect_page<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let slug = ctx.params.slug.clone().unwrap_or_default();
-    if ctx.app.manifest().asset(&format!("/api/pages/{slug}")).is_none() {
+    if ctx.app.asset(ctx.platform, &format!("/api/pages/{slug}")).await?.is_none() {
         return Err(Problem::not_found(format!("There is no page `{slug}`.")));
     }
     Ok(Response::new(301).with_header("location", format!("/{slug}")))

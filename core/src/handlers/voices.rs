@@ -96,7 +96,7 @@ mod tests {
         let mut manifest = Manifest::default();
         manifest.site.notifications.from = "portal@example.org".into();
         manifest.site.notifications.voices_to = "editors@example.org".into();
-        App::new(manifest)
+        App::new(manifest, &crate::manifest::Routes::new())
     }
 
     fn platform() -> FakePlatform {

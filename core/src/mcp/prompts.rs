@@ -56,7 +56,12 @@ pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, name: &str) -> Result<Value, Rpc
         )
     };
     let skill = skills.iter().find(|s| s["name"] == name).ok_or_else(unknown)?;
-    let asset = ctx.app.manifest().asset(&skill_route(name)).ok_or_else(unknown)?;
+    let asset = ctx
+        .app
+        .asset(ctx.platform, &skill_route(name))
+        .await
+        .map_err(|problem| RpcError::new(INTERNAL_ERROR, problem.detail))?
+        .ok_or_else(unknown)?;
     let text = ctx
         .platform
         .read_file(&asset.file)

@@ -160,7 +160,8 @@ pub async fn read<P: Platform>(ctx: &Ctx<'_, P>, revision: Revision, uri: &str) 
 
 /// The markdown twin of the page at `url`, if the build wrote one.
 async fn twin<P: Platform>(ctx: &Ctx<'_, P>, url: &str) -> Result<Option<String>, RpcError> {
-    let Some(file) = ctx.app.manifest().asset(url).and_then(|asset| asset.markdown.clone()) else { return Ok(None) };
+    let asset = ctx.app.asset(ctx.platform, url).await.map_err(internal)?;
+    let Some(file) = asset.and_then(|asset| asset.markdown.clone()) else { return Ok(None) };
     let bytes =
         ctx.platform.read_file(&file).await.map_err(|e| internal(crate::platform::internal(ctx.platform, &file)(e)))?;
     Ok(bytes.map(|b| String::from_utf8_lossy(&b).into_owned()))

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use portal_core::cache_control::{is_fingerprinted, IMMUTABLE};
 use portal_core::headers::common;
-use portal_core::manifest::{Manifest, CACHE_DIR};
+use portal_core::manifest::{Manifest, Routes, CACHE_DIR};
 use portal_core::media;
 
 use super::output::OutFile;
@@ -50,8 +50,8 @@ pub fn assets_ignore_file(whole: &[&str]) -> OutFile {
     OutFile::internal(".assetsignore", text.into_bytes())
 }
 
-/// The `_headers` file for `manifest`.
-pub fn headers_file(manifest: &Manifest) -> OutFile {
+/// The `_headers` file for `manifest` and its `routes`.
+pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
     let mut out = String::from("# Written by `portal build`: the headers `portal serve` and the Worker send.\n/*\n");
     for (name, value) in common() {
         let _ = writeln!(out, "  {name}: {value}");
@@ -63,11 +63,11 @@ pub fn headers_file(manifest: &Manifest) -> OutFile {
         let _ = writeln!(out, "  {name}: {value}");
     }
     let mut rules = 1;
-    for asset in manifest.routes.values().filter(|asset| is_fingerprinted(&asset.file)) {
+    for asset in routes.values().filter(|asset| is_fingerprinted(&asset.file)) {
         let _ = writeln!(out, "/{}\n  ! cache-control\n  cache-control: {IMMUTABLE}", asset.file);
         rules += 1;
     }
-    for asset in manifest.routes.values() {
+    for asset in routes.values() {
         let extra = manifest.headers_of(asset);
         let special = asset.headers.as_deref().is_some_and(|set| set != "html");
         if rules >= MAX_RULES || (!special && inferred(&asset.file, &asset.content_type)) {
@@ -92,6 +92,7 @@ mod tests {
     #[test]
     fn every_file_gets_cors_and_special_files_their_own_rule() {
         let mut manifest = Manifest::default();
+        let mut routes = Routes::new();
         let asset = |file: &str, content_type: &str, headers: Option<&str>| Asset {
             file: file.into(),
             content_type: content_type.into(),
@@ -99,11 +100,11 @@ mod tests {
             headers: headers.map(str::to_string),
             markdown: None,
         };
-        manifest.routes.insert("/api/news".into(), asset("api/news.json", "application/json", None));
-        manifest.routes.insert("/api/rss".into(), asset("api/rss.xml", "application/rss+xml; charset=utf-8", None));
-        manifest.routes.insert("/old".into(), asset("old.json", "application/json", Some("old")));
+        routes.insert("/api/news".into(), asset("api/news.json", "application/json", None));
+        routes.insert("/api/rss".into(), asset("api/rss.xml", "application/rss+xml; charset=utf-8", None));
+        routes.insert("/old".into(), asset("old.json", "application/json", Some("old")));
         manifest.header_sets.insert("old".into(), vec![("sunset".into(), "Mon, 01 Mar 2027 00:00:00 GMT".into())]);
-        let text = String::from_utf8(headers_file(&manifest).bytes).unwrap_or_default();
+        let text = String::from_utf8(headers_file(&manifest, &routes).bytes).unwrap_or_default();
         assert!(text.contains("/*\n  access-control-allow-origin: *"));
         assert!(text.contains("/api/rss.xml\n  content-type: application/rss+xml; charset=utf-8"));
         assert!(text.contains("/old.json\n  content-type: application/json\n  sunset: Mon, 01 Mar 2027"));

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use portal_core::content::ContentError;
-use portal_core::manifest::{Manifest, MANIFEST_FORMAT};
+use portal_core::manifest::{shard_count, Manifest, Routes, MANIFEST_FORMAT};
 use portal_core::time::DateTime;
 
 use self::output::OutFile;
@@ -126,8 +126,10 @@ pub struct Rendered {
     pub content: Content,
     /// Every output file, sorted by file.
     pub files: Vec<OutFile>,
-    /// The manifest of the files.
+    /// The manifest head of the files.
     pub manifest: Manifest,
+    /// Every URL the build serves (written as the shards of the route index).
+    pub routes: Routes,
     /// Problems that do not stop the build.
     pub warnings: Vec<ContentError>,
 }
@@ -181,7 +183,8 @@ fn render_with(
     }
     steps.time("links", || links::apply(&mut files, &published, content.site.base()));
     files.extend(published);
-    let mut manifest = Manifest {
+    let routes = steps.time("manifest", || output::routes(&files))?;
+    let manifest = Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
@@ -189,14 +192,14 @@ fn render_with(
         navigation: pages::navigation::main_menu(&content),
         header_sets: discovery::header_sets(&content.site),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
-        ..Manifest::default()
+        route_shards: shard_count(routes.len()),
     };
-    steps.time("manifest", || output::fill_manifest(&mut manifest, &files))?;
-    files.push(cdn::headers_file(&manifest));
-    files.push(nginx::snippet(&manifest));
+    files.push(cdn::headers_file(&manifest, &routes));
+    files.push(nginx::snippet(&manifest, &routes));
+    files.extend(output::route_shard_files(&routes, manifest.route_shards)?);
     files.sort_by(|a, b| a.file.cmp(&b.file));
     steps.report();
-    Ok(Rendered { content, files, manifest, warnings })
+    Ok(Rendered { content, files, manifest, routes, warnings })
 }
 
 /// The warning for a site without `base_url`: sitemap, feed and canonical links can only be
@@ -221,7 +224,7 @@ pub fn check(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
 pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     let cache = cache::PageCache::open(&options.out);
-    let Rendered { content, files, manifest, warnings } = render_with(options, progress, strict, Some(&cache))?;
+    let Rendered { content, files, manifest, warnings, .. } = render_with(options, progress, strict, Some(&cache))?;
     let mut steps = Steps::default();
     let write = steps.time("write", || output::write(&options.out, files, &manifest, options.split_over))?;
     steps.time("cache", || cache.save())?;

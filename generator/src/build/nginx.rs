@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use portal_core::cache_control::{is_fingerprinted, IMMUTABLE, NO_STORE};
 use portal_core::headers::common;
-use portal_core::manifest::{Asset, Manifest, MANIFEST_FILE};
+use portal_core::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
 use portal_core::problem::Problem;
 use portal_core::routes::is_api_path;
 
@@ -32,8 +32,8 @@ fn api_not_found(base_url: &str) -> String {
     document.to_string().replace('\'', "\\u0027")
 }
 
-/// The nginx snippet for `manifest`.
-pub fn snippet(manifest: &Manifest) -> OutFile {
+/// The nginx snippet for `manifest` and its `routes`.
+pub fn snippet(manifest: &Manifest, routes: &Routes) -> OutFile {
     let common = format!("{}{}", common_headers(), headers(&[cache_control(manifest.site.cache.for_file(""))]));
     let no_store = format!("{}{}", common_headers(), headers(&[cache_control(NO_STORE.to_string())]));
     let html_headers = headers(manifest.header_sets.get("html").map(Vec::as_slice).unwrap_or(&[]));
@@ -58,7 +58,7 @@ pub fn snippet(manifest: &Manifest) -> OutFile {
          return 404 '{not_found}';\n}}\n",
         not_found = api_not_found(manifest.site.base()),
     );
-    for (route, asset) in &manifest.routes {
+    for (route, asset) in routes {
         let forever = is_fingerprinted(&asset.file);
         if !forever && follows_generic_rule(route, asset) {
             continue;
@@ -127,11 +127,12 @@ mod tests {
 
     #[test]
     fn only_urls_off_the_generic_rules_get_their_own_location() {
-        let mut manifest = Manifest::default();
-        manifest.routes.insert("/api/news".into(), asset("api/news.json", "application/json", None));
-        manifest.routes.insert("/news".into(), asset("news.html", "text/html; charset=utf-8", Some("html")));
-        manifest.routes.insert("/api/rss".into(), asset("api/rss.xml", "application/rss+xml; charset=utf-8", None));
-        let text = String::from_utf8(snippet(&manifest).bytes).unwrap_or_default();
+        let manifest = Manifest::default();
+        let mut routes = Routes::new();
+        routes.insert("/api/news".into(), asset("api/news.json", "application/json", None));
+        routes.insert("/news".into(), asset("news.html", "text/html; charset=utf-8", Some("html")));
+        routes.insert("/api/rss".into(), asset("api/rss.xml", "application/rss+xml; charset=utf-8", None));
+        let text = String::from_utf8(snippet(&manifest, &routes).bytes).unwrap_or_default();
         assert!(!text.contains("location = /api/news "));
         assert!(!text.contains("location = /news "));
         assert!(text.contains(

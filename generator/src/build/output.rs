@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use portal_core::manifest::{Asset, Manifest, CACHE_DIR, MANIFEST_FILE};
+use portal_core::manifest::{shard_file, split_routes, Asset, Manifest, Routes, CACHE_DIR, MANIFEST_FILE};
 use portal_core::parts;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -99,8 +99,8 @@ pub struct WriteStats {
     pub removed: usize,
 }
 
-/// Adds every served file to the manifest's routes.
-pub fn fill_manifest(manifest: &mut Manifest, files: &[OutFile]) -> Result<()> {
+/// Every served file as the route index holds it.
+pub fn routes(files: &[OutFile]) -> Result<Routes> {
     let assets: Vec<(String, Asset)> = files
         .par_iter()
         .filter_map(|f| {
@@ -116,12 +116,22 @@ pub fn fill_manifest(manifest: &mut Manifest, files: &[OutFile]) -> Result<()> {
             })
         })
         .collect();
+    let mut routes = Routes::new();
     for (route, asset) in assets {
-        if let Some(previous) = manifest.routes.insert(route.clone(), asset) {
+        if let Some(previous) = routes.insert(route.clone(), asset) {
             bail!("two outputs claim the URL {route} (one is {}); rename one of the records", previous.file);
         }
     }
-    Ok(())
+    Ok(routes)
+}
+
+/// The shards of the route index (see `portal_core::manifest`), `shards` of them.
+pub fn route_shard_files(routes: &Routes, shards: u32) -> Result<Vec<OutFile>> {
+    split_routes(routes, shards)
+        .iter()
+        .enumerate()
+        .map(|(n, shard)| Ok(OutFile::internal(shard_file(n as u32), serde_json::to_vec(shard)?)))
+        .collect()
 }
 
 /// Threads that create files in parallel.
