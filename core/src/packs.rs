@@ -23,6 +23,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use crate::parts::SERVED_BY_THE_CDN;
+use crate::platform::PlatformError;
 use crate::stable_hash::fnv1a;
 
 /// Where packs and their index live inside the build folder.
@@ -230,6 +231,36 @@ impl PackReader {
     }
 }
 
+/// Where a platform that reads packs gets the files of the build as they were uploaded (the
+/// Worker: its assets binding).
+#[allow(async_fn_in_trait)]
+pub trait LooseFiles {
+    /// The uploaded file `file` (a pack, or a file left loose); `Ok(None)` when there is none.
+    async fn read_loose(&self, file: &str) -> Result<Option<Bytes>, PlatformError>;
+}
+
+/// `file` of the build: out of its pack when `reader` (the build's pack index, if it was packed)
+/// says it is packed, else as uploaded.
+pub async fn read<L: LooseFiles + ?Sized>(
+    loose: &L,
+    reader: Option<&PackReader>,
+    file: &str,
+) -> Result<Option<Bytes>, PlatformError> {
+    if let Some((reader, pack)) = reader.and_then(|r| r.locate(file).map(|pack| (r, pack))) {
+        let found = match reader.cached(pack, file) {
+            Some(found) => found,
+            None => match loose.read_loose(pack).await? {
+                Some(bytes) => reader.extract(pack, bytes, file).map_err(|e| PlatformError(e.to_string()))?,
+                None => None,
+            },
+        };
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    loose.read_loose(file).await
+}
+
 fn slice(pack: &Bytes, header: &Header, file: &str) -> Option<Bytes> {
     header.get(file).map(|(offset, len)| pack.slice(*offset..*offset + *len))
 }
@@ -296,6 +327,34 @@ mod tests {
         assert_eq!(reader.extract("p", pack, "b").expect("pack").as_deref(), Some(&b"22"[..]));
         assert_eq!(reader.cached("p", "a"), Some(Some(Bytes::from_static(b"1"))));
         assert_eq!(reader.cached("p", "c"), Some(None));
+    }
+
+    struct Uploaded(BTreeMap<String, Bytes>, std::cell::Cell<usize>);
+
+    impl LooseFiles for Uploaded {
+        async fn read_loose(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+            self.1.set(self.1.get() + 1);
+            Ok(self.0.get(file).cloned())
+        }
+    }
+
+    #[test]
+    fn files_are_read_out_of_their_pack_once_it_is_read() {
+        let index = PackIndex { spacing: 64, packs: vec![("a".into(), "p.pack".into())], loose: BTreeSet::new() };
+        let reader = PackReader::new(&serde_json::to_vec(&index).expect("json")).expect("reader");
+        let pack = Bytes::from(encode(&[("a.html", b"A"), ("b.html", b"B")]));
+        let uploaded = Uploaded(
+            BTreeMap::from([("p.pack".to_string(), pack), ("_portal/x.json".to_string(), Bytes::from_static(b"X"))]),
+            std::cell::Cell::new(0),
+        );
+        let read = |file: &str| crate::testing::block_on(super::read(&uploaded, Some(&reader), file)).expect("read");
+        assert_eq!(read("a.html").as_deref(), Some(&b"A"[..]));
+        assert_eq!(read("b.html").as_deref(), Some(&b"B"[..]));
+        assert_eq!(uploaded.1.get(), 1, "the pack was fetched once");
+        assert_eq!(read("_portal/x.json").as_deref(), Some(&b"X"[..]));
+        assert_eq!(read("c.html"), None);
+        let unpacked = crate::testing::block_on(super::read(&uploaded, None, "_portal/x.json")).expect("read");
+        assert_eq!(unpacked.as_deref(), Some(&b"X"[..]));
     }
 
     #[test]

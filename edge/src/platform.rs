@@ -1,10 +1,12 @@
-//! The edge [`Platform`]: built files through the static-assets binding, rate-limit windows in a
-//! Durable Object per client address, the Cache API, outbound `fetch` with a timeout, the
-//! platform clock.
+//! The edge [`Platform`]: built files through the static-assets binding (out of their packs when
+//! the build was packed), rate-limit windows in a Durable Object per client address, the Cache
+//! API, outbound `fetch` with a timeout, the platform clock.
 
 use bytes::Bytes;
+use portal_core::packs::{self, LooseFiles, PackReader, PACK_INDEX};
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 use portal_core::ratelimit::{Decision, Limits};
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use worker::{AbortController, Cache, Context, Delay, Env, Fetch, Headers, Method, RequestInit};
@@ -14,6 +16,12 @@ use crate::rate_limiter::Ask;
 
 /// A host name for URLs the runtime needs but never resolves (asset and cache keys).
 const INTERNAL_HOST: &str = "https://portal.internal";
+
+thread_local! {
+    /// This isolate's reader of the build's packs (`None` when the build is not packed), read
+    /// with the first file and kept with the packs it reads.
+    static PACKS: OnceCell<Rc<Option<PackReader>>> = const { OnceCell::new() };
+}
 
 /// The platform of one Worker request.
 pub struct EdgePlatform {
@@ -41,8 +49,22 @@ impl EdgePlatform {
     }
 }
 
-impl Platform for EdgePlatform {
-    async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+impl EdgePlatform {
+    /// The pack reader of this isolate, reading the pack index the first time.
+    async fn packs(&self) -> Result<Rc<Option<PackReader>>, PlatformError> {
+        if let Some(reader) = PACKS.with(|cell| cell.get().cloned()) {
+            return Ok(reader);
+        }
+        let reader = match self.read_loose(PACK_INDEX).await? {
+            Some(index) => Some(PackReader::new(&index).map_err(|e| PlatformError(e.to_string()))?),
+            None => None,
+        };
+        Ok(PACKS.with(|cell| Rc::clone(cell.get_or_init(|| Rc::new(reader)))))
+    }
+}
+
+impl LooseFiles for EdgePlatform {
+    async fn read_loose(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
         let assets = self.env.assets("ASSETS").map_err(error("ASSETS binding"))?;
         let mut response =
             assets.fetch(format!("{INTERNAL_HOST}/{file}"), None).await.map_err(error("reading an asset"))?;
@@ -51,6 +73,13 @@ impl Platform for EdgePlatform {
             404 => Ok(None),
             status => Err(PlatformError(format!("asset {file} answered {status}"))),
         }
+    }
+}
+
+impl Platform for EdgePlatform {
+    async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+        let reader = self.packs().await?;
+        packs::read(self, reader.as_ref().as_ref(), file).await
     }
 
     async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {

@@ -101,6 +101,11 @@ struct BuildArgs {
     /// instead (Cloudflare takes at most 25 MiB a file); lower it to try the parts on a small site.
     #[arg(long, default_value_t = portal_core::parts::SPLIT_OVER)]
     split_over: usize,
+    /// Bundle small files into packs when a Worker deploy would otherwise upload more than this
+    /// many files (Cloudflare takes 20,000 a version on the Free plan); 0 always packs, which
+    /// tries the packed layout on a small site.
+    #[arg(long, default_value_t = portal_core::packs::PACK_OVER)]
+    pack_over: usize,
 }
 
 #[derive(Args)]
@@ -146,14 +151,15 @@ impl RenderArgs {
             out: out.to_path_buf(),
             base_url: self.base_url.clone(),
             drafts: false,
-            split_over: portal_core::parts::SPLIT_OVER,
+            layout: build::upload::Layout::default(),
         }
     }
 }
 
 impl BuildArgs {
     fn options(&self) -> BuildOptions {
-        BuildOptions { split_over: self.split_over, ..self.render.options(&self.out) }
+        let layout = build::upload::Layout { split_over: self.split_over, pack_over: self.pack_over };
+        BuildOptions { layout, ..self.render.options(&self.out) }
     }
 }
 

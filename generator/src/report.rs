@@ -103,7 +103,8 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
             json!({
                 "status": "ok", "out": out.display().to_string(), "records": records, "collections": per,
                 "entries": report.entries, "files": report.write.files, "bytes": report.write.bytes,
-                "written": report.write.written, "removed": report.write.removed, "milliseconds": report.elapsed.as_millis() as u64,
+                "written": report.write.written, "removed": report.write.removed,
+                "uploaded": report.write.uploaded, "milliseconds": report.elapsed.as_millis() as u64,
                 "warnings": json_list(&report.warnings),
             })
         );
@@ -111,7 +112,7 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
     }
     let per: Vec<String> = report.collections.iter().filter(|(_, n)| *n > 0).map(|(c, n)| format!("{c} {n}")).collect();
     println!(
-        "portal: built {records} records ({}) and {} encyclopedia entries into {}: {} files, {} bytes ({} written, {} removed) in {} ms",
+        "portal: built {records} records ({}) and {} encyclopedia entries into {}: {} files, {} bytes ({} written, {} removed; a Worker deploy uploads {}) in {} ms",
         per.join(", "),
         report.entries,
         out.display(),
@@ -119,6 +120,7 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
         report.write.bytes,
         report.write.written,
         report.write.removed,
+        report.write.uploaded,
         report.elapsed.as_millis()
     );
 }

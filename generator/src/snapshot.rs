@@ -43,10 +43,11 @@ pub fn pack(dist: &Path, out: &Path) -> Result<usize> {
     )
     .context("reading the build manifest")?;
     let mut files = BTreeMap::new();
-    // Neither the build cache nor the parts of large files (the whole files are in the copy).
-    let (cache, parts) = (dist.join(CACHE_DIR), dist.join(portal_core::parts::PARTS_DIR));
+    // Neither the build cache, nor the parts of large files or the packs of small ones that a
+    // Worker upload uses (the copy has every file whole, as `portal serve` reads them).
+    let left_out = [CACHE_DIR, portal_core::parts::PARTS_DIR, portal_core::packs::PACKS_DIR].map(|dir| dist.join(dir));
     let walk = walkdir::WalkDir::new(dist).sort_by_file_name().into_iter();
-    for entry in walk.filter_entry(|e| e.path() != cache && e.path() != parts) {
+    for entry in walk.filter_entry(|e| !left_out.iter().any(|dir| e.path() == dir)) {
         let entry = entry.with_context(|| format!("reading {}", dist.display()))?;
         if entry.file_type().is_file() {
             let relative = entry.path().strip_prefix(dist).unwrap_or(entry.path()).to_string_lossy().replace('\\', "/");

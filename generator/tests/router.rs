@@ -26,7 +26,7 @@ async fn state(dir: &Path) -> Arc<ServerState> {
         out: out.clone(),
         base_url: None,
         drafts: false,
-        split_over: portal_core::parts::SPLIT_OVER,
+        layout: portal::build::upload::Layout::default(),
     };
     build(&options, &Progress::hidden(), false).expect("the fixture builds");
     ServerState::open(out, &dir.join("state"), Limits::default(), TrustedProxies::parse(LOOPBACK).expect("valid"))

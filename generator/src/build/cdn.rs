@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use portal_core::cache_control::{is_fingerprinted, IMMUTABLE};
 use portal_core::headers::common;
-use portal_core::manifest::{Manifest, Routes, CACHE_DIR};
+use portal_core::manifest::{Manifest, Routes};
 use portal_core::media;
 
 use super::output::OutFile;
@@ -37,17 +37,6 @@ fn inferred(file: &str, content_type: &str) -> bool {
                 | ("md", "text/markdown")
                 | ("csv", "text/csv")
         )
-}
-
-/// `.assetsignore`: what a Worker deploy of the build folder leaves out (wrangler reads it, with
-/// `.gitignore` syntax, from the assets folder): the build cache, which is no part of the site, and
-/// the files over the static-asset limit, which are uploaded in parts (`portal_core::parts`).
-pub fn assets_ignore_file(whole: &[&str]) -> OutFile {
-    let mut text = format!("# Written by `portal build`: not uploaded by `wrangler deploy`.\n/{CACHE_DIR}/\n");
-    for file in whole {
-        text.push_str(&format!("/{file}\n"));
-    }
-    OutFile::internal(".assetsignore", text.into_bytes())
 }
 
 /// The `_headers` file for `manifest` and its `routes`.

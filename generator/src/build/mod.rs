@@ -18,6 +18,7 @@ pub mod pages;
 pub mod search;
 pub mod spatial;
 pub mod statics;
+pub mod upload;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -43,9 +44,9 @@ pub struct BuildOptions {
     pub base_url: Option<String>,
     /// Keeps drafts, marked as such (a private preview: `portal serve --drafts`).
     pub drafts: bool,
-    /// Files larger than this many bytes are also written in parts for hosts with a file-size
-    /// limit (`portal_core::parts`); Cloudflare's 25 MiB by default.
-    pub split_over: usize,
+    /// How a Worker deploy of the output is laid out: files over the size limit in parts, small
+    /// files in packs past a number of files (see [`upload`]).
+    pub layout: upload::Layout,
 }
 
 /// What a build did.
@@ -226,7 +227,7 @@ pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
     let cache = cache::PageCache::open(&options.out);
     let Rendered { content, files, manifest, warnings, .. } = render_with(options, progress, strict, Some(&cache))?;
     let mut steps = Steps::default();
-    let write = steps.time("write", || output::write(&options.out, files, &manifest, options.split_over))?;
+    let write = steps.time("write", || output::write(&options.out, files, &manifest, options.layout))?;
     steps.time("cache", || cache.save())?;
     steps.report();
     Ok(BuildReport {

@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use portal_core::manifest::{shard_file, split_routes, Asset, Manifest, Routes, CACHE_DIR, MANIFEST_FILE};
-use portal_core::parts;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
+
+use super::upload::{self, Layout};
 
 /// One file of the build.
 #[derive(Debug, Clone)]
@@ -97,6 +98,8 @@ pub struct WriteStats {
     pub written: usize,
     /// Stale files removed.
     pub removed: usize,
+    /// Files a Worker deploy of the folder uploads (after `.assetsignore`).
+    pub uploaded: usize,
 }
 
 /// Every served file as the route index holds it.
@@ -137,12 +140,18 @@ pub fn route_shard_files(routes: &Routes, shards: u32) -> Result<Vec<OutFile>> {
 /// Threads that create files in parallel.
 const WRITE_THREADS: usize = 8;
 
-/// Writes `files` and the manifest into `out`, rewriting only what changed and removing the rest.
-pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest, split_over: usize) -> Result<WriteStats> {
+/// Writes `files` (with what a Worker upload needs besides, see [`upload`]) and the manifest into
+/// `out`, rewriting only what changed and removing the rest.
+pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest, layout: Layout) -> Result<WriteStats> {
     guard_output_folder(out)?;
     let manifest_bytes = serde_json::to_vec(manifest).context("serialising the manifest")?;
     files.push(OutFile::internal(MANIFEST_FILE, manifest_bytes));
-    add_parts(&mut files, split_over);
+    let uploaded = upload::prepare(&mut files, layout);
+    // The manifest head goes last (see below).
+    if let Some(at) = files.iter().position(|f| f.file == MANIFEST_FILE) {
+        let head = files.remove(at);
+        files.push(head);
+    }
     let mut seen = HashSet::new();
     for f in &files {
         if !seen.insert(f.file.as_str()) {
@@ -175,24 +184,8 @@ pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest, split_ove
         + usize::from(write_if_changed(&out.join(&manifest_file.file), &manifest_file.bytes)?);
     let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.file)).collect();
     let removed = remove_stale(out, &keep)?;
-    Ok(WriteStats { files: files.len(), bytes: files.iter().map(|f| f.bytes.len() as u64).sum(), written, removed })
-}
-
-/// Writes each file over the static-asset limit in parts too, and `.assetsignore` (which keeps the
-/// whole files out of a Worker upload); the manifest stays last.
-fn add_parts(files: &mut Vec<OutFile>, split_over: usize) {
-    let manifest = files.pop();
-    let big = |f: &&OutFile| parts::splits(&f.file, f.bytes.len(), split_over);
-    let whole: Vec<String> = files.iter().chain(manifest.iter()).filter(big).map(|f| f.file.clone()).collect();
-    let part_bytes = split_over.clamp(1, parts::PART_BYTES);
-    let mut pieces = Vec::new();
-    for f in files.iter().chain(manifest.iter()).filter(big) {
-        let split = parts::split(&f.file, &f.bytes, part_bytes);
-        pieces.extend(split.into_iter().map(|(file, bytes)| OutFile::internal(file, bytes)));
-    }
-    files.extend(pieces);
-    files.push(super::cdn::assets_ignore_file(&whole.iter().map(String::as_str).collect::<Vec<_>>()));
-    files.extend(manifest);
+    let bytes = files.iter().map(|f| f.bytes.len() as u64).sum();
+    Ok(WriteStats { files: files.len(), bytes, written, removed, uploaded })
 }
 
 /// Refuses to write into a non-empty folder that is not a previous build (it would be pruned).

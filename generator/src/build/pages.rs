@@ -14,6 +14,7 @@ pub mod home;
 pub mod listing;
 pub mod navigation;
 pub mod record;
+pub mod sitemap;
 pub mod taxonomy;
 
 use std::collections::{BTreeMap, HashSet};
@@ -126,19 +127,6 @@ fn local_date(strings: Strings) -> impl tera::Filter {
     }
 }
 
-fn sitemap(content: &Content, routes: &[&str]) -> Result<OutFile> {
-    let base = content.site.base();
-    let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
-    for route in routes {
-        let escaped = crate::images::encode_path(route).replace('&', "&amp;");
-        xml.push_str(&format!("  <url><loc>{base}{escaped}</loc></url>\n"));
-    }
-    xml.push_str("</urlset>\n");
-    OutFile::at("/sitemap.xml", xml.into_bytes())
-}
-
 /// `robots.txt`: everything may be crawled, except a drafts preview, which nothing may.
 fn robots(content: &Content) -> Result<OutFile> {
     let rule = if content.drafts { "Disallow: /" } else { "Allow: /" };
@@ -188,8 +176,7 @@ pub fn files(
     let drafts: HashSet<&str> = records.iter().filter(|r| r.draft).map(|r| r.url.as_str()).collect();
     let routes: Vec<&str> =
         files.iter().filter_map(|f| f.route.as_deref()).filter(|route| !drafts.contains(route)).collect();
-    let sitemap = sitemap(content, &routes)?;
-    files.push(sitemap);
+    files.extend(sitemap::files(content.site.base(), &routes, sitemap::MAX_URLS)?);
     files.push(robots(content)?);
     files.push(OutFile::internal(NOT_FOUND_FILE, renderer.render("404.html", None, Context::new())?.into_bytes()));
     // The shell of the pages rendered per request; its links stay root-relative (see core's `html`).

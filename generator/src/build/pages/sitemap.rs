@@ -1,0 +1,107 @@
+//! `sitemap.xml`: every page's URL. The sitemaps protocol takes at most 50,000 URLs (and 50 MB) a
+//! file, so a bigger site gets a sitemap index at `/sitemap.xml` naming one sitemap per section (a
+//! collection, the encyclopedia, tags, categories, the rest), each in files of at most 50,000 URLs
+//! at `/sitemaps/<section>-<n>.xml`. A section's files change only when its pages come or go.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use portal_core::routes;
+
+use crate::build::output::OutFile;
+use crate::images::encode_path;
+
+/// The most URLs one sitemap file may hold (sitemaps.org).
+pub const MAX_URLS: usize = 50_000;
+
+const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+const XMLNS: &str = "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"";
+
+/// The sitemap files of `pages` (URL paths) on the site at `base`, at most `max_urls` URLs a file.
+pub fn files(base: &str, pages: &[&str], max_urls: usize) -> Result<Vec<OutFile>> {
+    if pages.len() <= max_urls {
+        return Ok(vec![OutFile::at("/sitemap.xml", urlset(base, pages).into_bytes())?]);
+    }
+    let mut sections: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
+    for page in pages {
+        sections.entry(section(page)).or_default().push(page);
+    }
+    let mut files = Vec::new();
+    let mut index = format!("{HEAD}<sitemapindex {XMLNS}>\n");
+    for (name, pages) in sections {
+        for (n, chunk) in pages.chunks(max_urls.max(1)).enumerate() {
+            let url = format!("/sitemaps/{name}-{}.xml", n + 1);
+            index.push_str(&format!("  <sitemap><loc>{base}{url}</loc></sitemap>\n"));
+            files.push(OutFile::at(url, urlset(base, chunk).into_bytes())?);
+        }
+    }
+    index.push_str("</sitemapindex>\n");
+    files.push(OutFile::at("/sitemap.xml", index.into_bytes())?);
+    Ok(files)
+}
+
+fn urlset(base: &str, pages: &[&str]) -> String {
+    let mut xml = format!("{HEAD}<urlset {XMLNS}>\n");
+    for page in pages {
+        let escaped = encode_path(page).replace('&', "&amp;");
+        xml.push_str(&format!("  <url><loc>{base}{escaped}</loc></url>\n"));
+    }
+    xml.push_str("</urlset>\n");
+    xml
+}
+
+/// The section of a page: its collection, else the encyclopedia, tags, categories or the rest.
+fn section(page: &str) -> &'static str {
+    if let Some((route, params)) = routes::find(page) {
+        if let Some(collection) = params.collection.as_deref() {
+            return portal_core::collections::COLLECTIONS.iter().copied().find(|c| *c == collection).unwrap_or("site");
+        }
+        if route.pattern == "/{slug+}" {
+            return portal_core::collections::PAGES;
+        }
+    }
+    match page.trim_start_matches('/').split('/').next() {
+        Some("encyclopedia") => "encyclopedia",
+        Some("tags") => "tags",
+        Some("categories") => "categories",
+        _ => "site",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(file: &OutFile) -> String {
+        String::from_utf8_lossy(&file.bytes).into_owned()
+    }
+
+    #[test]
+    fn a_small_site_has_one_sitemap() {
+        let files = files("https://s.example", &["/", "/news/a b"], 10).expect("files");
+        assert_eq!(files.len(), 1);
+        assert!(text(&files[0]).contains("<loc>https://s.example/news/a%20b</loc>"));
+    }
+
+    #[test]
+    fn a_big_site_has_an_index_of_sections_in_files_of_at_most_the_limit() {
+        let pages: Vec<String> =
+            (0..5).map(|i| format!("/news/r-{i}")).chain(["/tags/x".into(), "/about".into()]).collect();
+        let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
+        let files = files("https://s.example", &pages, 2).expect("files");
+        let names: Vec<&str> = files.iter().map(|f| f.file.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "sitemaps/news-1.xml",
+                "sitemaps/news-2.xml",
+                "sitemaps/news-3.xml",
+                "sitemaps/pages-1.xml",
+                "sitemaps/tags-1.xml",
+                "sitemap.xml"
+            ]
+        );
+        let index = text(&files[5]);
+        assert!(index.contains("<sitemapindex") && index.contains("<loc>https://s.example/sitemaps/news-3.xml</loc>"));
+    }
+}

