@@ -9,7 +9,7 @@ use time::macros::format_description;
 use time::{Date, OffsetDateTime, PrimitiveDateTime, Time};
 
 /// A calendar date and time of day, in UTC, with whole seconds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct DateTime {
     /// Seconds since the Unix epoch.
     pub unix: i64,

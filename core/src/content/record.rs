@@ -251,21 +251,25 @@ impl Record {
 
 /// D2's order: `weight` ascending (unweighted last), then `date` descending (undated last), then `id`.
 pub fn sort_records(records: &mut [Record]) {
-    records.sort_by(|a, b| {
-        let by_weight = match (a.weight, b.weight) {
-            (Some(x), Some(y)) => x.cmp(&y),
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => Ordering::Equal,
-        };
-        let by_date = match (a.date, b.date) {
-            (Some(x), Some(y)) => y.cmp(&x),
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => Ordering::Equal,
-        };
-        by_weight.then(by_date).then_with(|| a.id.cmp(&b.id))
-    });
+    records.sort_by(|a, b| d2_order((a.weight, a.date, &a.id), (b.weight, b.date, &b.id)));
+}
+
+/// D2's order of two records given as `(weight, date, id)`: the one comparison every list of
+/// records in API order is sorted by.
+pub fn d2_order(a: (Option<i64>, Option<DateTime>, &str), b: (Option<i64>, Option<DateTime>, &str)) -> Ordering {
+    let by_weight = match (a.0, b.0) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    };
+    let by_date = match (a.1, b.1) {
+        (Some(x), Some(y)) => y.cmp(&x),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    };
+    by_weight.then(by_date).then_with(|| a.2.cmp(b.2))
 }
 
 #[cfg(test)]

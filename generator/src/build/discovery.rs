@@ -19,6 +19,7 @@ use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use super::model::Model;
 use super::output::OutFile;
 use crate::load::Content;
 
@@ -79,16 +80,16 @@ fn links(base: &str) -> Value {
     })
 }
 
-fn status(content: &Content, generated_at: DateTime) -> Value {
+fn status(content: &Content, model: &Model, generated_at: DateTime) -> Value {
     let counts: serde_json::Map<String, Value> =
-        content.collections.iter().map(|(name, records)| (name.to_string(), json!(records.len()))).collect();
+        model.collections.iter().map(|(name, cards)| (name.to_string(), json!(cards.len()))).collect();
     json!({
         "status": "ok",
         "apiVersion": API_VERSION,
         "version": env!("CARGO_PKG_VERSION"),
         "generatedAt": generated_at.rfc3339(),
         "collections": counts,
-        "encyclopedia": content.entries.len(),
+        "encyclopedia": model.entries.len(),
         "links": links(content.site.base()),
     })
 }
@@ -206,7 +207,7 @@ fn skills(content: &Content) -> Result<Vec<OutFile>> {
     Ok(files)
 }
 
-fn llms_txt(content: &Content) -> String {
+fn llms_txt(content: &Content, model: &Model) -> String {
     let site = &content.site;
     let base = site.base();
     let limits = portal_core::ratelimit::Limits::default();
@@ -236,8 +237,8 @@ fn llms_txt(content: &Content) -> String {
         out.push_str(&format!("- [{title}]({base}{path}): {note}\n"));
     }
     out.push_str("\n## Collections\n\n");
-    for (name, records) in &content.collections {
-        out.push_str(&format!("- [{name}]({base}/api/{name}): {} ({} records)\n", description(name), records.len()));
+    for (name, cards) in &model.collections {
+        out.push_str(&format!("- [{name}]({base}/api/{name}): {} ({} records)\n", description(name), cards.len()));
     }
     if !content.skills.is_empty() {
         out.push_str("\n## Agent skills\n\n");
@@ -257,7 +258,7 @@ fn llms_txt(content: &Content) -> String {
 }
 
 /// Every discovery document.
-pub fn files(content: &Content, generated_at: DateTime) -> Result<Vec<OutFile>> {
+pub fn files(content: &Content, model: &Model, generated_at: DateTime) -> Result<Vec<OutFile>> {
     let site = &content.site;
     let card = server_card(site).to_string().into_bytes();
     let mut catalog = OutFile::at("/.well-known/api-catalog", api_catalog(site).to_string().into_bytes())?;
@@ -265,11 +266,11 @@ pub fn files(content: &Content, generated_at: DateTime) -> Result<Vec<OutFile>> 
     let mut files = vec![
         OutFile::at("/api/openapi.json", openapi_document(content).to_string().into_bytes())?,
         OutFile::at("/api", api_root(content).to_string().into_bytes())?,
-        OutFile::at("/api/status", status(content, generated_at).to_string().into_bytes())?,
+        OutFile::at("/api/status", status(content, model, generated_at).to_string().into_bytes())?,
         OutFile::at("/api/deprecation-policy", deprecation_policy().to_string().into_bytes())?,
         OutFile::at(SERVER_CARD, card.clone())?,
         OutFile::at("/mcp/server-card", card)?,
-        OutFile::at("/llms.txt", llms_txt(content).into_bytes())?,
+        OutFile::at("/llms.txt", llms_txt(content, model).into_bytes())?,
         OutFile::at(format!("/{}", webmcp::TOOLS_FILE), webmcp::tools_json().to_string().into_bytes())?,
         catalog,
     ];

@@ -2,12 +2,12 @@
 //! `Article` citing its sources), plus the catalog the list, facets and suggestions read.
 
 use portal_core::content::{Entry, SiteConfig};
-use portal_core::encyclopedia::{letter_of, Catalog, CatalogEntry, CATALOG_FILE};
+use portal_core::encyclopedia::CATALOG_FILE;
 use portal_core::envelope::success;
-use portal_core::search::schema::fold;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
+use super::model::{json_array, Model};
 use super::output::OutFile;
 use crate::load::Content;
 
@@ -63,28 +63,8 @@ pub fn json_ld(entry: &Entry, site: &SiteConfig) -> Value {
     article
 }
 
-fn catalog(entries: &[Entry]) -> Catalog {
-    Catalog {
-        entries: entries
-            .iter()
-            .map(|entry| CatalogEntry {
-                slug: entry.record.slug.clone(),
-                title: entry.record.title.clone(),
-                url: entry.record.url.clone(),
-                fold: fold(&entry.record.title),
-                letter: letter_of(&entry.record.title),
-                aliases: entry.aliases.clone(),
-                category: entry.record.category.clone(),
-                tags: entry.record.tags.clone(),
-                updated: entry.record.updated.or(entry.record.date).map(|d| d.unix),
-                item: list_item(entry),
-            })
-            .collect(),
-    }
-}
-
-/// Every entry's detail and JSON-LD, and the catalog.
-pub fn files(content: &Content) -> anyhow::Result<Vec<OutFile>> {
+/// Every entry's detail and JSON-LD, and the catalog (`{"entries": [...]}`, from the cards).
+pub fn files(content: &Content, model: &Model) -> anyhow::Result<Vec<OutFile>> {
     let pairs: Vec<[OutFile; 2]> = content
         .entries
         .par_iter()
@@ -103,6 +83,7 @@ pub fn files(content: &Content) -> anyhow::Result<Vec<OutFile>> {
         })
         .collect::<anyhow::Result<_>>()?;
     let mut out: Vec<OutFile> = pairs.into_iter().flatten().collect();
-    out.push(OutFile::internal(CATALOG_FILE, serde_json::to_vec(&catalog(&content.entries))?));
+    let entries = json_array(model.entries.iter().filter_map(|card| card.entry.as_ref()).map(|e| e.catalog.as_str()));
+    out.push(OutFile::internal(CATALOG_FILE, format!("{{\"entries\":{entries}}}").into_bytes()));
     Ok(out)
 }

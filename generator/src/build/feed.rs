@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use portal_core::content::Record;
 use portal_core::time::DateTime;
 use rss::extension::atom::{AtomExtension, Link};
 use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};
 
+use super::model::{Card, Model};
 use super::output::OutFile;
 use crate::load::Content;
 
@@ -32,25 +32,24 @@ pub fn first_paragraph(markdown: &str) -> String {
     paragraph.join(" ").replace(['*', '_', '`'], "")
 }
 
-fn item(record: &Record, base: &str) -> rss::Item {
-    let link = format!("{base}{}", record.url);
-    let description =
-        record.summary.clone().unwrap_or_else(|| record.body.as_deref().map(first_paragraph).unwrap_or_default());
+fn item(card: &Card, base: &str) -> rss::Item {
+    let link = format!("{base}{}", card.url);
+    let description = card.excerpt.clone().unwrap_or_default();
     ItemBuilder::default()
-        .title(Some(record.title.clone()))
+        .title(Some(card.title.clone()))
         .link(Some(link.clone()))
         .guid(Some(GuidBuilder::default().value(link).permalink(true).build()))
-        .pub_date(record.date.map(|d| d.http_date()))
+        .pub_date(card.date.map(|d| d.http_date()))
         .description((!description.is_empty()).then_some(description))
-        .categories(record.tags.iter().map(|t| CategoryBuilder::default().name(t.clone()).build()).collect::<Vec<_>>())
+        .categories(card.tags.iter().map(|t| CategoryBuilder::default().name(t.clone()).build()).collect::<Vec<_>>())
         .build()
 }
 
 /// The feed file.
-pub fn file(content: &Content, built: DateTime) -> anyhow::Result<OutFile> {
+pub fn file(content: &Content, model: &Model, built: DateTime) -> anyhow::Result<OutFile> {
     let site = &content.site;
     let base = site.base();
-    let mut news: Vec<&Record> = content.records("news").iter().collect();
+    let mut news: Vec<&Card> = model.cards("news").iter().collect();
     news.sort_by(|a, b| b.date.is_some().cmp(&a.date.is_some()).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)));
     let items: Vec<rss::Item> = news.into_iter().take(site.rss.items).map(|r| item(r, base)).collect();
     let self_link = Link {

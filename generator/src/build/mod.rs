@@ -12,6 +12,7 @@ pub mod discovery;
 pub mod encyclopedia;
 pub mod feed;
 pub mod links;
+pub mod model;
 pub mod nginx;
 pub mod output;
 pub mod pages;
@@ -27,6 +28,7 @@ use portal_core::content::ContentError;
 use portal_core::manifest::{shard_count, Manifest, Routes, MANIFEST_FORMAT};
 use portal_core::time::DateTime;
 
+use self::model::Model;
 use self::output::OutFile;
 use crate::load::{self, Content, LoadError};
 use crate::progress::Progress;
@@ -167,14 +169,16 @@ fn render_with(
         ));
     }
     let generated_at = build_time();
+    let model = steps.time("cards", || Model::of(&content));
     let mut files = steps.time("api", || api::files(&content))?;
-    files.extend(steps.time("search", || search::files(&content))?);
-    files.extend(steps.time("encyclopedia", || encyclopedia::files(&content))?);
-    files.extend(discovery::files(&content, generated_at)?);
-    files.push(feed::file(&content, generated_at)?);
+    files.extend(steps.time("search", || search::files(&content, &model))?);
+    files.extend(steps.time("encyclopedia", || encyclopedia::files(&content, &model))?);
+    files.extend(discovery::files(&content, &model, generated_at)?);
+    files.push(feed::file(&content, &model, generated_at)?);
     files.extend(data::files(&content, generated_at)?);
     files.extend(spatial::files(&content)?);
-    files.extend(steps.time("pages", || pages::files(&content, options.templates.as_deref(), generated_at, cache))?);
+    let templates = options.templates.as_deref();
+    files.extend(steps.time("pages", || pages::files(&content, &model, templates, generated_at, cache))?);
     files.extend(actions::files(options.templates.as_deref())?);
     let published = steps.time("static", || statics::files(&content.statics))?;
     statics::check_clashes(&published, &files, &content.statics)?;
@@ -190,7 +194,7 @@ fn render_with(
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
         strings: content.strings.clone(),
-        navigation: pages::navigation::main_menu(&content),
+        navigation: pages::navigation::main_menu(&content, &model),
         header_sets: discovery::header_sets(&content.site),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         route_shards: shard_count(routes.len()),

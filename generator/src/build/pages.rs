@@ -31,6 +31,7 @@ use sha2::{Digest, Sha256};
 use tera::{Context, Tera};
 
 use super::cache::{self, PageCache};
+use super::model::Model;
 use super::output::OutFile;
 use crate::load::Content;
 use crate::theme;
@@ -60,8 +61,10 @@ pub fn page(route: &str, html: String, markdown: String) -> [OutFile; 2] {
 /// What every page is rendered with.
 pub struct Renderer<'a> {
     tera: Tera,
-    /// The loaded content.
+    /// The loaded content: the site's settings, and the records whose own pages are rendered.
     pub content: &'a Content,
+    /// The cards of every record, which listings and other pages of many records are made from.
+    pub model: &'a Model,
     site: Value,
     /// The main navigation.
     pub navigation: Vec<MenuItem>,
@@ -140,6 +143,7 @@ fn robots(content: &Content) -> Result<OutFile> {
 /// overridden from `templates` where it has them. `now` is the build time.
 pub fn files(
     content: &Content,
+    model: &Model,
     templates: Option<&std::path::Path>,
     now: DateTime,
     cache: Option<&PageCache>,
@@ -150,8 +154,9 @@ pub fn files(
     let renderer = Renderer {
         tera,
         content,
+        model,
         site: serde_json::to_value(&content.site)?,
-        navigation: navigation::main_menu(content),
+        navigation: navigation::main_menu(content, model),
         now,
         overrides: templates,
         assets,
@@ -162,7 +167,7 @@ pub fn files(
         None => renderer,
     };
     let records: Vec<&Record> = content.collections.values().flatten().collect();
-    let translations = record::Translations::of(content);
+    let translations = record::Translations::of(model);
     let mut pages: Vec<[OutFile; 2]> = records
         .par_iter()
         .map(|rec| Ok(record::files(rec, record::render(&renderer, rec, &translations)?)))
@@ -173,7 +178,7 @@ pub fn files(
     pages.push(home::render(&renderer)?);
     pages.push(docs::render(&renderer)?);
     let mut files: Vec<OutFile> = pages.into_iter().flatten().collect();
-    let drafts: HashSet<&str> = records.iter().filter(|r| r.draft).map(|r| r.url.as_str()).collect();
+    let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     let routes: Vec<&str> =
         files.iter().filter_map(|f| f.route.as_deref()).filter(|route| !drafts.contains(route)).collect();
     files.extend(sitemap::files(content.site.base(), &routes, sitemap::MAX_URLS)?);

@@ -1,14 +1,13 @@
 //! The search outputs: the tantivy index (one segment, packed into chunk files under
 //! `_portal/search/` with a manifest) and `/api/search-index.json`, the flat public index (D4).
 
+use super::model::{json_array, Model};
+use super::output::OutFile;
+use crate::load::Content;
 use anyhow::{Context, Result};
 use portal_core::content::{Entry, Record};
 use portal_core::search::pack::{pack, INDEX_MANIFEST};
 use portal_core::search::writer::{build as build_index, SearchDoc};
-use serde_json::{json, Value};
-
-use super::output::OutFile;
-use crate::load::Content;
 
 /// A record as the index sees it.
 pub fn search_doc(record: &Record) -> SearchDoc {
@@ -24,19 +23,6 @@ pub fn search_doc(record: &Record) -> SearchDoc {
     }
 }
 
-/// A record's entry in `search-index.json`.
-pub fn flat_entry(record: &Record) -> Value {
-    json!({
-        "slug": record.slug,
-        "title": record.title,
-        "collection": record.collection,
-        "url": record.url,
-        "summary": record.summary,
-        "tags": record.tags,
-        "date": record.fields.get("date").or_else(|| record.fields.get("updated")).cloned().unwrap_or(Value::Null),
-    })
-}
-
 /// An encyclopedia entry as the index sees it: its aliases count as tags.
 pub fn entry_doc(entry: &Entry) -> SearchDoc {
     let mut doc = search_doc(&entry.record);
@@ -45,15 +31,13 @@ pub fn entry_doc(entry: &Entry) -> SearchDoc {
 }
 
 /// The index chunks, their manifest and the flat index (records and encyclopedia entries).
-pub fn files(content: &Content) -> Result<Vec<OutFile>> {
-    let entries = content.entries.iter().map(|e| &e.record);
-    let records: Vec<&Record> = content.collections.values().flatten().chain(entries).collect();
+pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {
     let docs = content.collections.values().flatten().map(search_doc).chain(content.entries.iter().map(entry_doc));
     let index_files = build_index(docs.collect()).context("building the search index")?;
     let (manifest, chunks) = pack(&index_files);
     let mut out: Vec<OutFile> = chunks.into_iter().map(|(name, bytes)| OutFile::internal(name, bytes)).collect();
     out.push(OutFile::internal(INDEX_MANIFEST, serde_json::to_vec(&manifest)?));
-    let flat: Vec<Value> = records.iter().map(|r| flat_entry(r)).collect();
-    out.push(OutFile::at("/api/search-index.json", serde_json::to_vec(&flat)?)?);
+    let flat = json_array(model.all().map(|card| card.flat.as_str()));
+    out.push(OutFile::at("/api/search-index.json", flat.into_bytes())?);
     Ok(out)
 }

@@ -13,11 +13,12 @@ use tera::Context;
 use super::record::{lang_attributes, terms, Translations};
 use super::{body, figure, page, Renderer};
 use crate::build::encyclopedia::json_ld;
+use crate::build::model::Card;
 use crate::build::output::OutFile;
 
 /// Every entry's page and the index.
 pub fn pages(r: &Renderer, translations: &Translations) -> Result<Vec<[OutFile; 2]>> {
-    let by_slug: BTreeMap<&str, &Entry> = r.content.entries.iter().map(|e| (e.record.slug.as_str(), e)).collect();
+    let by_slug: BTreeMap<&str, &Card> = r.model.entries.iter().map(|card| (card.slug.as_str(), card)).collect();
     let mut pages: Vec<[OutFile; 2]> =
         r.content.entries.par_iter().map(|e| entry_page(r, e, &by_slug, translations)).collect::<Result<_>>()?;
     pages.push(index(r)?);
@@ -27,7 +28,7 @@ pub fn pages(r: &Renderer, translations: &Translations) -> Result<Vec<[OutFile; 
 fn entry_page(
     r: &Renderer,
     entry: &Entry,
-    by_slug: &BTreeMap<&str, &Entry>,
+    by_slug: &BTreeMap<&str, &Card>,
     translations: &Translations,
 ) -> Result<[OutFile; 2]> {
     let record = &entry.record;
@@ -36,7 +37,7 @@ fn entry_page(
         .related
         .iter()
         .filter_map(|slug| by_slug.get(slug.as_str()))
-        .map(|e| json!({"title": e.record.title, "url": e.record.url}))
+        .map(|card| json!({"title": card.title, "url": card.url}))
         .collect();
     let mut item = record.to_json();
     item["aliases"] = json!(entry.aliases);
@@ -81,8 +82,7 @@ fn entry_page(
 
 fn index(r: &Renderer) -> Result<[OutFile; 2]> {
     let mut letters: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for entry in &r.content.entries {
-        let rec = &entry.record;
+    for rec in &r.model.entries {
         letters
             .entry(letter_of(&rec.title))
             .or_default()

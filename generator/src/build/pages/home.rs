@@ -16,28 +16,28 @@ const TOP_TAGS: usize = 12;
 
 /// The home page and its twin.
 pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
-    let content = r.content;
+    let (content, model) = (r.content, r.model);
     let strings = r.strings();
     let collections: Vec<Value> = COLLECTIONS
         .iter()
-        .filter(|name| !content.records(name).is_empty())
+        .filter(|name| !model.cards(name).is_empty())
         .map(|name| {
             json!({
                 "name": name,
                 "url": format!("/{name}"),
                 "label": collection_label(strings, name),
-                "count": content.records(name).len(),
+                "count": model.cards(name).len(),
                 "description": collection_description(strings, name),
             })
         })
         .collect();
-    let latest: Vec<Value> = content
-        .records("news")
+    let latest: Vec<Value> = model
+        .cards("news")
         .iter()
         .take(5)
         .map(|n| json!({"title": n.title, "url": n.url, "date": n.date.map(|d| d.date())}))
         .collect();
-    let mut tags = taxonomy::terms(content, Taxonomy::Tags);
+    let mut tags = taxonomy::terms(model, Taxonomy::Tags);
     tags.sort_by_key(|t| std::cmp::Reverse(t.records.len()));
     let tags: Vec<Value> = tags
         .iter()
@@ -47,7 +47,7 @@ pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
     let mut context = Context::new();
     context.insert("collections", &collections);
     context.insert("latest", &latest);
-    context.insert("entries", &content.entries.len());
+    context.insert("entries", &model.entries.len());
     context.insert("tags", &tags);
     let html = r.render("home.html", Some("/"), context)?;
     let site = &content.site;
@@ -61,12 +61,12 @@ pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
             c["count"]
         ));
     }
-    if !content.entries.is_empty() {
+    if !model.entries.is_empty() {
         md.push_str(&format!(
             "- [{}](/encyclopedia): {} ({})\n",
             strings.get("encyclopedia.title"),
             strings.get("home.entries"),
-            content.entries.len()
+            model.entries.len()
         ));
     }
     md.push_str(&format!(

@@ -10,16 +10,15 @@
 
 use anyhow::Result;
 use portal_core::collections::COLLECTIONS;
-use portal_core::content::Record;
 use portal_core::paging::{page_count, page_items, page_url};
-use portal_core::time::{parse_content_date, DateTime};
+use portal_core::time::DateTime;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use tera::Context;
 
 use super::navigation::{collection_description, collection_label};
-use super::record::{lang_attributes, language_of};
-use super::{figure, page, Renderer};
+use super::{page, Renderer};
+use crate::build::model::Card;
 use crate::build::output::OutFile;
 
 /// The collection whose listing puts upcoming items first.
@@ -41,48 +40,11 @@ pub struct Listing {
     pub markdown_note: String,
 }
 
-/// A record as a listing shows it; `past` marks an event that is over.
-pub fn item(r: &Renderer, record: &Record, past: bool) -> Value {
-    let site_language = &r.content.site.language;
-    json!({
-        "title": record.title,
-        "url": record.url,
-        "summary": record.summary,
-        "date": record.date.or_else(|| start_of(record)).map(|d| d.date()),
-        "image": figure::image(record, &r.content.statics, figure::THUMB_SIZES),
-        "past": past,
-        "draft": record.draft,
-        "collection": record.collection,
-        "collection_label": collection_label(r.strings(), &record.collection),
-        "content_lang": lang_attributes(language_of(record, site_language), site_language),
-    })
-}
-
-/// A record's `start`, parsed.
-fn start_of(record: &Record) -> Option<DateTime> {
-    record.fields.get("start").and_then(Value::as_str).and_then(|s| parse_content_date(s).ok())
-}
-
-/// When an event starts and whether it is over at `now`; `None` for an undated event.
-fn event_time(record: &Record, now: DateTime) -> Option<(DateTime, bool)> {
-    let field = |key: &str| {
-        record
-            .fields
-            .get(key)
-            .and_then(Value::as_str)
-            .and_then(|s| parse_content_date(s).ok().map(|d| (d, s.trim().len() == 10)))
-    };
-    let start = field("start").or_else(|| field("date"))?;
-    let (end, whole_day) = field("end").unwrap_or(start);
-    let past = if whole_day { end.date() < now.date() } else { end < now };
-    Some((start.0, past))
-}
-
 /// Events in listing order with their past marks (see the module documentation).
-pub fn order_events(records: &[Record], now: DateTime) -> Vec<(&Record, bool)> {
+pub fn order_events(records: &[Card], now: DateTime) -> Vec<(&Card, bool)> {
     let (mut upcoming, mut past, mut undated) = (Vec::new(), Vec::new(), Vec::new());
     for record in records {
-        match event_time(record, now) {
+        match record.event.map(|span| (span.start, span.past(now))) {
             Some((start, false)) => upcoming.push((start, record)),
             Some((start, true)) => past.push((start, record)),
             None => undated.push(record),
@@ -176,11 +138,11 @@ pub fn collection_pages(r: &Renderer) -> Result<Vec<[OutFile; 2]>> {
 /// The listing pages of one collection.
 fn collection(r: &Renderer, name: &'static str) -> Result<Vec<[OutFile; 2]>> {
     {
-        let records = r.content.records(name);
+        let records = r.model.cards(name);
         let items: Vec<Value> = if name == EVENTS {
-            order_events(records, r.now).into_iter().map(|(record, past)| item(r, record, past)).collect()
+            order_events(records, r.now).into_iter().map(|(card, past)| card.item(past)).collect()
         } else {
-            records.iter().map(|record| item(r, record, false)).collect()
+            records.iter().map(|card| card.item(false)).collect()
         };
         let mut extra = Context::new();
         extra.insert("name", name);
@@ -200,9 +162,12 @@ fn collection(r: &Renderer, name: &'static str) -> Result<Vec<[OutFile; 2]>> {
 mod tests {
     use super::*;
     use crate::load::records::{parse, Format};
+    use portal_core::time::parse_content_date;
 
-    fn event(id: &str, front: &str) -> Record {
-        parse("events", id, "e.md", Format::Markdown, &format!("---\ntitle: {id}\n{front}\n---\n"), &[]).expect("valid")
+    fn event(id: &str, front: &str) -> Card {
+        let record = parse("events", id, "e.md", Format::Markdown, &format!("---\ntitle: {id}\n{front}\n---\n"), &[])
+            .expect("valid");
+        Card::bare(&record)
     }
 
     #[test]

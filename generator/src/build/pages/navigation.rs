@@ -11,6 +11,7 @@ use portal_core::i18n::Strings;
 use serde_json::Value;
 
 use super::label;
+use crate::build::model::Model;
 use crate::load::Content;
 
 /// A collection's name for readers.
@@ -25,18 +26,18 @@ pub fn collection_description(strings: &Strings, name: &str) -> String {
     strings.lookup(&key).and_then(Value::as_str).unwrap_or(portal_core::collections::description(name)).to_string()
 }
 
-/// The main navigation of `content`.
-pub fn main_menu(content: &Content) -> Vec<MenuItem> {
+/// The main navigation of a site with `content`'s settings and `model`'s records.
+pub fn main_menu(content: &Content, model: &Model) -> Vec<MenuItem> {
     if !content.site.menu.is_empty() {
         return content.site.menu.clone();
     }
     let strings = &content.strings;
     let mut items: Vec<MenuItem> = COLLECTIONS
         .iter()
-        .filter(|name| !content.records(name).is_empty())
+        .filter(|name| !model.cards(name).is_empty())
         .map(|name| MenuItem { title: collection_label(strings, name), url: format!("/{name}") })
         .collect();
-    if !content.entries.is_empty() {
+    if !model.entries.is_empty() {
         items.push(MenuItem { title: strings.get("nav.encyclopedia").to_string(), url: "/encyclopedia".into() });
     }
     items

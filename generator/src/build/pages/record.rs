@@ -18,8 +18,8 @@ use tera::Context;
 
 use super::navigation::collection_label;
 use super::{body, figure, label, page, Renderer};
+use crate::build::model::Model;
 use crate::build::output::OutFile;
-use crate::load::Content;
 
 /// Front-matter keys the page shows in its own way (or not at all) rather than as facts.
 const NOT_FACTS: &[&str] = &[
@@ -85,14 +85,16 @@ pub fn lang_attributes(language: &str, site_language: &str) -> Value {
 pub struct Translations(HashMap<String, Vec<(String, String, String)>>);
 
 impl Translations {
-    /// Every group of `content`.
-    pub fn of(content: &Content) -> Self {
+    /// Every group among the cards of `model`.
+    pub fn of(model: &Model) -> Self {
         let mut groups: HashMap<String, Vec<(String, String, String)>> = HashMap::new();
-        let records = content.collections.values().flatten().chain(content.entries.iter().map(|e| &e.record));
-        for record in records {
-            if let Some(key) = record.fields.get("translation_key").and_then(Value::as_str) {
-                let language = language_of(record, &content.site.language).to_string();
-                groups.entry(key.to_string()).or_default().push((language, record.url.clone(), record.title.clone()));
+        for card in model.all() {
+            if let Some(key) = &card.translation_key {
+                groups.entry(key.clone()).or_default().push((
+                    card.language.clone(),
+                    card.url.clone(),
+                    card.title.clone(),
+                ));
             }
         }
         groups.values_mut().for_each(|group| group.sort());

@@ -6,17 +6,16 @@
 use std::collections::{BTreeMap, HashMap};
 
 use anyhow::Result;
-use portal_core::content::Record;
 use portal_core::search::schema::fold;
 use portal_core::taxonomy::{slug, Taxonomy};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use tera::Context;
 
-use super::listing::{item, paged, Listing};
+use super::listing::{paged, Listing};
 use super::{page, Renderer};
+use crate::build::model::{Card, Model};
 use crate::build::output::OutFile;
-use crate::load::Content;
 
 /// One term with the records that carry it.
 #[derive(Debug)]
@@ -25,15 +24,14 @@ pub struct Term<'a> {
     pub slug: String,
     /// Its most used spelling.
     pub name: String,
-    /// The records carrying it, newest first.
-    pub records: Vec<&'a Record>,
+    /// The cards of the records carrying it, newest first.
+    pub records: Vec<&'a Card>,
 }
 
 /// The terms of one taxonomy over every record and entry, in name order.
-pub fn terms(content: &Content, taxonomy: Taxonomy) -> Vec<Term<'_>> {
-    let mut by_slug: BTreeMap<String, (HashMap<&str, usize>, Vec<&Record>)> = BTreeMap::new();
-    let records = content.collections.values().flatten().chain(content.entries.iter().map(|e| &e.record));
-    for record in records {
+pub fn terms(model: &Model, taxonomy: Taxonomy) -> Vec<Term<'_>> {
+    let mut by_slug: BTreeMap<String, (HashMap<&str, usize>, Vec<&Card>)> = BTreeMap::new();
+    for record in model.all() {
         let names: Vec<&str> = match taxonomy {
             Taxonomy::Tags => record.tags.iter().map(String::as_str).collect(),
             Taxonomy::Categories => record.category.as_deref().into_iter().collect(),
@@ -74,7 +72,7 @@ pub fn terms(content: &Content, taxonomy: Taxonomy) -> Vec<Term<'_>> {
 fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy) -> Result<Vec<[OutFile; 2]>> {
     let strings = r.strings();
     let name = taxonomy.name();
-    let terms = terms(r.content, taxonomy);
+    let terms = terms(r.model, taxonomy);
     let title = strings.get(&format!("taxonomy.{name}")).to_string();
     let lead = strings.get(&format!("taxonomy.{name}_lead")).to_string();
     let listed: Vec<Value> = terms
@@ -106,7 +104,7 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy) -> Result<Vec<[OutFile; 2]>>
     let per_term: Vec<Vec<[OutFile; 2]>> = terms
         .par_iter()
         .map(|term| {
-            let items: Vec<Value> = term.records.iter().map(|record| item(r, record, false)).collect();
+            let items: Vec<Value> = term.records.iter().map(|card| card.item(false)).collect();
             let mut extra = Context::new();
             extra.insert("taxonomy", name);
             extra.insert("taxonomy_title", &title);
@@ -156,12 +154,13 @@ mod tests {
             std::fs::write(dir.path().join(file), format!("---\ntitle: {file}\n{front}\n---\n")).expect("record");
         }
         let content = crate::load::load(dir.path(), &Progress::hidden()).expect("loads");
-        let tags = terms(&content, Taxonomy::Tags);
+        let model = Model::of(&content);
+        let tags = terms(&model, Taxonomy::Tags);
         assert_eq!(tags.len(), 1, "`!!!` has no slug, the rest are one term");
         assert_eq!((tags[0].slug.as_str(), tags[0].name.as_str()), ("clean-water", "clean water"));
         let urls: Vec<&str> = tags[0].records.iter().map(|r| r.url.as_str()).collect();
         assert_eq!(urls, ["/news/b", "/events/c", "/news/a"], "each record once, newest first");
-        let categories = terms(&content, Taxonomy::Categories);
+        let categories = terms(&model, Taxonomy::Categories);
         assert_eq!((categories[0].name.as_str(), categories[0].records.len()), ("Health", 2));
     }
 }

@@ -1,0 +1,303 @@
+//! What the build's aggregates are made of (issue 19): a card per record and per encyclopedia
+//! entry, holding what listings, tag and category pages, the feed, the home page, the flat search
+//! index, translations and the encyclopedia catalog need of it, and no body.
+//!
+//! A clean build makes every card from the record it loaded; a rebuild keeps the cards of records
+//! that did not change in the build cache and makes only the others again. Every aggregate is built
+//! from cards, never from records, in both: so a rebuild's aggregates are a clean build's by
+//! construction, and cost no parsing.
+
+use std::collections::BTreeMap;
+
+use portal_core::collections::ENCYCLOPEDIA;
+use portal_core::content::{d2_order, Entry, Record};
+use portal_core::encyclopedia::{letter_of, CatalogEntry};
+use portal_core::search::schema::fold;
+use portal_core::time::{parse_content_date, DateTime};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::pages::figure;
+use super::pages::navigation::collection_label;
+use super::pages::record::{lang_attributes, language_of};
+use crate::load::Content;
+
+/// One record (or entry) as the aggregates see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// The content file, as errors name it.
+    pub file: String,
+    /// Its collection (`entries` for the encyclopedia).
+    pub collection: String,
+    /// `id`.
+    pub id: String,
+    /// The slug.
+    pub slug: String,
+    /// The page URL.
+    pub url: String,
+    /// The title.
+    pub title: String,
+    /// `summary`.
+    pub summary: Option<String>,
+    /// `date`.
+    pub date: Option<DateTime>,
+    /// `updated`.
+    pub updated: Option<DateTime>,
+    /// `weight`.
+    pub weight: Option<i64>,
+    /// Shown as a draft (a preview build only).
+    pub draft: bool,
+    /// `tags` as written.
+    pub tags: Vec<String>,
+    /// `category` as written.
+    pub category: Option<String>,
+    /// Its language: its own `language`, else the site's.
+    pub language: String,
+    /// `translation_key`.
+    pub translation_key: Option<String>,
+    /// When an event happens (for the order of the events listing and its "past" marks).
+    pub event: Option<EventSpan>,
+    /// The listing item the templates show (JSON, not marked past).
+    pub item: String,
+    /// What the news feed says of it: the summary, else the first paragraph (news only).
+    pub excerpt: Option<String>,
+    /// Its entry of `/api/search-index.json` (JSON).
+    pub flat: String,
+    /// What an encyclopedia entry has besides.
+    pub entry: Option<EntryPart>,
+}
+
+/// The encyclopedia's part of a card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EntryPart {
+    /// Slugs of related entries.
+    pub related: Vec<String>,
+    /// Its entry of the catalog the list, facets and suggestions read (JSON).
+    pub catalog: String,
+}
+
+/// An event's time: its start, its end (the start when it has none), and whether the end is a
+/// whole day (a date without a time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventSpan {
+    /// `start`, else `date`.
+    pub start: DateTime,
+    /// `end`, else the start.
+    pub end: DateTime,
+    /// Whether the end was written as a date only.
+    pub whole_day: bool,
+}
+
+impl EventSpan {
+    /// Whether the event is over at `now`: a whole-day end counts until that day is over.
+    pub fn past(&self, now: DateTime) -> bool {
+        if self.whole_day {
+            self.end.date() < now.date()
+        } else {
+            self.end < now
+        }
+    }
+}
+
+/// Every card of a build: per collection in API order (D2), and the encyclopedia in title order.
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    /// Every collection (missing ones empty), cards in D2 order.
+    pub collections: BTreeMap<&'static str, Vec<Card>>,
+    /// Encyclopedia entries, in title order.
+    pub entries: Vec<Card>,
+}
+
+impl Model {
+    /// The cards of every loaded record and entry of `content`.
+    pub fn of(content: &Content) -> Self {
+        use rayon::prelude::*;
+        let collections = content
+            .collections
+            .par_iter()
+            .map(|(name, records)| (*name, records.iter().map(|r| Card::of(r, content)).collect()))
+            .collect();
+        let entries = content.entries.par_iter().map(|e| Card::of_entry(e, content)).collect();
+        Model { collections, entries }
+    }
+
+    /// The cards of `collection` (empty for an unknown name).
+    pub fn cards(&self, collection: &str) -> &[Card] {
+        self.collections.get(collection).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Every record's card, then every entry's.
+    pub fn all(&self) -> impl Iterator<Item = &Card> {
+        self.collections.values().flatten().chain(&self.entries)
+    }
+
+    /// Published records over all collections.
+    pub fn record_count(&self) -> usize {
+        self.collections.values().map(Vec::len).sum()
+    }
+}
+
+/// Sorts cards into D2's order.
+pub fn sort_cards(cards: &mut [Card]) {
+    cards.sort_by(|a, b| d2_order((a.weight, a.date, &a.id), (b.weight, b.date, &b.id)));
+}
+
+impl Card {
+    /// The card of `record`.
+    pub fn of(record: &Record, content: &Content) -> Card {
+        Card {
+            file: record.file.clone(),
+            collection: record.collection.clone(),
+            id: record.id.clone(),
+            slug: record.slug.clone(),
+            url: record.url.clone(),
+            title: record.title.clone(),
+            summary: record.summary.clone(),
+            date: record.date,
+            updated: record.updated,
+            weight: record.weight,
+            draft: record.draft,
+            tags: record.tags.clone(),
+            category: record.category.clone(),
+            language: language_of(record, &content.site.language).to_string(),
+            translation_key: record.fields.get("translation_key").and_then(Value::as_str).map(str::to_string),
+            event: event_span(record),
+            item: item(record, content).to_string(),
+            excerpt: (record.collection == "news").then(|| excerpt(record)),
+            flat: flat_entry(record).to_string(),
+            entry: None,
+        }
+    }
+
+    /// The card of an encyclopedia entry.
+    pub fn of_entry(entry: &Entry, content: &Content) -> Card {
+        let mut card = Card::of(&entry.record, content);
+        let record = &entry.record;
+        let catalog = CatalogEntry {
+            slug: record.slug.clone(),
+            title: record.title.clone(),
+            url: record.url.clone(),
+            fold: fold(&record.title),
+            letter: letter_of(&record.title),
+            aliases: entry.aliases.clone(),
+            category: record.category.clone(),
+            tags: record.tags.clone(),
+            updated: record.updated.or(record.date).map(|d| d.unix),
+            item: super::encyclopedia::list_item(entry),
+        };
+        card.collection = ENCYCLOPEDIA.to_string();
+        card.entry = Some(EntryPart {
+            related: entry.related.clone(),
+            catalog: serde_json::to_string(&catalog).unwrap_or_default(),
+        });
+        card
+    }
+
+    /// The listing item, parsed, marked past or not.
+    pub fn item(&self, past: bool) -> Value {
+        let mut item: Value = serde_json::from_str(&self.item).unwrap_or(Value::Null);
+        if past {
+            item["past"] = Value::Bool(true);
+        }
+        item
+    }
+}
+
+#[cfg(test)]
+impl Card {
+    /// A card with what a record says of itself, for tests that need no site.
+    pub fn bare(record: &Record) -> Card {
+        Card {
+            file: record.file.clone(),
+            collection: record.collection.clone(),
+            id: record.id.clone(),
+            slug: record.slug.clone(),
+            url: record.url.clone(),
+            title: record.title.clone(),
+            summary: record.summary.clone(),
+            date: record.date,
+            updated: record.updated,
+            weight: record.weight,
+            draft: record.draft,
+            tags: record.tags.clone(),
+            category: record.category.clone(),
+            language: String::new(),
+            translation_key: None,
+            event: event_span(record),
+            item: "{}".into(),
+            excerpt: None,
+            flat: "{}".into(),
+            entry: None,
+        }
+    }
+}
+
+/// A record as a listing shows it (not marked past).
+fn item(record: &Record, content: &Content) -> Value {
+    let site_language = &content.site.language;
+    json!({
+        "title": record.title,
+        "url": record.url,
+        "summary": record.summary,
+        "date": record.date.or_else(|| start_of(record)).map(|d| d.date()),
+        "image": figure::image(record, &content.statics, figure::THUMB_SIZES),
+        "past": false,
+        "draft": record.draft,
+        "collection": record.collection,
+        "collection_label": collection_label(&content.strings, &record.collection),
+        "content_lang": lang_attributes(language_of(record, site_language), site_language),
+    })
+}
+
+/// A record's `start`, parsed.
+fn start_of(record: &Record) -> Option<DateTime> {
+    record.fields.get("start").and_then(Value::as_str).and_then(|s| parse_content_date(s).ok())
+}
+
+/// When an event starts and ends; `None` for an undated one.
+fn event_span(record: &Record) -> Option<EventSpan> {
+    let field = |key: &str| {
+        record
+            .fields
+            .get(key)
+            .and_then(Value::as_str)
+            .and_then(|s| parse_content_date(s).ok().map(|d| (d, s.trim().len() == 10)))
+    };
+    let start = field("start").or_else(|| field("date"))?;
+    let (end, whole_day) = field("end").unwrap_or(start);
+    Some(EventSpan { start: start.0, end, whole_day })
+}
+
+/// What the feed says of a record: its summary, else the first paragraph of its body.
+fn excerpt(record: &Record) -> String {
+    record
+        .summary
+        .clone()
+        .unwrap_or_else(|| record.body.as_deref().map(super::feed::first_paragraph).unwrap_or_default())
+}
+
+/// A record's entry in `search-index.json`.
+fn flat_entry(record: &Record) -> Value {
+    json!({
+        "slug": record.slug,
+        "title": record.title,
+        "collection": record.collection,
+        "url": record.url,
+        "summary": record.summary,
+        "tags": record.tags,
+        "date": record.fields.get("date").or_else(|| record.fields.get("updated")).cloned().unwrap_or(Value::Null),
+    })
+}
+
+/// JSON fragments joined into an array, as `serde_json` writes one (no spaces).
+pub fn json_array<'a>(fragments: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::from("[");
+    for (i, fragment) in fragments.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(fragment);
+    }
+    out.push(']');
+    out
+}
