@@ -20,12 +20,12 @@ def nginx():
     server.stop()
 
 
-def routes():
+def built_routes():
     return servers.routes(servers.conformance_dist())
 
 
 def test_every_static_url_has_the_bytes_and_media_type_of_the_build(nginx):
-    routes = routes()
+    routes = built_routes()
     assert len(routes) > 100
     wrong = []
     for route, asset in routes.items():

@@ -9,7 +9,7 @@ use portal_core::{envelope, record_schema};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::output::OutFile;
+use super::output::{Group, OutFile};
 use crate::load::Content;
 
 /// The URL of page `n` of a collection's static listing.
@@ -59,7 +59,7 @@ pub fn files(content: &Content) -> Result<Vec<OutFile>> {
                 let detail = detail(record).to_string().into_bytes();
                 files.push(OutFile::at(format!("/api/{name}/{}", record.slug), detail)?.from_source(&record.file));
             }
-            Ok(files)
+            Ok(files.into_iter().map(|f| f.in_group(Group::collection(name))).collect::<Vec<_>>())
         })
         .collect::<Result<_>>()?;
     Ok(per_collection.into_iter().flatten().collect())

@@ -39,7 +39,13 @@ fn inferred(file: &str, content_type: &str) -> bool {
         )
 }
 
-/// The `_headers` file for `manifest` and its `routes`.
+/// Rules for the files of records and entries whose type a CDN would not infer from the extension
+/// (the other files of record-scale groups are HTML, markdown and JSON).
+const RECORD_RULES: &[(&str, &str)] =
+    &[("/api/schemas/*", media::SCHEMA_JSON), ("/api/encyclopedia/*.jsonld", media::JSON_LD)];
+
+/// The `_headers` file for `manifest`. `routes` are the URLs that may need a rule of their own:
+/// every URL but those of records, entries, listings and tags, covered by [`RECORD_RULES`].
 pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
     let mut out = String::from("# Written by `portal build`: the headers `portal serve` and the Worker send.\n/*\n");
     for (name, value) in common() {
@@ -52,6 +58,10 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
         let _ = writeln!(out, "  {name}: {value}");
     }
     let mut rules = 1;
+    for (pattern, content_type) in RECORD_RULES {
+        let _ = writeln!(out, "{pattern}\n  content-type: {content_type}");
+        rules += 1;
+    }
     for asset in routes.values().filter(|asset| is_fingerprinted(&asset.file)) {
         let _ = writeln!(out, "/{}\n  ! cache-control\n  cache-control: {IMMUTABLE}", asset.file);
         rules += 1;

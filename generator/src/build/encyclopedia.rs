@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use super::model::{json_array, Model};
-use super::output::OutFile;
+use super::output::{Group, OutFile};
 use crate::load::Content;
 
 /// The media type of JSON-LD.
@@ -85,5 +85,5 @@ pub fn files(content: &Content, model: &Model) -> anyhow::Result<Vec<OutFile>> {
     let mut out: Vec<OutFile> = pairs.into_iter().flatten().collect();
     let entries = json_array(model.entries.iter().filter_map(|card| card.entry.as_ref()).map(|e| e.catalog.as_str()));
     out.push(OutFile::internal(CATALOG_FILE, format!("{{\"entries\":{entries}}}").into_bytes()));
-    Ok(out)
+    Ok(out.into_iter().map(|f| f.in_group(Group::Encyclopedia)).collect())
 }

@@ -199,8 +199,9 @@ fn render_with(
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         route_shards: shard_count(routes.len()),
     };
-    files.push(cdn::headers_file(&manifest, &routes));
-    files.push(nginx::snippet(&manifest, &routes));
+    let own_routes = output::routes(files.iter().filter(|f| !f.group.record_scale()))?;
+    files.push(cdn::headers_file(&manifest, &own_routes));
+    files.push(nginx::snippet(&manifest, &own_routes));
     files.extend(output::route_shard_files(&routes, manifest.route_shards)?);
     files.sort_by(|a, b| a.file.cmp(&b.file));
     steps.report();

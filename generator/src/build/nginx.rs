@@ -12,6 +12,7 @@ use std::fmt::Write;
 use portal_core::cache_control::{is_fingerprinted, IMMUTABLE, NO_STORE};
 use portal_core::headers::common;
 use portal_core::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
+use portal_core::media::{JSON_LD, SCHEMA_JSON};
 use portal_core::problem::Problem;
 use portal_core::routes::is_api_path;
 
@@ -32,7 +33,9 @@ fn api_not_found(base_url: &str) -> String {
     document.to_string().replace('\'', "\\u0027")
 }
 
-/// The nginx snippet for `manifest` and its `routes`.
+/// The nginx snippet for `manifest`. `routes` are the URLs that may need a location of their own:
+/// every URL but those of records, entries, listings and tags (see `Group::record_scale`), which
+/// the generic locations serve (pages, API JSON, schemas, JSON-LD).
 pub fn snippet(manifest: &Manifest, routes: &Routes) -> OutFile {
     let common = format!("{}{}", common_headers(), headers(&[cache_control(manifest.site.cache.for_file(""))]));
     let no_store = format!("{}{}", common_headers(), headers(&[cache_control(NO_STORE.to_string())]));
@@ -54,6 +57,12 @@ pub fn snippet(manifest: &Manifest, routes: &Routes) -> OutFile {
          location ~ \\.md$ {{ types {{ }} default_type \"text/markdown; charset=utf-8\"; }}\n\
          location /api/ {{\n    types {{ }} default_type application/json;\n    \
          try_files $uri.json $uri =404;\n    error_page 404 = @api_not_found;\n}}\n\
+         location ^~ /api/schemas/ {{ types {{ }} default_type \"{SCHEMA_JSON}\"; try_files $uri =404; \
+         error_page 404 = @api_not_found; }}\n\
+         location ~ ^/api/encyclopedia/([^/]+)/jsonld$ {{ types {{ }} default_type {JSON_LD}; \
+         try_files /api/encyclopedia/$1.jsonld =404; error_page 404 = @api_not_found; }}\n\
+         location ~ ^/api/encyclopedia/[^/]+\\.jsonld$ {{ types {{ }} default_type {JSON_LD}; \
+         error_page 404 = @api_not_found; }}\n\
          location @api_not_found {{\n    types {{ }} default_type application/problem+json;{no_store}\n    \
          return 404 '{not_found}';\n}}\n",
         not_found = api_not_found(manifest.site.base()),

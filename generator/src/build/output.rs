@@ -31,6 +31,56 @@ pub struct OutFile {
     pub bytes: Vec<u8>,
     /// The content file it is made from, for errors that concern it (a URL two outputs claim).
     pub source: Option<String>,
+    /// Which part of the build makes it (what a rebuild redoes together).
+    pub group: Group,
+}
+
+/// The parts of a build a rebuild redoes or keeps as a whole: each collection (its records'
+/// files and its listings), the encyclopedia, tags and categories, search, the static files, the
+/// rest of the site; and the layout (manifest, packs, parts), always made from all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Group {
+    /// A collection's records and listings.
+    Collection(&'static str),
+    /// The encyclopedia's entries, catalog and index.
+    Encyclopedia,
+    /// Tag and category pages.
+    Taxonomy,
+    /// The search index and the flat index.
+    Search,
+    /// `content/static/` and its image variants.
+    Statics,
+    /// Everything else: discovery, feed, home, data, spatial, forms' mail templates, theme assets.
+    Site,
+    /// The manifest, route shards, packs, parts, `_headers`, the nginx snippet, `.assetsignore`.
+    Layout,
+}
+
+impl Group {
+    /// The group of collection `name`.
+    pub fn collection(name: &str) -> Group {
+        let name = portal_core::collections::COLLECTIONS.iter().copied().find(|c| *c == name).unwrap_or("pages");
+        Group::Collection(name)
+    }
+
+    /// Its name in the build cache.
+    pub fn name(self) -> String {
+        match self {
+            Group::Collection(name) => format!("c-{name}"),
+            Group::Encyclopedia => "encyclopedia".into(),
+            Group::Taxonomy => "taxonomy".into(),
+            Group::Search => "search".into(),
+            Group::Statics => "statics".into(),
+            Group::Site => "site".into(),
+            Group::Layout => "layout".into(),
+        }
+    }
+
+    /// Whether the group is made of many records, with generic rules for its files in `_headers`
+    /// and the nginx snippet (so those never list them one by one).
+    pub fn record_scale(self) -> bool {
+        matches!(self, Group::Collection(_) | Group::Encyclopedia | Group::Taxonomy)
+    }
 }
 
 impl OutFile {
@@ -55,6 +105,7 @@ impl OutFile {
             markdown: None,
             bytes,
             source: None,
+            group: Group::Site,
         }
     }
 
@@ -68,7 +119,14 @@ impl OutFile {
             markdown: None,
             bytes,
             source: None,
+            group: Group::Site,
         }
+    }
+
+    /// The same file, in `group`.
+    pub fn in_group(mut self, group: Group) -> Self {
+        self.group = group;
+        self
     }
 
     /// The same file, made from the content file `source`.
@@ -102,8 +160,9 @@ pub struct WriteStats {
     pub uploaded: usize,
 }
 
-/// Every served file as the route index holds it.
-pub fn routes(files: &[OutFile]) -> Result<Routes> {
+/// Every served file among `files` as the route index holds it.
+pub fn routes<'a>(files: impl IntoIterator<Item = &'a OutFile>) -> Result<Routes> {
+    let files: Vec<&OutFile> = files.into_iter().collect();
     let assets: Vec<(String, Asset)> = files
         .par_iter()
         .filter_map(|f| {

@@ -32,7 +32,7 @@ use tera::{Context, Tera};
 
 use super::cache::{self, PageCache};
 use super::model::Model;
-use super::output::OutFile;
+use super::output::{Group, OutFile};
 use crate::load::Content;
 use crate::theme;
 
@@ -168,13 +168,18 @@ pub fn files(
     };
     let records: Vec<&Record> = content.collections.values().flatten().collect();
     let translations = record::Translations::of(model);
+    let in_group =
+        |pages: Vec<[OutFile; 2]>, group: Group| pages.into_iter().map(move |p| p.map(|f| f.in_group(group)));
     let mut pages: Vec<[OutFile; 2]> = records
         .par_iter()
-        .map(|rec| Ok(record::files(rec, record::render(&renderer, rec, &translations)?)))
+        .map(|rec| {
+            let files = record::files(rec, record::render(&renderer, rec, &translations)?);
+            Ok(files.map(|f| f.in_group(Group::collection(&rec.collection))))
+        })
         .collect::<Result<_>>()?;
-    pages.extend(entry::pages(&renderer, &translations)?);
+    pages.extend(in_group(entry::pages(&renderer, &translations)?, Group::Encyclopedia));
     pages.extend(listing::collection_pages(&renderer)?);
-    pages.extend(taxonomy::pages(&renderer)?);
+    pages.extend(in_group(taxonomy::pages(&renderer)?, Group::Taxonomy));
     pages.push(home::render(&renderer)?);
     pages.push(docs::render(&renderer)?);
     let mut files: Vec<OutFile> = pages.into_iter().flatten().collect();

@@ -2,7 +2,7 @@
 //! `_portal/search/` with a manifest) and `/api/search-index.json`, the flat public index (D4).
 
 use super::model::{json_array, Model};
-use super::output::OutFile;
+use super::output::{Group, OutFile};
 use crate::load::Content;
 use anyhow::{Context, Result};
 use portal_core::content::{Entry, Record};
@@ -39,5 +39,5 @@ pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {
     out.push(OutFile::internal(INDEX_MANIFEST, serde_json::to_vec(&manifest)?));
     let flat = json_array(model.all().map(|card| card.flat.as_str()));
     out.push(OutFile::at("/api/search-index.json", flat.into_bytes())?);
-    Ok(out)
+    Ok(out.into_iter().map(|f| f.in_group(Group::Search)).collect())
 }

@@ -11,7 +11,7 @@ use portal_core::content::ContentError;
 use portal_core::media;
 use rayon::prelude::*;
 
-use super::output::OutFile;
+use super::output::{Group, OutFile};
 use super::BuildError;
 use crate::images::{make_variants, variant_file, variant_widths};
 use crate::load::statics::StaticFiles;
@@ -51,7 +51,7 @@ pub fn files(statics: &StaticFiles) -> Result<Vec<OutFile>, BuildError> {
         }
     }
     if errors.is_empty() {
-        Ok(files)
+        Ok(files.into_iter().map(|f| f.in_group(Group::Statics)).collect())
     } else {
         errors.sort();
         Err(BuildError::Content(errors))

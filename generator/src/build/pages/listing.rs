@@ -19,7 +19,7 @@ use tera::Context;
 use super::navigation::{collection_description, collection_label};
 use super::{page, Renderer};
 use crate::build::model::Card;
-use crate::build::output::OutFile;
+use crate::build::output::{Group, OutFile};
 
 /// The collection whose listing puts upcoming items first.
 pub const EVENTS: &str = "events";
@@ -154,7 +154,8 @@ fn collection(r: &Renderer, name: &'static str) -> Result<Vec<[OutFile; 2]>> {
             extra,
             markdown_note: format!("JSON: <{}/api/{name}>", r.content.site.base()),
         };
-        paged(r, &listing, &items)
+        let pages = paged(r, &listing, &items)?;
+        Ok(pages.into_iter().map(|p| p.map(|f| f.in_group(Group::collection(name)))).collect())
     }
 }
 

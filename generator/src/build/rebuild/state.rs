@@ -1,0 +1,206 @@
+//! What a build keeps for the next one under `dist/_portal/cache/` (issue 19): a small head read
+//! by every rebuild, the cards of each collection (the model every aggregate is made from), and
+//! each group's table of outputs, read only when the group has something to redo. Written with
+//! `bincode`, a compact binary form that reads back in milliseconds.
+//!
+//! Everything is written after the build's output, so a build that fails leaves the state of the
+//! last good one; a state that cannot be read (another version, a damaged file) just means a
+//! clean build.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use portal_core::content::ContentError;
+use portal_core::manifest::CACHE_DIR;
+use portal_core::time::DateTime;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::build::model::Card;
+
+/// Bumped whenever anything kept here changes shape.
+pub const FORMAT: u32 = 1;
+
+/// One content file as the last build saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its modification time, in nanoseconds since the epoch.
+    pub modified: u128,
+    /// The SHA-256 of its bytes.
+    pub hash: [u8; 32],
+    /// The warnings it gave, as `(line, message)`.
+    pub warnings: Vec<(usize, String)>,
+}
+
+/// What a Worker upload of the last build looked like (see `upload`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Upload {
+    /// Whether small files were packed.
+    pub packed: bool,
+    /// Files written, in all.
+    pub files: usize,
+    /// Files uploaded in parts instead of whole.
+    pub split: BTreeSet<String>,
+    /// Files a packed build uploads loose although packable by path (too big for a pack).
+    pub big: BTreeSet<String>,
+}
+
+/// The head of the state: read by every build into a folder that has one.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Head {
+    /// [`FORMAT`].
+    pub format: u32,
+    /// A hash of every input that shapes every page (see `rebuild::inputs`).
+    pub inputs: [u8; 32],
+    /// The build time.
+    pub now: DateTime,
+    /// Record and entry files, by path relative to the content folder.
+    pub sources: BTreeMap<String, Source>,
+    /// Each collection's byte range in `/api/search-index.json` (collections in name order, then
+    /// `entries`), so a rebuild copies the ranges of collections that did not change.
+    pub flat_ranges: BTreeMap<String, (usize, usize)>,
+    /// The page URLs of each sitemap section (see `pages::sitemap`).
+    pub sitemap: BTreeMap<String, Vec<String>>,
+    /// URLs the build serves, in all.
+    pub routes: usize,
+    /// The upload layout.
+    pub upload: Upload,
+}
+
+/// One output file as a group's table keeps it: what the manifest says of it, and what made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Output {
+    /// The file, relative to the build folder.
+    pub file: String,
+    /// The URL it is served at, if any.
+    pub route: Option<String>,
+    /// Its media type.
+    pub content_type: String,
+    /// Its header set.
+    pub headers: Option<String>,
+    /// Its markdown twin.
+    pub markdown: Option<String>,
+    /// Its entity tag (a hash of its bytes).
+    pub etag: String,
+    /// Its size in bytes.
+    pub len: u64,
+    /// The content file it was made from, if one.
+    pub source: Option<String>,
+    /// A hash of what it was rendered from, when a rebuild can tell unchanged pages by it.
+    pub key: Option<[u8; 32]>,
+}
+
+/// Where the state lives inside the build folder `out`.
+pub fn dir(out: &Path) -> PathBuf {
+    out.join(CACHE_DIR).join("state")
+}
+
+fn head_file(out: &Path) -> PathBuf {
+    dir(out).join("head.bin")
+}
+
+fn cards_file(out: &Path, group: &str) -> PathBuf {
+    dir(out).join("cards").join(format!("{group}.bin"))
+}
+
+fn outputs_file(out: &Path, group: &str) -> PathBuf {
+    dir(out).join("outputs").join(format!("{group}.bin"))
+}
+
+fn read<T: DeserializeOwned>(path: &Path) -> Result<T> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    bincode::deserialize(&bytes).with_context(|| format!("reading {}", path.display()))
+}
+
+fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    }
+    let bytes = bincode::serialize(value).with_context(|| format!("writing {}", path.display()))?;
+    let temporary = path.with_extension("tmp");
+    std::fs::write(&temporary, bytes).with_context(|| format!("writing {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The head of the last build into `out`, if it left one this version can read.
+pub fn head(out: &Path) -> Option<Head> {
+    read::<Head>(&head_file(out)).ok().filter(|head| head.format == FORMAT)
+}
+
+/// Writes the head (last: it vouches for the cards and tables written before it).
+pub fn save_head(out: &Path, head: &Head) -> Result<()> {
+    write(&head_file(out), head)
+}
+
+/// Forgets the state (before a build that will not save one: a clean one that fails half way).
+pub fn forget(out: &Path) {
+    let _ = std::fs::remove_file(head_file(out));
+}
+
+/// The cards of `group` (a collection's name, or `entries`).
+pub fn cards(out: &Path, group: &str) -> Result<Vec<Card>> {
+    read(&cards_file(out, group))
+}
+
+/// Keeps the cards of `group`.
+pub fn save_cards(out: &Path, group: &str, cards: &[Card]) -> Result<()> {
+    write(&cards_file(out, group), &cards)
+}
+
+/// The output table of `group`.
+pub fn outputs(out: &Path, group: &str) -> Result<Vec<Output>> {
+    read(&outputs_file(out, group))
+}
+
+/// Keeps the output table of `group`.
+pub fn save_outputs(out: &Path, group: &str, outputs: &[Output]) -> Result<()> {
+    write(&outputs_file(out, group), &outputs)
+}
+
+/// Removes the cards and table of groups not in `keep` (a collection that became empty keeps an
+/// empty table; anything else found is from an older layout).
+pub fn prune(out: &Path, keep: &BTreeSet<String>) {
+    for kind in ["cards", "outputs"] {
+        let Ok(entries) = std::fs::read_dir(dir(out).join(kind)) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.path().file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            if !keep.contains(&name) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// The warnings of a source, as the build reports them.
+pub fn warnings_of(file: &str, source: &Source) -> Vec<ContentError> {
+    source.warnings.iter().map(|(line, message)| ContentError::new(file, *line, message.clone())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_round_trips_and_another_format_is_no_state() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        assert!(head(dir.path()).is_none());
+        let mut kept = Head {
+            format: FORMAT,
+            inputs: [7; 32],
+            now: DateTime::from_unix(1_790_000_000),
+            sources: BTreeMap::new(),
+            flat_ranges: BTreeMap::new(),
+            sitemap: BTreeMap::new(),
+            routes: 3,
+            upload: Upload::default(),
+        };
+        save_head(dir.path(), &kept).expect("saved");
+        assert_eq!(head(dir.path()).map(|h| h.routes), Some(3));
+        kept.format = FORMAT + 1;
+        save_head(dir.path(), &kept).expect("saved");
+        assert!(head(dir.path()).is_none());
+    }
+}
