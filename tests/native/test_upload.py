@@ -67,6 +67,17 @@ def test_every_served_file_reaches_the_worker_with_the_same_bytes():
     assert not any(name.startswith("_portal/cache/") for name in uploaded)
 
 
+@pytest.mark.parametrize("flags", [[], ["--pack-over", "0"], ["--split-over", "4096"],
+                                   ["--split-over", "4096", "--pack-over", "0"]])
+def test_the_build_counts_its_upload_as_wrangler_does(tmp_path, flags):
+    dist = tmp_path / "dist"
+    built = subprocess.run([str(servers.PORTAL), "build", "--content", str(servers.ROOT / "fixtures" / "site"),
+                            "--out", str(dist), *flags], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    report = count(dist)
+    assert f"a Worker deploy uploads {report['uploaded']})" in built.stdout, (built.stdout, report["uploaded"])
+
+
 @pytest.mark.skipif(os.environ.get("PORTAL_SKIP_100K") == "1", reason="PORTAL_SKIP_100K=1")
 def test_a_site_of_100k_records_fits_the_free_plan(tmp_path):
     content, dist = tmp_path / "content", tmp_path / "dist"

@@ -205,7 +205,7 @@ pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest, layout: L
     guard_output_folder(out)?;
     let manifest_bytes = serde_json::to_vec(manifest).context("serialising the manifest")?;
     files.push(OutFile::internal(MANIFEST_FILE, manifest_bytes));
-    let uploaded = upload::prepare(&mut files, layout);
+    let upload = upload::prepare(&mut files, layout);
     // The manifest head goes last (see below).
     if let Some(at) = files.iter().position(|f| f.file == MANIFEST_FILE) {
         let head = files.remove(at);
@@ -244,7 +244,7 @@ pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest, layout: L
     let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.file)).collect();
     let removed = remove_stale(out, &keep)?;
     let bytes = files.iter().map(|f| f.bytes.len() as u64).sum();
-    Ok(WriteStats { files: files.len(), bytes, written, removed, uploaded })
+    Ok(WriteStats { files: files.len(), bytes, written, removed, uploaded: upload.uploaded() })
 }
 
 /// Refuses to write into a non-empty folder that is not a previous build (it would be pruned).

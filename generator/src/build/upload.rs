@@ -5,11 +5,11 @@
 //! the build cache. Every file also stays in the folder as it is, for `portal serve`, nginx and
 //! offline copies, so one folder serves both ways with the same bytes.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use portal_core::manifest::CACHE_DIR;
 use portal_core::packs::{self, PackIndex, PACK_INDEX};
-use portal_core::parts;
+use portal_core::parts::{self, SERVED_BY_THE_CDN};
 
 use super::output::OutFile;
 
@@ -34,21 +34,76 @@ pub const ASSETS_IGNORE: &str = ".assetsignore";
 /// Files wrangler never uploads, whatever `.assetsignore` says.
 const NEVER_UPLOADED: &[&str] = &[ASSETS_IGNORE, "_headers", "_redirects"];
 
-/// Adds to `files` the parts of files over the size limit, the packs when the site is big, and
-/// `.assetsignore`. Returns how many files a deploy uploads.
-pub fn prepare(files: &mut Vec<OutFile>, layout: Layout) -> usize {
-    let whole = add_parts(files, layout.split_over);
-    let loose: usize = files.iter().filter(|f| uploaded(&f.file) && !whole.contains(&f.file)).count();
-    let packed = if loose > layout.pack_over { add_packs(files) } else { BTreeSet::new() };
-    let skipped = |file: &str| whole.contains(file) || packed.contains(file);
-    let mut tree = Tree::default();
-    for f in files.iter() {
-        tree.add(&f.file, uploaded(&f.file) && !skipped(&f.file));
+/// What a Worker upload of a build is made of, beside its loose files.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Upload {
+    /// Whether small files were packed.
+    pub packed: bool,
+    /// Files written, in all (packs, parts and `.assetsignore` included).
+    pub files: usize,
+    /// Files inside packs.
+    pub in_packs: usize,
+    /// Files uploaded in parts instead of whole.
+    pub split: BTreeSet<String>,
+    /// Files a packed build uploads loose although packable by path (too big for a pack).
+    pub big: BTreeSet<String>,
+    /// Files written that wrangler never uploads (`_headers`, `.assetsignore`).
+    pub never: usize,
+}
+
+impl Upload {
+    /// How many files a Worker deploy uploads: all but those in packs, those in parts, and the
+    /// files wrangler never uploads.
+    pub fn uploaded(&self) -> usize {
+        self.files - self.in_packs - self.split.len() - self.never
     }
-    tree.add(&format!("{CACHE_DIR}/"), false);
-    let count = files.iter().filter(|f| uploaded(&f.file) && !skipped(&f.file)).count();
-    files.push(OutFile::internal(ASSETS_IGNORE, assets_ignore(&tree).into_bytes()));
-    count
+}
+
+/// Adds to `files` the parts of files over the size limit, the packs when the site is big, and
+/// `.assetsignore`; says what the upload is made of.
+pub fn prepare(files: &mut Vec<OutFile>, layout: Layout) -> Upload {
+    let split = add_parts(files, layout.split_over);
+    let loose: usize = files.iter().filter(|f| uploaded(&f.file) && !split.contains(&f.file)).count();
+    let mut upload = Upload { split, ..Upload::default() };
+    if loose > layout.pack_over {
+        let (in_packs, big) = add_packs(files, &upload.split);
+        upload = Upload { packed: true, in_packs, big, ..upload };
+    }
+    files.push(OutFile::internal(ASSETS_IGNORE, assets_ignore(&upload).into_bytes()));
+    upload.files = files.len();
+    upload.never = files.iter().filter(|f| !uploaded(&f.file)).count();
+    upload
+}
+
+/// `.assetsignore` (gitignore syntax, which wrangler applies with the `ignore` package): the build
+/// cache and the files uploaded in parts; and when the build is packed, everything but the build's
+/// own folder, the theme's assets and the files too big for a pack.
+pub fn assets_ignore(upload: &Upload) -> String {
+    let mut out = String::from("# Written by `portal build`: what `wrangler deploy` leaves out of the upload.\n");
+    if upload.packed {
+        out.push_str("/*\n!/_portal/\n");
+    }
+    out.push_str(&format!("/{CACHE_DIR}/\n"));
+    for file in &upload.split {
+        if !upload.packed || file.starts_with("_portal/") {
+            out.push_str(&format!("/{}\n", escape(file)));
+        }
+    }
+    if upload.packed {
+        out.push_str(&format!("!/{SERVED_BY_THE_CDN}\n"));
+        let mut opened = BTreeSet::new();
+        for file in upload.big.iter().filter(|f| !upload.split.contains(*f)) {
+            let parts: Vec<&str> = file.split('/').collect();
+            for depth in 1..parts.len() {
+                let folder = parts[..depth].iter().map(|p| escape(p)).collect::<Vec<_>>().join("/");
+                if opened.insert(folder.clone()) {
+                    out.push_str(&format!("!/{folder}/\n/{folder}/*\n"));
+                }
+            }
+            out.push_str(&format!("!/{}\n", escape(file)));
+        }
+    }
+    out
 }
 
 fn uploaded(file: &str) -> bool {
@@ -69,15 +124,22 @@ fn add_parts(files: &mut Vec<OutFile>, split_over: usize) -> BTreeSet<String> {
     whole
 }
 
-/// Packs the packable files among `files` and writes the pack index; returns the files packed.
-fn add_packs(files: &mut Vec<OutFile>) -> BTreeSet<String> {
-    let mut candidates: Vec<&OutFile> = files.iter().filter(|f| packs::packable(&f.file, 0)).collect();
+/// Packs the packable files among `files` (not those uploaded in parts) and writes the pack index;
+/// returns how many files went into packs, and the packable ones too big for one.
+fn add_packs(files: &mut Vec<OutFile>, split: &BTreeSet<String>) -> (usize, BTreeSet<String>) {
+    let packable = |f: &&OutFile| packs::packable(&f.file, 0) && !split.contains(&f.file);
+    let mut candidates: Vec<&OutFile> = files.iter().filter(packable).collect();
     candidates.sort_by(|a, b| a.file.cmp(&b.file));
     let (small, big): (Vec<&OutFile>, Vec<&OutFile>) =
         candidates.into_iter().partition(|f| packs::packable(&f.file, f.bytes.len()));
     let sizes: Vec<(&str, usize)> = small.iter().map(|f| (f.file.as_str(), f.bytes.len())).collect();
     let spacing = packs::spacing(small.len());
-    let mut index = PackIndex { spacing, packs: Vec::new(), loose: big.iter().map(|f| f.file.clone()).collect() };
+    let big: BTreeSet<String> = big.iter().map(|f| f.file.clone()).collect();
+    // The index names every packable-by-path file a pack does not hold, so the Worker reads it
+    // loose (or from its parts) at once.
+    let split_packable = split.iter().filter(|f| packs::packable(f, 0)).cloned();
+    let loose = big.iter().cloned().chain(split_packable).collect();
+    let mut index = PackIndex { spacing, packs: Vec::new(), loose };
     let mut made = Vec::new();
     for range in packs::plan(&sizes, spacing) {
         let members: Vec<(&str, &[u8])> = small[range].iter().map(|f| (f.file.as_str(), f.bytes.as_slice())).collect();
@@ -86,81 +148,10 @@ fn add_packs(files: &mut Vec<OutFile>) -> BTreeSet<String> {
         made.push(OutFile::internal(name.clone(), packs::encode(&members)));
         index.packs.push((first, name));
     }
-    let packed = small.iter().map(|f| f.file.clone()).collect();
+    let in_packs = small.len();
     made.push(OutFile::internal(PACK_INDEX, serde_json::to_vec(&index).unwrap_or_default()));
     files.extend(made);
-    packed
-}
-
-/// The build folder as a tree: for each entry, whether it (everything under it) is uploaded.
-#[derive(Debug, Default)]
-struct Tree {
-    folder: bool,
-    kept: usize,
-    skipped: usize,
-    children: BTreeMap<String, Tree>,
-}
-
-impl Tree {
-    /// Adds `path` (a file, or a folder when it ends with `/`), uploaded or not.
-    fn add(&mut self, path: &str, kept: bool) {
-        let mut node = self;
-        for segment in path.split('/').filter(|s| !s.is_empty()) {
-            node.count(kept);
-            node.folder = true;
-            node = node.children.entry(segment.to_string()).or_default();
-        }
-        node.count(kept);
-        node.folder |= path.ends_with('/');
-    }
-
-    fn count(&mut self, kept: bool) {
-        if kept {
-            self.kept += 1;
-        } else {
-            self.skipped += 1;
-        }
-    }
-}
-
-/// `.assetsignore` (gitignore syntax, which wrangler applies with the `ignore` package) leaving out
-/// exactly the entries of `tree` not uploaded, in few lines: each folder is described by the
-/// shorter of "everything but" (ignore the folder's entries, then re-include the uploaded ones)
-/// and "nothing but" (ignore only the entries not uploaded). A folder partly uploaded is described
-/// the same way inside.
-fn assets_ignore(tree: &Tree) -> String {
-    let mut out = String::from("# Written by `portal build`: what `wrangler deploy` leaves out of the upload.\n");
-    describe(tree, "/", false, &mut out);
-    out
-}
-
-/// Lines for the entries of `folder` (`prefix` ends with `/`). `ignored` says whether an earlier
-/// line ignores the folder's entries (they must be re-included to be uploaded).
-fn describe(folder: &Tree, prefix: &str, ignored: bool, out: &mut String) {
-    let partial = |c: &Tree| c.kept > 0 && c.skipped > 0;
-    let wanted = folder.children.values().filter(|c| c.kept > 0).count();
-    let unwanted = folder.children.values().filter(|c| c.skipped > 0).count();
-    // "everything but" pays one line to ignore all entries, then one per entry uploaded.
-    let ignore_all = !ignored && wanted + 1 < unwanted;
-    if ignore_all {
-        out.push_str(&format!("{prefix}*\n"));
-    }
-    let all_ignored = ignored || ignore_all;
-    for (name, child) in &folder.children {
-        let path = format!("{prefix}{}", escape(name));
-        let slash = if child.folder { "/" } else { "" };
-        match (all_ignored, child.kept > 0, child.skipped > 0) {
-            (true, true, false) => out.push_str(&format!("!{path}{slash}\n")),
-            (false, false, true) => out.push_str(&format!("{path}{slash}\n")),
-            _ if partial(child) => {
-                if all_ignored {
-                    out.push_str(&format!("!{path}/\n"));
-                }
-                describe(child, &format!("{path}/"), false, out);
-            }
-            _ => {}
-        }
-    }
+    (in_packs, big)
 }
 
 /// A name as a literal in gitignore syntax: its wildcards and leading `#` or `!` escaped.
@@ -188,16 +179,16 @@ mod tests {
     }
 
     fn ignore_text(files: &mut Vec<OutFile>, layout: Layout) -> (usize, String) {
-        let count = prepare(files, layout);
+        let upload = prepare(files, layout);
         let text = files.iter().find(|f| f.file == ASSETS_IGNORE).map(|f| f.bytes.clone()).unwrap_or_default();
-        (count, String::from_utf8(text).unwrap_or_default())
+        (upload.uploaded(), String::from_utf8(text).unwrap_or_default())
     }
 
     #[test]
     fn a_small_site_leaves_out_only_the_cache_and_split_files() {
         let mut files = vec![file("index.html", 10), file("api/news.json", 100), file("_portal/manifest.json", 5)];
         let (count, text) = ignore_text(&mut files, Layout { split_over: 50, pack_over: 1000 });
-        assert!(text.contains("/api/\n") && text.contains("/_portal/cache/\n"), "{text}");
+        assert!(text.ends_with("\n/_portal/cache/\n/api/news.json\n"), "{text}");
         assert_eq!(count, 5, "index, manifest, two parts and their index");
         assert!(files.iter().any(|f| f.file == "_portal/parts/api/news.json/0"));
     }
@@ -212,6 +203,16 @@ mod tests {
         let packs = files.iter().filter(|f| f.file.ends_with(".pack")).count();
         assert!(packs > 1, "{packs} packs");
         assert_eq!(count, packs + 4, "packs, their index, the big listing, the stylesheet, the manifest");
-        assert!(text.ends_with("\n/_portal/cache/\n/news/\n"), "few entries: named one by one\n{text}");
+        assert!(
+            text.contains("/*\n!/_portal/\n/_portal/cache/\n!/assets/\n!/api/\n/api/*\n!/api/news.json\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn gitignore_wildcards_in_names_are_literal() {
+        assert_eq!(escape("a*b[1].txt"), "a\\*b\\[1\\].txt");
+        assert_eq!(escape("#x"), "\\#x");
+        assert_eq!(escape("x "), "x\\ ");
     }
 }
