@@ -104,7 +104,7 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
                 "status": "ok", "out": out.display().to_string(), "records": records, "collections": per,
                 "entries": report.entries, "files": report.write.files, "bytes": report.write.bytes,
                 "written": report.write.written, "removed": report.write.removed,
-                "uploaded": report.write.uploaded, "milliseconds": report.elapsed.as_millis() as u64,
+                "uploaded": report.write.uploaded, "rebuilt": report.rebuilt, "milliseconds": report.elapsed.as_millis() as u64,
                 "warnings": json_list(&report.warnings),
             })
         );
@@ -112,7 +112,8 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
     }
     let per: Vec<String> = report.collections.iter().filter(|(_, n)| *n > 0).map(|(c, n)| format!("{c} {n}")).collect();
     println!(
-        "portal: built {records} records ({}) and {} encyclopedia entries into {}: {} files, {} bytes ({} written, {} removed; a Worker deploy uploads {}) in {} ms",
+        "portal: {} {records} records ({}) and {} encyclopedia entries into {}: {} files, {} bytes ({} written, {} removed; a Worker deploy uploads {}) in {} ms",
+        if report.rebuilt { "rebuilt" } else { "built" },
         per.join(", "),
         report.entries,
         out.display(),

@@ -4,7 +4,7 @@
 //! `GET /api/schemas/<collection>.json`.
 
 use anyhow::Result;
-use portal_core::content::Record;
+use portal_core::content::{Record, SiteConfig};
 use portal_core::{envelope, record_schema};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -51,16 +51,29 @@ pub fn files(content: &Content) -> Result<Vec<OutFile>> {
         .par_iter()
         .map(|(name, records)| {
             let items: Vec<Value> = records.iter().map(Record::to_json).collect();
-            let mut files = pages(name, &items, content.site.api.page_size)?;
-            files.push(schema(name, &items, content.site.base())?);
-            let listing = Value::Object(envelope::listing(name, items, records.len()));
-            files.push(OutFile::at(format!("/api/{name}"), listing.to_string().into_bytes())?);
+            let mut files = listing(name, items, &content.site)?;
             for record in records {
-                let detail = detail(record).to_string().into_bytes();
-                files.push(OutFile::at(format!("/api/{name}/{}", record.slug), detail)?.from_source(&record.file));
+                files.push(detail_file(record)?);
             }
-            Ok(files.into_iter().map(|f| f.in_group(Group::collection(name))).collect::<Vec<_>>())
+            Ok(files)
         })
         .collect::<Result<_>>()?;
     Ok(per_collection.into_iter().flatten().collect())
+}
+
+/// A collection's listing, its static pages and its schema, from its records' JSON in D2 order.
+pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig) -> Result<Vec<OutFile>> {
+    let mut files = pages(name, &items, site.api.page_size)?;
+    files.push(schema(name, &items, site.base())?);
+    let total = items.len();
+    let listing = Value::Object(envelope::listing(name, items, total));
+    files.push(OutFile::at(format!("/api/{name}"), listing.to_string().into_bytes())?);
+    Ok(files.into_iter().map(|f| f.in_group(Group::collection(name))).collect())
+}
+
+/// A record's detail file.
+pub fn detail_file(record: &Record) -> Result<OutFile> {
+    let detail = detail(record).to_string().into_bytes();
+    let file = OutFile::at(format!("/api/{}/{}", record.collection, record.slug), detail)?;
+    Ok(file.from_source(&record.file).in_group(Group::collection(&record.collection)))
 }

@@ -94,7 +94,9 @@ fn subject(file: &OutFile) -> String {
 }
 
 /// What answers `route` when a handler, not a built file, does (its summary in the route table).
-fn handler_of(route: &str) -> Option<String> {
+/// What answers `route` when a handler of the route table does (a page built there would never
+/// be served).
+pub fn handler_of(route: &str) -> Option<String> {
     let (found, _) = routes::find(route)?;
     let operation = found.operation("GET")?;
     matches!(operation.serve, Serve::Handler(_))

@@ -65,25 +65,28 @@ pub fn json_ld(entry: &Entry, site: &SiteConfig) -> Value {
 
 /// Every entry's detail and JSON-LD, and the catalog (`{"entries": [...]}`, from the cards).
 pub fn files(content: &Content, model: &Model) -> anyhow::Result<Vec<OutFile>> {
-    let pairs: Vec<[OutFile; 2]> = content
-        .entries
-        .par_iter()
-        .map(|entry| {
-            let slug = &entry.record.slug;
-            let detail = success(json!({"data": {"entry": entry.record.to_detail_json()}}));
-            let source = &entry.record.file;
-            Ok([
-                OutFile::at(format!("/api/encyclopedia/{slug}"), detail.to_string().into_bytes())?.from_source(source),
-                OutFile::at(
-                    format!("/api/encyclopedia/{slug}/jsonld"),
-                    json_ld(entry, &content.site).to_string().into_bytes(),
-                )?
-                .from_source(source),
-            ])
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let pairs: Vec<[OutFile; 2]> =
+        content.entries.par_iter().map(|entry| entry_files(entry, &content.site)).collect::<anyhow::Result<_>>()?;
     let mut out: Vec<OutFile> = pairs.into_iter().flatten().collect();
+    out.push(catalog(model));
+    Ok(out)
+}
+
+/// An entry's detail and JSON-LD files.
+pub fn entry_files(entry: &Entry, site: &SiteConfig) -> anyhow::Result<[OutFile; 2]> {
+    let slug = &entry.record.slug;
+    let detail = success(json!({"data": {"entry": entry.record.to_detail_json()}}));
+    let source = &entry.record.file;
+    let files = [
+        OutFile::at(format!("/api/encyclopedia/{slug}"), detail.to_string().into_bytes())?.from_source(source),
+        OutFile::at(format!("/api/encyclopedia/{slug}/jsonld"), json_ld(entry, site).to_string().into_bytes())?
+            .from_source(source),
+    ];
+    Ok(files.map(|f| f.in_group(Group::Encyclopedia)))
+}
+
+/// The catalog the list, facets and suggestions read, from the entries' cards.
+pub fn catalog(model: &Model) -> OutFile {
     let entries = json_array(model.entries.iter().filter_map(|card| card.entry.as_ref()).map(|e| e.catalog.as_str()));
-    out.push(OutFile::internal(CATALOG_FILE, format!("{{\"entries\":{entries}}}").into_bytes()));
-    Ok(out.into_iter().map(|f| f.in_group(Group::Encyclopedia)).collect())
+    OutFile::internal(CATALOG_FILE, format!("{{\"entries\":{entries}}}").into_bytes()).in_group(Group::Encyclopedia)
 }

@@ -31,16 +31,58 @@ pub fn apply(files: &mut [OutFile], verbatim: &[OutFile], base_url: &str) {
         .filter_map(|f| f.route.as_ref().map(|route| (route.clone(), f.file.clone())))
         .collect();
     let by_route: HashMap<&str, &str> = owned.iter().map(|(route, file)| (route.as_str(), file.as_str())).collect();
+    apply_with(files, &by_route, base_url);
+}
+
+/// [`apply`] with the files of the build's URLs as `files` knows them.
+pub fn apply_with<R: Resolve + Sync>(files: &mut [OutFile], resolve: &R, base_url: &str) {
     files.par_iter_mut().filter(|f| f.route.is_some() && f.content_type == HTML).for_each(|f| {
         if let Ok(html) = std::str::from_utf8(&f.bytes) {
-            f.bytes = relativize(html, &f.file, &by_route, base_url).into_bytes();
+            f.bytes = relativize(html, &f.file, resolve, base_url).into_bytes();
         }
     });
 }
 
+/// Where the build writes the file of a URL path.
+pub trait Resolve {
+    /// The file served at `route`, if the build serves it.
+    fn file_of(&self, route: &str) -> Option<String>;
+}
+
+impl Resolve for HashMap<&str, &str> {
+    fn file_of(&self, route: &str) -> Option<String> {
+        self.get(route).map(|file| file.to_string())
+    }
+}
+
+/// The URL paths the root-relative links of `html` name, decoded, without query or fragment (the
+/// keys a link is resolved by): a page whose links name a URL that comes or goes is made again.
+pub fn targets(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find("=\"/") {
+        let (before, after) = rest.split_at(at + 2);
+        let end = after.find('"').unwrap_or(after.len());
+        let url = &after[..end];
+        if link_attribute(before).is_some() && !url.starts_with("//") {
+            for candidate in url.split(", ") {
+                let path = candidate.split(' ').next().unwrap_or(candidate);
+                let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+                let trimmed = path.trim_end_matches('/');
+                let key = if trimmed.is_empty() { "/" } else { trimmed };
+                out.push(percent_encoding::percent_decode_str(key).decode_utf8_lossy().into_owned());
+            }
+        }
+        rest = &after[end..];
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Rewrites the root-relative links of `html`, a page stored at `page_file`. `files` maps every
 /// URL path the build serves to its file.
-pub fn relativize(html: &str, page_file: &str, files: &HashMap<&str, &str>, base_url: &str) -> String {
+pub fn relativize<R: Resolve + ?Sized>(html: &str, page_file: &str, files: &R, base_url: &str) -> String {
     // Links written with the site's own address (`https://site.example/news`) are links to the
     // site too: made root-relative first, they become file links like the rest.
     let base = base_url.trim_end_matches('/');
@@ -87,15 +129,15 @@ fn link_attribute(before_value: &str) -> Option<&'static str> {
 }
 
 /// One root-relative URL (query and fragment kept) of `attribute`, as seen from `page_file`.
-fn rewrite(url: &str, attribute: &str, page_file: &str, files: &HashMap<&str, &str>, base_url: &str) -> String {
+fn rewrite<R: Resolve + ?Sized>(url: &str, attribute: &str, page_file: &str, files: &R, base_url: &str) -> String {
     let split = url.find(['?', '#']).unwrap_or(url.len());
     let (path, suffix) = url.split_at(split);
     let trimmed = path.trim_end_matches('/');
     let key = if trimmed.is_empty() { "/" } else { trimmed };
     // Built routes are decoded paths; a link may spell one percent-encoded (`/media/a%20b.jpg`).
     let decoded = percent_encoding::percent_decode_str(key).decode_utf8_lossy();
-    match files.get(key).or_else(|| files.get(decoded.as_ref())) {
-        Some(file) => format!("{}{suffix}", encode_path(&relative_path(page_file, file))),
+    match files.file_of(key).or_else(|| files.file_of(decoded.as_ref())) {
+        Some(file) => format!("{}{suffix}", encode_path(&relative_path(page_file, &file))),
         None if attribute == "action" && key != "/" => {
             format!("{}{suffix}", relative_path(page_file, key.trim_start_matches('/')))
         }

@@ -4,7 +4,6 @@
 
 pub mod actions;
 pub mod api;
-pub mod cache;
 pub mod cdn;
 pub mod collisions;
 pub mod data;
@@ -16,6 +15,7 @@ pub mod model;
 pub mod nginx;
 pub mod output;
 pub mod pages;
+pub mod rebuild;
 pub mod search;
 pub mod spatial;
 pub mod statics;
@@ -29,7 +29,7 @@ use portal_core::manifest::{shard_count, Manifest, Routes, MANIFEST_FORMAT};
 use portal_core::time::DateTime;
 
 use self::model::Model;
-use self::output::OutFile;
+use self::output::{Group, OutFile};
 use crate::load::{self, Content, LoadError};
 use crate::progress::Progress;
 
@@ -64,6 +64,8 @@ pub struct BuildReport {
     pub warnings: Vec<ContentError>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Whether the build reused the last one's work (a rebuild), or started clean.
+    pub rebuilt: bool,
 }
 
 /// Why a build failed.
@@ -127,6 +129,8 @@ impl Steps {
 pub struct Rendered {
     /// The content it was made from.
     pub content: Content,
+    /// The cards of its records and entries.
+    pub model: Model,
     /// Every output file, sorted by file.
     pub files: Vec<OutFile>,
     /// The manifest head of the files.
@@ -135,31 +139,20 @@ pub struct Rendered {
     pub routes: Routes,
     /// Problems that do not stop the build.
     pub warnings: Vec<ContentError>,
+    /// The build time.
+    pub generated_at: DateTime,
 }
 
 /// Loads the content and renders every output in memory: what `build` writes and what `check`
 /// verifies, so `check` finds every problem `build` would (URL collisions included). With
 /// `strict`, warnings are errors.
 pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<Rendered, BuildError> {
-    render_with(options, progress, strict, None)
-}
-
-/// [`render`], reusing what the build cache kept from an earlier build (see [`cache`]).
-fn render_with(
-    options: &BuildOptions,
-    progress: &Progress,
-    strict: bool,
-    cache: Option<&cache::PageCache>,
-) -> Result<Rendered, BuildError> {
     let mut steps = Steps::default();
     let mut content = steps.time("load", || load::load_with(&options.content, progress, options.drafts))?;
     if let Some(base_url) = &options.base_url {
         content.site.base_url = base_url.clone();
     }
-    let mut warnings = content.warnings.clone();
-    if content.site.base_url.trim().is_empty() {
-        warnings.push(missing_base_url(&options.content));
-    }
+    let warnings = site_warnings(&content, &options.content, content.warnings.clone());
     if strict && !warnings.is_empty() {
         return Err(BuildError::Content(
             warnings
@@ -173,13 +166,9 @@ fn render_with(
     let mut files = steps.time("api", || api::files(&content))?;
     files.extend(steps.time("search", || search::files(&content, &model))?);
     files.extend(steps.time("encyclopedia", || encyclopedia::files(&content, &model))?);
-    files.extend(discovery::files(&content, &model, generated_at)?);
-    files.push(feed::file(&content, &model, generated_at)?);
-    files.extend(data::files(&content, generated_at)?);
-    files.extend(spatial::files(&content)?);
+    files.extend(site_files(&content, &model, options.templates.as_deref(), generated_at)?);
     let templates = options.templates.as_deref();
-    files.extend(steps.time("pages", || pages::files(&content, &model, templates, generated_at, cache))?);
-    files.extend(actions::files(options.templates.as_deref())?);
+    files.extend(steps.time("pages", || pages::files(&content, &model, templates, generated_at))?);
     let published = steps.time("static", || statics::files(&content.statics))?;
     statics::check_clashes(&published, &files, &content.statics)?;
     let collisions = collisions::check(&files);
@@ -189,23 +178,64 @@ fn render_with(
     steps.time("links", || links::apply(&mut files, &published, content.site.base()));
     files.extend(published);
     let routes = steps.time("manifest", || output::routes(&files))?;
-    let manifest = Manifest {
+    let manifest = manifest_head(&content, &model, generated_at, routes.len());
+    files.extend(layout_files(&manifest, &routes, files.iter().filter(|f| !f.group.record_scale()))?);
+    files.sort_by(|a, b| a.file.cmp(&b.file));
+    steps.report();
+    Ok(Rendered { content, model, files, manifest, routes, warnings, generated_at })
+}
+
+/// The files of the site as a whole that are not pages: discovery documents, the feed, datasets,
+/// places and the mail templates of the actions.
+pub fn site_files(
+    content: &Content,
+    model: &Model,
+    templates: Option<&std::path::Path>,
+    generated_at: DateTime,
+) -> Result<Vec<OutFile>, BuildError> {
+    let mut files = discovery::files(content, model, generated_at)?;
+    files.push(feed::file(content, model, generated_at)?);
+    files.extend(data::files(content, generated_at)?);
+    files.extend(spatial::files(content)?);
+    files.extend(actions::files(templates)?);
+    Ok(files)
+}
+
+/// The warnings of a build: those of `loaded` and those about the site's settings.
+pub fn site_warnings(content: &Content, root: &std::path::Path, loaded: Vec<ContentError>) -> Vec<ContentError> {
+    let mut warnings = loaded;
+    if content.site.base_url.trim().is_empty() {
+        warnings.push(missing_base_url(root));
+    }
+    warnings.sort();
+    warnings
+}
+
+/// The manifest head of a build of `routes` URLs.
+pub fn manifest_head(content: &Content, model: &Model, generated_at: DateTime, routes: usize) -> Manifest {
+    Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
         strings: content.strings.clone(),
-        navigation: pages::navigation::main_menu(&content, &model),
+        navigation: pages::navigation::main_menu(content, model),
         header_sets: discovery::header_sets(&content.site),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
-        route_shards: shard_count(routes.len()),
-    };
-    let own_routes = output::routes(files.iter().filter(|f| !f.group.record_scale()))?;
-    files.push(cdn::headers_file(&manifest, &own_routes));
-    files.push(nginx::snippet(&manifest, &own_routes));
-    files.extend(output::route_shard_files(&routes, manifest.route_shards)?);
-    files.sort_by(|a, b| a.file.cmp(&b.file));
-    steps.report();
-    Ok(Rendered { content, files, manifest, routes, warnings })
+        route_shards: shard_count(routes),
+    }
+}
+
+/// `_headers`, the nginx snippet and the shards of the route index: `own` are the files that may
+/// need rules of their own (not those of records, see `Group::record_scale`).
+pub fn layout_files<'a>(
+    manifest: &Manifest,
+    routes: &Routes,
+    own: impl IntoIterator<Item = &'a OutFile>,
+) -> Result<Vec<OutFile>, BuildError> {
+    let own_routes = output::routes(own)?;
+    let mut files = vec![cdn::headers_file(manifest, &own_routes), nginx::snippet(manifest, &own_routes)];
+    files.extend(output::route_shard_files(routes, manifest.route_shards)?);
+    Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())
 }
 
 /// The warning for a site without `base_url`: sitemap, feed and canonical links can only be
@@ -226,20 +256,44 @@ pub fn check(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
     render(options, progress, strict)
 }
 
-/// Runs a full build.
+/// Runs a build: a rebuild when the output folder holds an earlier build whose state says what
+/// can be kept (see [`rebuild`]), else a clean one. `strict` builds are always clean.
 pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
-    let cache = cache::PageCache::open(&options.out);
-    let Rendered { content, files, manifest, warnings, .. } = render_with(options, progress, strict, Some(&cache))?;
+    if !strict {
+        if let Some(head) = rebuild::state::head(&options.out) {
+            if let Some(report) = rebuild::run(options, head, started)? {
+                return Ok(report);
+            }
+        }
+    }
+    clean(options, progress, strict, started)
+}
+
+/// A clean build, which leaves the state a rebuild starts from.
+fn clean(
+    options: &BuildOptions,
+    progress: &Progress,
+    strict: bool,
+    started: Instant,
+) -> Result<BuildReport, BuildError> {
+    let sources = rebuild::sources::scan(&options.content);
+    let inputs = rebuild::inputs::hash(options)?;
+    rebuild::state::forget(&options.out);
+    let mut rendered = render(options, progress, strict)?;
     let mut steps = Steps::default();
-    let write = steps.time("write", || output::write(&options.out, files, &manifest, options.layout))?;
-    steps.time("cache", || cache.save())?;
+    let manifest = &rendered.manifest;
+    let (write, upload) =
+        steps.time("write", || output::write(&options.out, &mut rendered.files, manifest, options.layout))?;
+    let bytes = write.bytes;
+    steps.time("state", || rebuild::save::clean(&options.out, &rendered, sources, inputs, upload, bytes))?;
     steps.report();
     Ok(BuildReport {
-        collections: content.collections.iter().map(|(name, records)| (*name, records.len())).collect(),
-        entries: content.entries.len(),
+        collections: rendered.model.collections.iter().map(|(name, cards)| (*name, cards.len())).collect(),
+        entries: rendered.model.entries.len(),
         write,
-        warnings,
+        warnings: rendered.warnings,
         elapsed: started.elapsed(),
+        rebuilt: false,
     })
 }

@@ -63,6 +63,9 @@ pub struct Card {
     pub excerpt: Option<String>,
     /// Its entry of `/api/search-index.json` (JSON).
     pub flat: String,
+    /// The URL paths the links of its body name (see `links::targets`): its page is made again
+    /// when one of them comes or goes.
+    pub links: Vec<String>,
     /// What an encyclopedia entry has besides.
     pub entry: Option<EntryPart>,
 }
@@ -165,6 +168,7 @@ impl Card {
             item: item(record, content).to_string(),
             excerpt: (record.collection == "news").then(|| excerpt(record)),
             flat: flat_entry(record).to_string(),
+            links: record.html.as_deref().map(super::links::targets).unwrap_or_default(),
             entry: None,
         }
     }
@@ -227,6 +231,7 @@ impl Card {
             item: "{}".into(),
             excerpt: None,
             flat: "{}".into(),
+            links: Vec::new(),
             entry: None,
         }
     }

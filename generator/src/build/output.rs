@@ -12,7 +12,7 @@ use portal_core::manifest::{shard_file, split_routes, Asset, Manifest, Routes, C
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use super::upload::{self, Layout};
+use super::upload::{self, Layout, Upload};
 
 /// One file of the build.
 #[derive(Debug, Clone)]
@@ -33,6 +33,8 @@ pub struct OutFile {
     pub source: Option<String>,
     /// Which part of the build makes it (what a rebuild redoes together).
     pub group: Group,
+    /// For a page a rebuild keeps when what it is made from did not change: a hash of that.
+    pub key: Option<[u8; 32]>,
 }
 
 /// The parts of a build a rebuild redoes or keeps as a whole: each collection (its records'
@@ -106,6 +108,7 @@ impl OutFile {
             bytes,
             source: None,
             group: Group::Site,
+            key: None,
         }
     }
 
@@ -120,6 +123,7 @@ impl OutFile {
             bytes,
             source: None,
             group: Group::Site,
+            key: None,
         }
     }
 
@@ -201,18 +205,23 @@ const WRITE_THREADS: usize = 8;
 
 /// Writes `files` (with what a Worker upload needs besides, see [`upload`]) and the manifest into
 /// `out`, rewriting only what changed and removing the rest.
-pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest, layout: Layout) -> Result<WriteStats> {
+pub fn write(
+    out: &Path,
+    files: &mut Vec<OutFile>,
+    manifest: &Manifest,
+    layout: Layout,
+) -> Result<(WriteStats, Upload)> {
     guard_output_folder(out)?;
     let manifest_bytes = serde_json::to_vec(manifest).context("serialising the manifest")?;
-    files.push(OutFile::internal(MANIFEST_FILE, manifest_bytes));
-    let upload = upload::prepare(&mut files, layout);
+    files.push(OutFile::internal(MANIFEST_FILE, manifest_bytes).in_group(Group::Layout));
+    let upload = upload::prepare(files, layout);
     // The manifest head goes last (see below).
     if let Some(at) = files.iter().position(|f| f.file == MANIFEST_FILE) {
         let head = files.remove(at);
         files.push(head);
     }
     let mut seen = HashSet::new();
-    for f in &files {
+    for f in files.iter() {
         if !seen.insert(f.file.as_str()) {
             bail!("two outputs would be written to {}; rename one of the records", f.file);
         }
@@ -244,7 +253,8 @@ pub fn write(out: &Path, mut files: Vec<OutFile>, manifest: &Manifest, layout: L
     let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.file)).collect();
     let removed = remove_stale(out, &keep)?;
     let bytes = files.iter().map(|f| f.bytes.len() as u64).sum();
-    Ok(WriteStats { files: files.len(), bytes, written, removed, uploaded: upload.uploaded() })
+    let stats = WriteStats { files: files.len(), bytes, written, removed, uploaded: upload.uploaded() };
+    Ok((stats, upload))
 }
 
 /// Refuses to write into a non-empty folder that is not a previous build (it would be pruned).

@@ -30,7 +30,6 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tera::{Context, Tera};
 
-use super::cache::{self, PageCache};
 use super::model::Model;
 use super::output::{Group, OutFile};
 use crate::load::Content;
@@ -75,19 +74,33 @@ pub struct Renderer<'a> {
     /// The URL of each theme asset under its fingerprinted name (`style.css` ->
     /// `/assets/style.<hash>.css`), which caches keep for ever.
     assets: BTreeMap<String, String>,
-    /// The build cache and the key of the inputs every page shares (see [`Renderer::render`]).
-    cache: Option<(&'a PageCache, cache::Key)>,
+    /// The theme's asset files, under both names.
+    asset_files: Vec<OutFile>,
 }
 
-impl Renderer<'_> {
-    /// A key of every input the pages share (see [`cache`]): the binary, the templates, the site
-    /// settings, the interface text, the navigation, the theme assets, the static files and
-    /// whether drafts are shown.
-    fn inputs_key(&self, templates: Option<&std::path::Path>) -> Result<cache::Key> {
-        let sources = serde_json::to_vec(&theme::sources(templates)?)?;
-        let globals = serde_json::to_vec(&(&self.site, &self.content.strings, &self.navigation, &self.assets))?;
-        let statics = format!("{:?}{}", self.content.statics, self.content.drafts);
-        Ok(cache::key(&[cache::BUILD_ID.as_bytes(), &sources, &globals, statics.as_bytes()]))
+impl<'a> Renderer<'a> {
+    /// The renderer of a site with `content`'s settings and `model`'s records, with templates
+    /// overridden from `templates` where it has them. `now` is the build time.
+    pub fn new(
+        content: &'a Content,
+        model: &'a Model,
+        templates: Option<&'a std::path::Path>,
+        now: DateTime,
+    ) -> Result<Self> {
+        let mut tera = theme::templates(templates)?;
+        tera.register_filter("local_date", local_date(content.strings.clone()));
+        let (asset_files, assets) = theme_assets(templates)?;
+        Ok(Renderer {
+            tera,
+            content,
+            model,
+            site: serde_json::to_value(&content.site)?,
+            navigation: navigation::main_menu(content, model),
+            now,
+            overrides: templates,
+            assets,
+            asset_files,
+        })
     }
 
     /// The interface text.
@@ -95,22 +108,9 @@ impl Renderer<'_> {
         &self.content.strings
     }
 
-    /// Renders a page served at `url` (`None` for the 404 page, which has no URL of its own): from
-    /// the build cache when an earlier build rendered the same template with the same context and
-    /// the same shared inputs (a page is a pure function of those), else now, keeping it.
-    pub fn render(&self, template: &str, url: Option<&str>, context: Context) -> Result<String> {
-        let Some((cache, inputs)) = self.cache else { return self.render_now(template, url, context) };
-        let own = serde_json::to_vec(&context.clone().into_json())?;
-        let key = cache::key(&[&inputs, template.as_bytes(), url.unwrap_or("\0").as_bytes(), &own]);
-        if let Some(html) = cache.get(&key) {
-            return Ok(html);
-        }
-        let html = self.render_now(template, url, context)?;
-        cache.put(key, html.clone());
-        Ok(html)
-    }
-
-    fn render_now(&self, template: &str, url: Option<&str>, mut context: Context) -> Result<String> {
+    /// Renders a page served at `url` (`None` for pages with no URL of their own: the 404 page and
+    /// the shell of pages rendered per request).
+    pub fn render(&self, template: &str, url: Option<&str>, mut context: Context) -> Result<String> {
         context.insert("site", &self.site);
         context.insert("url", &url);
         context.insert("lang", &self.content.site.language);
@@ -146,55 +146,83 @@ pub fn files(
     model: &Model,
     templates: Option<&std::path::Path>,
     now: DateTime,
-    cache: Option<&PageCache>,
 ) -> Result<Vec<OutFile>> {
-    let mut tera = theme::templates(templates)?;
-    tera.register_filter("local_date", local_date(content.strings.clone()));
-    let (asset_files, assets) = theme_assets(templates)?;
-    let renderer = Renderer {
-        tera,
-        content,
-        model,
-        site: serde_json::to_value(&content.site)?,
-        navigation: navigation::main_menu(content, model),
-        now,
-        overrides: templates,
-        assets,
-        cache: None,
-    };
-    let renderer = match cache {
-        Some(cache) => Renderer { cache: Some((cache, renderer.inputs_key(templates)?)), ..renderer },
-        None => renderer,
-    };
-    let records: Vec<&Record> = content.collections.values().flatten().collect();
+    let renderer = Renderer::new(content, model, templates, now)?;
     let translations = record::Translations::of(model);
-    let in_group =
-        |pages: Vec<[OutFile; 2]>, group: Group| pages.into_iter().map(move |p| p.map(|f| f.in_group(group)));
-    let mut pages: Vec<[OutFile; 2]> = records
+    let records: Vec<&Record> = content.collections.values().flatten().collect();
+    let entries: Vec<&portal_core::content::Entry> = content.entries.iter().collect();
+    let mut files = record_pages(&renderer, &records, &translations)?;
+    files.extend(entry::pages(&renderer, &entries, &translations)?);
+    for name in portal_core::collections::COLLECTIONS {
+        files.extend(listing::collection(&renderer, name, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
+    }
+    let all_terms = taxonomy::pages(&renderer, taxonomy::Which::All, &|_, _| false)?;
+    files.extend(all_terms.into_iter().flat_map(Paged::rendered));
+    let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
+    let site = site_pages(&renderer)?;
+    let routes: Vec<&str> = files
+        .iter()
+        .chain(&site)
+        .filter(|f| f.content_type == HTML)
+        .filter_map(|f| f.route.as_deref())
+        .filter(|route| !drafts.contains(route))
+        .collect();
+    let sitemap = sitemap::files(content.site.base(), &routes, sitemap::MAX_URLS)?;
+    files.extend(site);
+    files.extend(sitemap);
+    Ok(files)
+}
+
+/// The pages of `records` (each with its twin), in their collection's group.
+pub fn record_pages(r: &Renderer, records: &[&Record], translations: &record::Translations) -> Result<Vec<OutFile>> {
+    let pages: Vec<[OutFile; 2]> = records
         .par_iter()
         .map(|rec| {
-            let files = record::files(rec, record::render(&renderer, rec, &translations)?);
+            let files = record::files(rec, record::render(r, rec, translations)?);
             Ok(files.map(|f| f.in_group(Group::collection(&rec.collection))))
         })
         .collect::<Result<_>>()?;
-    pages.extend(in_group(entry::pages(&renderer, &translations)?, Group::Encyclopedia));
-    pages.extend(listing::collection_pages(&renderer)?);
-    pages.extend(in_group(taxonomy::pages(&renderer)?, Group::Taxonomy));
-    pages.push(home::render(&renderer)?);
-    pages.push(docs::render(&renderer)?);
-    let mut files: Vec<OutFile> = pages.into_iter().flatten().collect();
-    let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
-    let routes: Vec<&str> =
-        files.iter().filter_map(|f| f.route.as_deref()).filter(|route| !drafts.contains(route)).collect();
-    files.extend(sitemap::files(content.site.base(), &routes, sitemap::MAX_URLS)?);
-    files.push(robots(content)?);
-    files.push(OutFile::internal(NOT_FOUND_FILE, renderer.render("404.html", None, Context::new())?.into_bytes()));
+    Ok(pages.into_iter().flatten().collect())
+}
+
+/// The pages of one site as a whole: the home page, the docs page, the 404 page, the shell of
+/// pages rendered per request, robots.txt and the theme's assets (the sitemap aside).
+pub fn site_pages(r: &Renderer) -> Result<Vec<OutFile>> {
+    let mut files: Vec<OutFile> = [home::render(r)?, docs::render(r)?].into_iter().flatten().collect();
+    files.push(robots(r.content)?);
+    files.push(OutFile::internal(NOT_FOUND_FILE, r.render("404.html", None, Context::new())?.into_bytes()));
     // The shell of the pages rendered per request; its links stay root-relative (see core's `html`).
-    let shell = renderer.render("dynamic.html", None, Context::new())?;
+    let shell = r.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
-    files.extend(asset_files);
+    files.extend(r.asset_files.iter().cloned());
     Ok(files)
 }
+
+/// A page of a listing (a collection's, a tag's...): rendered with its twin, or kept from the last
+/// build because what it is made from did not change (see [`listing::paged`]).
+#[derive(Debug)]
+pub enum Paged {
+    /// Rendered now.
+    Rendered(Box<[OutFile; 2]>),
+    /// The last build's page at this URL stands.
+    Kept(String),
+}
+
+impl Paged {
+    /// The files of a rendered page (none for a kept one).
+    pub fn rendered(self) -> Vec<OutFile> {
+        match self {
+            Paged::Rendered(files) => (*files).into(),
+            Paged::Kept(_) => Vec::new(),
+        }
+    }
+}
+
+/// Whether the last build's page at a URL, made from inputs of a key, stands.
+pub type Keep<'a> = &'a (dyn Fn(&str, &Key) -> bool + Sync);
+
+/// What a keyed page is made from: a hash of its inputs.
+pub type Key = [u8; 32];
 
 /// The theme's assets, each at its own name (for templates of the user's that link it so) and at
 /// a name carrying a hash of its bytes, which the theme links and caches keep for ever (see core's

@@ -1,13 +1,18 @@
 //! The search outputs: the tantivy index (one segment, packed into chunk files under
 //! `_portal/search/` with a manifest) and `/api/search-index.json`, the flat public index (D4).
 
-use super::model::{json_array, Model};
-use super::output::{Group, OutFile};
-use crate::load::Content;
+use std::collections::BTreeMap;
+
 use anyhow::{Context, Result};
+use portal_core::collections::ENCYCLOPEDIA;
 use portal_core::content::{Entry, Record};
 use portal_core::search::pack::{pack, INDEX_MANIFEST};
 use portal_core::search::writer::{build as build_index, SearchDoc};
+use serde_json::Value;
+
+use super::model::{json_array, Model};
+use super::output::{Group, OutFile};
+use crate::load::Content;
 
 /// A record as the index sees it.
 pub fn search_doc(record: &Record) -> SearchDoc {
@@ -23,6 +28,31 @@ pub fn search_doc(record: &Record) -> SearchDoc {
     }
 }
 
+/// Each collection's entries of the flat index (and the encyclopedia's, as `entries`), joined.
+pub fn blocks(model: &Model) -> impl Iterator<Item = (String, String)> + '_ {
+    let collections = model.collections.iter().map(|(name, cards)| (name.to_string(), cards.as_slice()));
+    collections.chain([(ENCYCLOPEDIA.to_string(), model.entries.as_slice())]).map(|(name, cards)| {
+        let joined = json_array(cards.iter().map(|card| card.flat.as_str()));
+        (name, joined[1..joined.len() - 1].to_string())
+    })
+}
+
+/// `/api/search-index.json` from its blocks (see [`blocks`]): the bytes, and the range of each
+/// block that has entries, so a rebuild can copy the blocks that did not change.
+pub fn flat_index(blocks: impl Iterator<Item = (String, String)>) -> (String, BTreeMap<String, (usize, usize)>) {
+    let mut out = String::from("[");
+    let mut ranges = BTreeMap::new();
+    for (name, block) in blocks.filter(|(_, block)| !block.is_empty()) {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        ranges.insert(name, (out.len(), out.len() + block.len()));
+        out.push_str(&block);
+    }
+    out.push(']');
+    (out, ranges)
+}
+
 /// An encyclopedia entry as the index sees it: its aliases count as tags.
 pub fn entry_doc(entry: &Entry) -> SearchDoc {
     let mut doc = search_doc(&entry.record);
@@ -30,14 +60,43 @@ pub fn entry_doc(entry: &Entry) -> SearchDoc {
     doc
 }
 
+/// A record or entry as the index sees it, from its JSON as the API gives it (a rebuild reads the
+/// records it did not load again so): the same document [`search_doc`] and [`entry_doc`] make.
+pub fn doc_of_json(item: &Value) -> SearchDoc {
+    let text = |key: &str| item[key].as_str().unwrap_or_default().to_string();
+    let list = |key: &str| -> Vec<String> {
+        item[key].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+    };
+    let mut tags = list("tags");
+    if text("collection") == ENCYCLOPEDIA {
+        tags.extend(list("aliases"));
+    }
+    SearchDoc {
+        collection: text("collection"),
+        id: text("id"),
+        slug: text("slug"),
+        url: text("url"),
+        title: text("title"),
+        summary: text("summary"),
+        tags,
+        body: text("body"),
+    }
+}
+
 /// The index chunks, their manifest and the flat index (records and encyclopedia entries).
 pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {
     let docs = content.collections.values().flatten().map(search_doc).chain(content.entries.iter().map(entry_doc));
-    let index_files = build_index(docs.collect()).context("building the search index")?;
+    let mut out = index_files(docs.collect())?;
+    let (flat, _) = flat_index(blocks(model));
+    out.push(OutFile::at("/api/search-index.json", flat.into_bytes())?.in_group(Group::Search));
+    Ok(out)
+}
+
+/// The index of `docs`: its chunks and their manifest.
+pub fn index_files(docs: Vec<SearchDoc>) -> Result<Vec<OutFile>> {
+    let index_files = build_index(docs).context("building the search index")?;
     let (manifest, chunks) = pack(&index_files);
     let mut out: Vec<OutFile> = chunks.into_iter().map(|(name, bytes)| OutFile::internal(name, bytes)).collect();
     out.push(OutFile::internal(INDEX_MANIFEST, serde_json::to_vec(&manifest)?));
-    let flat = json_array(model.all().map(|card| card.flat.as_str()));
-    out.push(OutFile::at("/api/search-index.json", flat.into_bytes())?);
     Ok(out.into_iter().map(|f| f.in_group(Group::Search)).collect())
 }

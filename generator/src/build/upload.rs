@@ -11,7 +11,7 @@ use portal_core::manifest::CACHE_DIR;
 use portal_core::packs::{self, PackIndex, PACK_INDEX};
 use portal_core::parts::{self, SERVED_BY_THE_CDN};
 
-use super::output::OutFile;
+use super::output::{Group, OutFile};
 
 /// How the upload is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +69,7 @@ pub fn prepare(files: &mut Vec<OutFile>, layout: Layout) -> Upload {
         let (in_packs, big) = add_packs(files, &upload.split);
         upload = Upload { packed: true, in_packs, big, ..upload };
     }
-    files.push(OutFile::internal(ASSETS_IGNORE, assets_ignore(&upload).into_bytes()));
+    files.push(OutFile::internal(ASSETS_IGNORE, assets_ignore(&upload).into_bytes()).in_group(Group::Layout));
     upload.files = files.len();
     upload.never = files.iter().filter(|f| !uploaded(&f.file)).count();
     upload
@@ -118,7 +118,7 @@ fn add_parts(files: &mut Vec<OutFile>, split_over: usize) -> BTreeSet<String> {
     for f in files.iter().filter(|f| parts::splits(&f.file, f.bytes.len(), split_over)) {
         whole.insert(f.file.clone());
         let split = parts::split(&f.file, &f.bytes, part_bytes);
-        pieces.extend(split.into_iter().map(|(file, bytes)| OutFile::internal(file, bytes)));
+        pieces.extend(split.into_iter().map(|(file, bytes)| OutFile::internal(file, bytes).in_group(Group::Layout)));
     }
     files.extend(pieces);
     whole
@@ -145,11 +145,11 @@ fn add_packs(files: &mut Vec<OutFile>, split: &BTreeSet<String>) -> (usize, BTre
         let members: Vec<(&str, &[u8])> = small[range].iter().map(|f| (f.file.as_str(), f.bytes.as_slice())).collect();
         let first = members[0].0.to_string();
         let name = packs::pack_file(&first);
-        made.push(OutFile::internal(name.clone(), packs::encode(&members)));
+        made.push(OutFile::internal(name.clone(), packs::encode(&members)).in_group(Group::Layout));
         index.packs.push((first, name));
     }
     let in_packs = small.len();
-    made.push(OutFile::internal(PACK_INDEX, serde_json::to_vec(&index).unwrap_or_default()));
+    made.push(OutFile::internal(PACK_INDEX, serde_json::to_vec(&index).unwrap_or_default()).in_group(Group::Layout));
     files.extend(made);
     (in_packs, big)
 }

@@ -105,6 +105,26 @@ pub fn load(
     entries
 }
 
+/// Loads one entry file (every problem of the file), checking its images against `static/`.
+pub fn load_one(
+    content: &Path,
+    path: &Path,
+    statics: &StaticFiles,
+    allow: &[String],
+    warnings: &mut Vec<ContentError>,
+) -> Result<Entry, Vec<ContentError>> {
+    let file = path.display().to_string();
+    let text = read_text(path).map_err(|e| vec![e])?;
+    let entry = parse(&path_slug(&content.join(FOLDER), path), &file, &text, allow)?;
+    let mut problems = Vec::new();
+    images::check(&entry.record, path, &text, statics, &mut problems, warnings);
+    if problems.is_empty() {
+        Ok(entry)
+    } else {
+        Err(problems)
+    }
+}
+
 /// The `related` slugs an entry that failed to load names, so they are checked with its other
 /// problems (every problem of a file is reported, not only the first).
 fn related_of(path: &Path) -> Vec<String> {
@@ -134,7 +154,8 @@ fn check_related<'a>(
     }
 }
 
-fn entry_files(dir: &Path, errors: &mut Vec<ContentError>) -> Vec<PathBuf> {
+/// The entry files of the encyclopedia folder `dir`, sorted; a folder or a stray file is an error.
+pub fn entry_files(dir: &Path, errors: &mut Vec<ContentError>) -> Vec<PathBuf> {
     let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
     let mut files = Vec::new();
     for entry in read.flatten() {

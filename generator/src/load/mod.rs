@@ -26,7 +26,7 @@ use crate::progress::Progress;
 pub const OTHER_FOLDERS: &[&str] = &["encyclopedia", "data", "spatial", "skills", i18n::FOLDER, statics::FOLDER];
 
 /// A loaded content folder: published records only, in D2 order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Content {
     /// `site.yaml`.
     pub site: SiteConfig,
@@ -82,6 +82,111 @@ type Parsed = (usize, Result<Record, Vec<ContentError>>, String, Vec<ContentErro
 /// Loads and validates `root`. Reports every content error in one go.
 pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
     load_with(root, progress, false)
+}
+
+/// Loads everything of `root` but its records and entries: the site's settings, interface text,
+/// static files, skills, datasets and places (what a rebuild reads every time; it loads only the
+/// record and entry files that changed, with [`load_files`]).
+pub fn load_site(root: &Path, drafts: bool) -> Result<Content, LoadError> {
+    if !root.is_dir() {
+        return Err(LoadError::Io(anyhow::anyhow!("content folder {} does not exist", root.display())));
+    }
+    let mut errors = Vec::new();
+    let site = site::load(root).map_err(|e| errors.push(e)).ok();
+    let statics = statics::load(root, &mut errors);
+    let skills = skills::load(root, &mut errors);
+    let (datasets, weather_fallback) = data::load(root, &mut errors);
+    let features = spatial::load(root, &mut errors);
+    let language = site.as_ref().map_or("en", |s| s.language.as_str());
+    let strings = i18n::load(root, language, &mut errors);
+    if !errors.is_empty() {
+        errors.sort();
+        return Err(LoadError::Content(errors));
+    }
+    let site = site.unwrap_or_default();
+    let mut warnings = Vec::new();
+    if site.markdown.unsafe_html {
+        warnings.push(unsafe_html_warning(root));
+    }
+    Ok(Content {
+        site,
+        collections: COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect(),
+        entries: Vec::new(),
+        skills,
+        datasets,
+        weather_fallback,
+        features,
+        strings,
+        statics,
+        drafts,
+        warnings,
+        root: root.to_path_buf(),
+    })
+}
+
+/// A record or an entry.
+#[derive(Debug, Clone)]
+pub enum Loaded {
+    /// A record of a collection.
+    Record(Record),
+    /// An encyclopedia entry.
+    Entry(Entry),
+}
+
+/// One record or entry file, loaded on its own (see [`load_files`]).
+#[derive(Debug, Clone)]
+pub struct One {
+    /// The file, as errors name it.
+    pub file: String,
+    /// What it holds; `None` for a draft (unpublished, unless drafts are shown).
+    pub loaded: Option<Loaded>,
+    /// The problems that do not stop the build.
+    pub warnings: Vec<ContentError>,
+}
+
+/// Loads the record and entry files `files` (collection, path; `entries` for the encyclopedia)
+/// of a site whose settings `site` holds, each on its own, bodies cleaned; every problem found.
+/// Checks that need every file (a slug used twice, a `related` entry that does not exist) are
+/// the caller's.
+pub fn load_files(site: &Content, files: &[(&str, PathBuf)]) -> Result<Vec<One>, Vec<ContentError>> {
+    let allow = &site.site.front_matter.allow;
+    let sanitizer = (!site.site.markdown.unsafe_html).then(|| crate::sanitize::Sanitizer::new(&site.site.markdown));
+    let loaded: Vec<Result<One, Vec<ContentError>>> = files
+        .par_iter()
+        .map(|(collection, path)| {
+            let mut warnings = Vec::new();
+            let mut loaded = if *collection == portal_core::collections::ENCYCLOPEDIA {
+                encyclopedia::load_one(&site.root, path, &site.statics, allow, &mut warnings).map(Loaded::Entry)?
+            } else {
+                let dir = site.root.join(collection);
+                Loaded::Record(records::load_checked(collection, &dir, path, &site.statics, allow, &mut warnings)?)
+            };
+            let record = match &mut loaded {
+                Loaded::Record(record) => record,
+                Loaded::Entry(entry) => &mut entry.record,
+            };
+            if let (Some(sanitizer), Some(html)) = (&sanitizer, &record.html) {
+                record.html = Some(sanitizer.clean(html));
+            }
+            let draft = record.draft && !site.drafts;
+            let warnings = if draft { Vec::new() } else { warnings };
+            Ok(One { file: path.display().to_string(), loaded: (!draft).then_some(loaded), warnings })
+        })
+        .collect();
+    let mut errors = Vec::new();
+    let mut out = Vec::new();
+    for result in loaded {
+        match result {
+            Ok(one) => out.push(one),
+            Err(mut problems) => errors.append(&mut problems),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        errors.sort();
+        Err(errors)
+    }
 }
 
 /// [`load`], keeping drafts when `drafts` is set (for a private preview, never for publishing).
@@ -171,13 +276,7 @@ fn clean_bodies(
     warnings: &mut Vec<ContentError>,
 ) {
     if site.markdown.unsafe_html {
-        let file = root.join("site.yaml");
-        let line = records::key_line(&file, "markdown");
-        warnings.push(ContentError::new(
-            file.display().to_string(),
-            line,
-            "`markdown.unsafe_html` is on: raw HTML in content (scripts included) is published as written",
-        ));
+        warnings.push(unsafe_html_warning(root));
         return;
     }
     let sanitizer = crate::sanitize::Sanitizer::new(&site.markdown);
@@ -190,8 +289,19 @@ fn clean_bodies(
     entries.par_iter_mut().for_each(|entry| clean(&mut entry.record));
 }
 
+/// The warning of a site that publishes raw HTML as written.
+fn unsafe_html_warning(root: &Path) -> ContentError {
+    let file = root.join("site.yaml");
+    let line = records::key_line(&file, "markdown");
+    ContentError::new(
+        file.display().to_string(),
+        line,
+        "`markdown.unsafe_html` is on: raw HTML in content (scripts included) is published as written",
+    )
+}
+
 /// Lists every record file of every collection, checking the top-level folders on the way.
-fn collect_files(root: &Path, errors: &mut Vec<ContentError>) -> anyhow::Result<Vec<(&'static str, PathBuf)>> {
+pub fn collect_files(root: &Path, errors: &mut Vec<ContentError>) -> anyhow::Result<Vec<(&'static str, PathBuf)>> {
     let mut files = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(root)
         .map_err(|e| anyhow::anyhow!("cannot read content folder {}: {e}", root.display()))?

@@ -14,15 +14,15 @@ use super::record::{lang_attributes, terms, Translations};
 use super::{body, figure, page, Renderer};
 use crate::build::encyclopedia::json_ld;
 use crate::build::model::Card;
-use crate::build::output::OutFile;
+use crate::build::output::{Group, OutFile};
 
-/// Every entry's page and the index.
-pub fn pages(r: &Renderer, translations: &Translations) -> Result<Vec<[OutFile; 2]>> {
+/// The pages of `entries` and the index, in the encyclopedia's group.
+pub fn pages(r: &Renderer, entries: &[&Entry], translations: &Translations) -> Result<Vec<OutFile>> {
     let by_slug: BTreeMap<&str, &Card> = r.model.entries.iter().map(|card| (card.slug.as_str(), card)).collect();
     let mut pages: Vec<[OutFile; 2]> =
-        r.content.entries.par_iter().map(|e| entry_page(r, e, &by_slug, translations)).collect::<Result<_>>()?;
+        entries.par_iter().map(|e| entry_page(r, e, &by_slug, translations)).collect::<Result<_>>()?;
     pages.push(index(r)?);
-    Ok(pages)
+    Ok(pages.into_iter().flatten().map(|f| f.in_group(Group::Encyclopedia)).collect())
 }
 
 fn entry_page(

@@ -9,17 +9,17 @@
 //! (its `end`, else its start) is today is not past yet.
 
 use anyhow::Result;
-use portal_core::collections::COLLECTIONS;
 use portal_core::paging::{page_count, page_items, page_url};
 use portal_core::time::DateTime;
 use rayon::prelude::*;
 use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 use tera::Context;
 
 use super::navigation::{collection_description, collection_label};
-use super::{page, Renderer};
+use super::{page, Keep, Key, Paged, Renderer};
 use crate::build::model::Card;
-use crate::build::output::{Group, OutFile};
+use crate::build::output::Group;
 
 /// The collection whose listing puts upcoming items first.
 pub const EVENTS: &str = "events";
@@ -57,8 +57,9 @@ pub fn order_events(records: &[Card], now: DateTime) -> Vec<(&Card, bool)> {
     upcoming.chain(past).chain(undated.into_iter().map(|r| (r, false))).collect()
 }
 
-/// Every page of `listing` over `items`, each with its markdown twin.
-pub fn paged(r: &Renderer, listing: &Listing, items: &[Value]) -> Result<Vec<[OutFile; 2]>> {
+/// Every page of `listing` over `items`, each with its markdown twin; a page that `keep` says the
+/// last build made from the same inputs is kept rather than rendered.
+pub fn paged(r: &Renderer, listing: &Listing, items: &[Value], keep: Keep) -> Result<Vec<Paged>> {
     let size = r.content.site.pagination.page_size;
     let pages = page_count(items.len(), size);
     let strings = r.strings();
@@ -82,10 +83,28 @@ pub fn paged(r: &Renderer, listing: &Listing, items: &[Value]) -> Result<Vec<[Ou
             context.insert("listing_url", &listing.url);
             context.insert("records", on_page);
             context.insert("pagination", &pagination);
+            let key = key_of(listing, &url, &context)?;
+            if keep(&url, &key) {
+                return Ok(Paged::Kept(url));
+            }
             let html = r.render(listing.template, Some(&url), context)?;
-            Ok(page(&url, html, markdown(r, listing, on_page, pagination.as_ref())))
+            let [mut html, twin] = page(&url, html, markdown(r, listing, on_page, pagination.as_ref()));
+            html.key = Some(key);
+            Ok(Paged::Rendered(Box::new([html, twin])))
         })
         .collect()
+}
+
+/// A hash of what a listing page is made from (the shared inputs of every page, such as the
+/// templates, are the same in any build that keeps pages).
+fn key_of(listing: &Listing, url: &str, context: &Context) -> Result<Key> {
+    let own = serde_json::to_vec(&context.clone().into_json())?;
+    let mut hasher = Sha256::new();
+    for part in [listing.template.as_bytes(), url.as_bytes(), listing.markdown_note.as_bytes(), &own] {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    }
+    Ok(hasher.finalize().into())
 }
 
 fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option<&Value>) -> String {
@@ -128,35 +147,33 @@ fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option
     md
 }
 
-/// The listing pages of every collection.
-pub fn collection_pages(r: &Renderer) -> Result<Vec<[OutFile; 2]>> {
-    let per_collection: Vec<Vec<[OutFile; 2]>> =
-        COLLECTIONS.par_iter().map(|name| collection(r, name)).collect::<Result<_>>()?;
-    Ok(per_collection.into_iter().flatten().collect())
-}
-
-/// The listing pages of one collection.
-fn collection(r: &Renderer, name: &'static str) -> Result<Vec<[OutFile; 2]>> {
-    {
-        let records = r.model.cards(name);
-        let items: Vec<Value> = if name == EVENTS {
-            order_events(records, r.now).into_iter().map(|(card, past)| card.item(past)).collect()
-        } else {
-            records.iter().map(|card| card.item(false)).collect()
-        };
-        let mut extra = Context::new();
-        extra.insert("name", name);
-        let listing = Listing {
-            url: format!("/{name}"),
-            title: collection_label(r.strings(), name),
-            lead: collection_description(r.strings(), name),
-            template: "collection.html",
-            extra,
-            markdown_note: format!("JSON: <{}/api/{name}>", r.content.site.base()),
-        };
-        let pages = paged(r, &listing, &items)?;
-        Ok(pages.into_iter().map(|p| p.map(|f| f.in_group(Group::collection(name)))).collect())
-    }
+/// The listing pages of collection `name`, in its group.
+pub fn collection(r: &Renderer, name: &'static str, keep: Keep) -> Result<Vec<Paged>> {
+    let records = r.model.cards(name);
+    let items: Vec<Value> = if name == EVENTS {
+        order_events(records, r.now).into_iter().map(|(card, past)| card.item(past)).collect()
+    } else {
+        records.iter().map(|card| card.item(false)).collect()
+    };
+    let mut extra = Context::new();
+    extra.insert("name", name);
+    let listing = Listing {
+        url: format!("/{name}"),
+        title: collection_label(r.strings(), name),
+        lead: collection_description(r.strings(), name),
+        template: "collection.html",
+        extra,
+        markdown_note: format!("JSON: <{}/api/{name}>", r.content.site.base()),
+    };
+    let pages = paged(r, &listing, &items, keep)?;
+    let group = Group::collection(name);
+    Ok(pages
+        .into_iter()
+        .map(|p| match p {
+            Paged::Rendered(files) => Paged::Rendered(Box::new(files.map(|f| f.in_group(group)))),
+            kept => kept,
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -19,16 +19,35 @@ const XMLNS: &str = "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"";
 
 /// The sitemap files of `pages` (URL paths) on the site at `base`, at most `max_urls` URLs a file.
 pub fn files(base: &str, pages: &[&str], max_urls: usize) -> Result<Vec<OutFile>> {
-    if pages.len() <= max_urls {
-        return Ok(vec![OutFile::at("/sitemap.xml", urlset(base, pages).into_bytes())?]);
-    }
-    let mut sections: BTreeMap<&'static str, Vec<&str>> = BTreeMap::new();
+    files_of_sections(base, &sections(pages), max_urls)
+}
+
+/// `pages` by section, each sorted.
+pub fn sections(pages: &[&str]) -> BTreeMap<String, Vec<String>> {
+    let mut sections: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for page in pages {
-        sections.entry(section(page)).or_default().push(page);
+        sections.entry(section(page).to_string()).or_default().push(page.to_string());
+    }
+    sections.values_mut().for_each(|pages| pages.sort());
+    sections
+}
+
+/// The sitemap files of pages by section (each sorted; see [`sections`]).
+pub fn files_of_sections(
+    base: &str,
+    sections: &BTreeMap<String, Vec<String>>,
+    max_urls: usize,
+) -> Result<Vec<OutFile>> {
+    let total: usize = sections.values().map(Vec::len).sum();
+    if total <= max_urls {
+        let mut all: Vec<&str> = sections.values().flatten().map(String::as_str).collect();
+        all.sort_unstable();
+        return Ok(vec![OutFile::at("/sitemap.xml", urlset(base, &all).into_bytes())?]);
     }
     let mut files = Vec::new();
     let mut index = format!("{HEAD}<sitemapindex {XMLNS}>\n");
     for (name, pages) in sections {
+        let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
         for (n, chunk) in pages.chunks(max_urls.max(1)).enumerate() {
             let url = format!("/sitemaps/{name}-{}.xml", n + 1);
             index.push_str(&format!("  <sitemap><loc>{base}{url}</loc></sitemap>\n"));
@@ -51,7 +70,7 @@ fn urlset(base: &str, pages: &[&str]) -> String {
 }
 
 /// The section of a page: its collection, else the encyclopedia, tags, categories or the rest.
-fn section(page: &str) -> &'static str {
+pub fn section(page: &str) -> &'static str {
     if let Some((route, params)) = routes::find(page) {
         if let Some(collection) = params.collection.as_deref() {
             return portal_core::collections::COLLECTIONS.iter().copied().find(|c| *c == collection).unwrap_or("site");

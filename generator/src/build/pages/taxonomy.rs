@@ -3,7 +3,7 @@
 //! entries) across collections, newest first, paged like collections. Terms that slug the same
 //! are one term, named by their most used spelling (see `portal_core::taxonomy`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use anyhow::Result;
 use portal_core::search::schema::fold;
@@ -13,9 +13,9 @@ use serde_json::{json, Value};
 use tera::Context;
 
 use super::listing::{paged, Listing};
-use super::{page, Renderer};
+use super::{page, Keep, Paged, Renderer};
 use crate::build::model::{Card, Model};
-use crate::build::output::OutFile;
+use crate::build::output::Group;
 
 /// One term with the records that carry it.
 #[derive(Debug)]
@@ -68,8 +68,27 @@ pub fn terms(model: &Model, taxonomy: Taxonomy) -> Vec<Term<'_>> {
     terms
 }
 
-/// The index page of a taxonomy and the pages of each of its terms.
-fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy) -> Result<Vec<[OutFile; 2]>> {
+/// Which terms to make the pages of: all, or only those a rebuild must redo (by taxonomy name and
+/// term slug), the pages of the others standing as they are.
+#[derive(Debug, Clone, Copy)]
+pub enum Which<'a> {
+    /// Every term.
+    All,
+    /// These terms only.
+    Only(&'a BTreeSet<(String, String)>),
+}
+
+impl Which<'_> {
+    fn includes(&self, taxonomy: Taxonomy, slug: &str) -> bool {
+        match self {
+            Which::All => true,
+            Which::Only(terms) => terms.contains(&(taxonomy.name().to_string(), slug.to_string())),
+        }
+    }
+}
+
+/// The index page of a taxonomy and the pages of each of its terms (of those `which` names).
+fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) -> Result<Vec<Paged>> {
     let strings = r.strings();
     let name = taxonomy.name();
     let terms = terms(r.model, taxonomy);
@@ -96,13 +115,14 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy) -> Result<Vec<[OutFile; 2]>>
             t["count"]
         ));
     }
-    let mut pages = vec![page(&taxonomy.index_url(), html, md)];
+    let mut pages = vec![Paged::Rendered(Box::new(page(&taxonomy.index_url(), html, md)))];
     let singular = match taxonomy {
         Taxonomy::Tags => "taxonomy.tag",
         Taxonomy::Categories => "taxonomy.category",
     };
-    let per_term: Vec<Vec<[OutFile; 2]>> = terms
+    let per_term: Vec<Vec<Paged>> = terms
         .par_iter()
+        .filter(|term| which.includes(taxonomy, &term.slug))
         .map(|term| {
             let items: Vec<Value> = term.records.iter().map(|card| card.item(false)).collect();
             let mut extra = Context::new();
@@ -118,20 +138,26 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy) -> Result<Vec<[OutFile; 2]>>
                 extra,
                 markdown_note: format!("{title}: <{}{}>", r.content.site.base(), taxonomy.index_url()),
             };
-            paged(r, &listing, &items)
+            paged(r, &listing, &items, keep)
         })
         .collect::<Result<_>>()?;
     pages.extend(per_term.into_iter().flatten());
     Ok(pages)
 }
 
-/// Every page of tags and categories.
-pub fn pages(r: &Renderer) -> Result<Vec<[OutFile; 2]>> {
+/// The pages of tags and categories (the index pages, and the terms `which` names), in their group.
+pub fn pages(r: &Renderer, which: Which, keep: Keep) -> Result<Vec<Paged>> {
     let mut pages = Vec::new();
     for taxonomy in Taxonomy::ALL {
-        pages.extend(taxonomy_pages(r, taxonomy)?);
+        pages.extend(taxonomy_pages(r, taxonomy, which, keep)?);
     }
-    Ok(pages)
+    Ok(pages
+        .into_iter()
+        .map(|p| match p {
+            Paged::Rendered(files) => Paged::Rendered(Box::new(files.map(|f| f.in_group(Group::Taxonomy)))),
+            kept => kept,
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -18,34 +18,22 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::build::model::Card;
+use crate::build::upload::Upload;
 
 /// Bumped whenever anything kept here changes shape.
 pub const FORMAT: u32 = 1;
 
-/// One content file as the last build saw it.
+/// One record or entry file as the last build saw it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Source {
+    /// Its collection (`entries` for the encyclopedia).
+    pub collection: String,
     /// Its size in bytes.
     pub size: u64,
     /// Its modification time, in nanoseconds since the epoch.
     pub modified: u128,
-    /// The SHA-256 of its bytes.
-    pub hash: [u8; 32],
     /// The warnings it gave, as `(line, message)`.
     pub warnings: Vec<(usize, String)>,
-}
-
-/// What a Worker upload of the last build looked like (see `upload`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Upload {
-    /// Whether small files were packed.
-    pub packed: bool,
-    /// Files written, in all.
-    pub files: usize,
-    /// Files uploaded in parts instead of whole.
-    pub split: BTreeSet<String>,
-    /// Files a packed build uploads loose although packable by path (too big for a pack).
-    pub big: BTreeSet<String>,
 }
 
 /// The head of the state: read by every build into a folder that has one.
@@ -66,6 +54,10 @@ pub struct Head {
     pub sitemap: BTreeMap<String, Vec<String>>,
     /// URLs the build serves, in all.
     pub routes: usize,
+    /// Bytes of every file written, in all.
+    pub bytes: u64,
+    /// Warnings of the last build not about a record or entry file (site settings, `base_url`).
+    pub site_warnings: Vec<(String, usize, String)>,
     /// The upload layout.
     pub upload: Upload,
 }
@@ -195,6 +187,8 @@ mod tests {
             flat_ranges: BTreeMap::new(),
             sitemap: BTreeMap::new(),
             routes: 3,
+            bytes: 0,
+            site_warnings: Vec::new(),
             upload: Upload::default(),
         };
         save_head(dir.path(), &kept).expect("saved");

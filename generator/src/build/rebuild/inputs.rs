@@ -1,0 +1,57 @@
+//! The inputs every page depends on, hashed: when any of them changes, a rebuild cannot keep
+//! anything and the build is a clean one. They are the binary itself (its build id, see
+//! `build.rs`), `site.yaml`, the templates folder, the interface text (`content/i18n/`), the
+//! static files (by name, size and modification time: pages show their sizes and variants), and
+//! the build's own options.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use sha2::{Digest, Sha256};
+
+use crate::build::BuildOptions;
+use crate::load::{i18n, statics};
+
+/// The binary's build id (see `build.rs`).
+pub const BUILD_ID: &str = env!("PORTAL_BUILD_ID");
+
+/// A hash of every input that shapes every page.
+pub fn hash(options: &BuildOptions) -> Result<[u8; 32]> {
+    let mut hasher = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    part(BUILD_ID.as_bytes());
+    part(format!("{:?} {} {:?}", options.base_url, options.drafts, options.layout).as_bytes());
+    let site = options.content.join("site.yaml");
+    part(&std::fs::read(&site).unwrap_or_default());
+    if let Some(templates) = &options.templates {
+        tree(templates, true, &mut part)?;
+    }
+    tree(&options.content.join(i18n::FOLDER), true, &mut part)?;
+    tree(&options.content.join(statics::FOLDER), false, &mut part)?;
+    Ok(hasher.finalize().into())
+}
+
+/// Feeds every file under `dir` (its path and, with `bytes`, its content, else its size and
+/// modification time) to `part`, in path order. A missing folder feeds nothing.
+fn tree(dir: &Path, bytes: bool, part: &mut impl FnMut(&[u8])) -> Result<()> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        part(entry.path().to_string_lossy().as_bytes());
+        if bytes {
+            part(&std::fs::read(entry.path()).with_context(|| format!("reading {}", entry.path().display()))?);
+        } else {
+            let meta = entry.metadata().with_context(|| format!("reading {}", entry.path().display()))?;
+            part(format!("{} {:?}", meta.len(), meta.modified().ok()).as_bytes());
+        }
+    }
+    Ok(())
+}

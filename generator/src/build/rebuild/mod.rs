@@ -1,0 +1,116 @@
+//! Rebuilds (issue 19): a build into a folder that holds an earlier build redoes only what
+//! depends on what changed, and writes exactly what a clean build of the same content would.
+//!
+//! A clean build leaves its state under `dist/_portal/cache/` ([`state`]): the record and entry
+//! files it read with their sizes and times ([`sources`]), the cards of every record (the model
+//! every listing, tag page, feed and index is made from), and each group's table of outputs. A
+//! rebuild hashes the inputs every page depends on ([`inputs`]); if any changed, the build is a
+//! clean one. Otherwise it reads only the record and entry files whose size or time changed
+//! ([`changes`]), updates the cards, makes again the groups they touch ([`groups`]) and what
+//! depends on them ([`dirty`]), and writes what differs: files, route shards ([`routes`]), parts
+//! and packs ([`layout`]). Anything a rebuild cannot settle on its own (a content error, a URL
+//! two files claim, a site passing a threshold of its layout) it leaves to a clean build, which
+//! reports or lays out everything as always.
+
+pub mod changes;
+mod commit;
+pub mod dirty;
+pub mod groups;
+pub mod inputs;
+pub mod layout;
+pub mod routes;
+pub mod save;
+pub mod sources;
+pub mod state;
+mod write;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use portal_core::content::ContentError;
+
+use self::changes::Changes;
+use self::state::Head;
+use super::model::{Card, Model};
+use super::output::Group;
+use super::pages::navigation;
+use super::{BuildError, BuildOptions, BuildReport};
+use crate::load::{self, Content, Loaded};
+
+/// Rebuilds into `options.out` from the state `head`; `None` when only a clean build will do.
+pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Option<BuildReport>, BuildError> {
+    if inputs::hash(options)? != head.inputs {
+        return Ok(None);
+    }
+    let Some(found) = sources::scan(&options.content) else { return Ok(None) };
+    let Ok(mut content) = load::load_site(&options.content, options.drafts) else { return Ok(None) };
+    if let Some(base_url) = &options.base_url {
+        content.site.base_url = base_url.clone();
+    }
+    let Some(mut model) = changes::last_model(&options.out) else { return Ok(None) };
+    let changes = Changes::between(&head, &found);
+    let Ok(loaded) = load::load_files(&content, &changes.read) else { return Ok(None) };
+    let last_menu = navigation::main_menu(&content, &model);
+    let old = changes::apply(&mut model, &changes, &loaded, &content);
+    if !changes::holds(&model, &changes.collections()) || navigation::main_menu(&content, &model) != last_menu {
+        return Ok(None);
+    }
+    let read: BTreeSet<String> = changes.read.iter().map(|(_, path)| path.display().to_string()).collect();
+    let loaded_warnings = loaded.iter().map(|one| (one.file.clone(), one.warnings.clone())).collect();
+    let work = Work { options, head, content: Content::default(), model, old, read, found, loaded_warnings };
+    let dependents = dirty::dependents(&work.model, &work.old, &work.read);
+    let Some(mut records) = work.load_with(&content, &dependents) else { return Ok(None) };
+    records.extend(loaded.into_iter().filter_map(|one| one.loaded));
+    put_records(&mut content, records);
+    let work = Work { content, ..work };
+    write::finish(work, &changes, started)
+}
+
+/// What a rebuild works from.
+pub struct Work<'a> {
+    /// The build's options.
+    pub options: &'a BuildOptions,
+    /// The last build's state.
+    pub head: Head,
+    /// The site's settings, and the records and entries whose outputs are made again.
+    pub content: Content,
+    /// The cards now.
+    pub model: Model,
+    /// The cards replaced or removed, by file.
+    pub old: BTreeMap<String, Card>,
+    /// The files read again.
+    pub read: BTreeSet<String>,
+    /// Every record and entry file now.
+    pub found: BTreeMap<String, sources::Found>,
+    /// The warnings of the files read again.
+    pub loaded_warnings: Vec<(String, Vec<ContentError>)>,
+}
+
+impl Work<'_> {
+    /// Loads the unchanged files `files` (whose pages are made again); `None` on a problem.
+    pub fn load(&self, files: &BTreeSet<String>) -> Option<Vec<Loaded>> {
+        self.load_with(&self.content, files)
+    }
+
+    fn load_with(&self, content: &Content, files: &BTreeSet<String>) -> Option<Vec<Loaded>> {
+        let list: Vec<(&str, PathBuf)> =
+            files.iter().filter_map(|file| self.found.get(file).map(|f| (f.collection, PathBuf::from(file)))).collect();
+        let ones = load::load_files(content, &list).ok()?;
+        Some(ones.into_iter().filter_map(|one| one.loaded).collect())
+    }
+}
+
+/// Puts loaded records and entries into `content` (the ones whose outputs are made again).
+fn put_records(content: &mut Content, loaded: Vec<Loaded>) {
+    for one in loaded {
+        match one {
+            Loaded::Record(record) => {
+                if let Group::Collection(name) = Group::collection(&record.collection) {
+                    content.collections.entry(name).or_default().push(record);
+                }
+            }
+            Loaded::Entry(entry) => content.entries.push(entry),
+        }
+    }
+}

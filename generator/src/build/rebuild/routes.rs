@@ -1,0 +1,95 @@
+//! The route index as a rebuild sees it: the last build's shards, read from the build folder as
+//! needed, under this build's changes. It resolves the links of the pages made again, finds URLs
+//! two outputs would claim, and writes the shards that changed.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Context, Result};
+use portal_core::manifest::{shard_count, shard_file, shard_of, split_routes, Asset, Routes};
+
+use crate::build::links::Resolve;
+use crate::build::output::OutFile;
+
+/// The last build's routes with this build's changes over them.
+#[derive(Debug)]
+pub struct RouteView {
+    out: PathBuf,
+    shards: u32,
+    read: Mutex<HashMap<u32, Routes>>,
+    /// This build's changes: a URL's new asset, or `None` for a URL gone.
+    pub changes: BTreeMap<String, Option<Asset>>,
+}
+
+impl RouteView {
+    /// The routes of the build in `out`, written in `shards` shards.
+    pub fn new(out: &Path, shards: u32) -> Self {
+        RouteView { out: out.to_path_buf(), shards, read: Mutex::default(), changes: BTreeMap::new() }
+    }
+
+    fn shard(&self, n: u32) -> Result<Routes> {
+        if let Some(routes) = self.read.lock().ok().and_then(|read| read.get(&n).cloned()) {
+            return Ok(routes);
+        }
+        let file = self.out.join(shard_file(n));
+        let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+        let routes: Routes = serde_json::from_slice(&bytes).with_context(|| format!("reading {}", file.display()))?;
+        if let Ok(mut read) = self.read.lock() {
+            read.insert(n, routes.clone());
+        }
+        Ok(routes)
+    }
+
+    /// The asset the last build served at `route`.
+    pub fn last(&self, route: &str) -> Result<Option<Asset>> {
+        Ok(self.shard(shard_of(route, self.shards))?.get(route).cloned())
+    }
+
+    /// The asset this build serves at `route`.
+    pub fn now(&self, route: &str) -> Result<Option<Asset>> {
+        match self.changes.get(route) {
+            Some(change) => Ok(change.clone()),
+            None => self.last(route),
+        }
+    }
+
+    /// The shards to write for `total` URLs: those holding a changed URL, or all of them when
+    /// the site grew or shrank past a power of two.
+    pub fn shard_files(&self, total: usize) -> Result<Vec<OutFile>> {
+        let count = shard_count(total);
+        if count != self.shards {
+            let mut all = Routes::new();
+            for n in 0..self.shards {
+                all.extend(self.shard(n)?);
+            }
+            apply(&mut all, &self.changes);
+            return crate::build::output::route_shard_files(&all, count);
+        }
+        let touched: BTreeSet<u32> = self.changes.keys().map(|route| shard_of(route, count)).collect();
+        touched
+            .into_iter()
+            .map(|n| {
+                let mut routes = self.shard(n)?;
+                apply(&mut routes, &self.changes);
+                let shard = split_routes(&routes, count).swap_remove(n as usize);
+                Ok(OutFile::internal(shard_file(n), serde_json::to_vec(&shard)?))
+            })
+            .collect()
+    }
+}
+
+fn apply(routes: &mut Routes, changes: &BTreeMap<String, Option<Asset>>) {
+    for (route, change) in changes {
+        match change {
+            Some(asset) => routes.insert(route.clone(), asset.clone()),
+            None => routes.remove(route),
+        };
+    }
+}
+
+impl Resolve for RouteView {
+    fn file_of(&self, route: &str) -> Option<String> {
+        self.now(route).ok().flatten().map(|asset| asset.file)
+    }
+}

@@ -1,0 +1,138 @@
+//! What a build leaves for the next one (see [`super::state`]): after a clean build, everything;
+//! after a rebuild, what it changed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::Result;
+use portal_core::collections::ENCYCLOPEDIA;
+use portal_core::content::ContentError;
+use portal_core::manifest::Routes;
+use portal_core::media::HTML;
+
+use super::sources::Found;
+use super::state::{self, Head, Output, Source, FORMAT};
+use crate::build::model::Model;
+use crate::build::output::{Group, OutFile};
+use crate::build::pages::sitemap;
+use crate::build::search::{blocks, flat_index};
+use crate::build::upload::Upload;
+use crate::build::Rendered;
+
+/// Saves the state of a clean build. `found` is what listing the content saw before loading it
+/// (`None` when listing found a problem: then no state is kept, and the next build is clean too).
+pub fn clean(
+    out: &Path,
+    rendered: &Rendered,
+    found: Option<BTreeMap<String, Found>>,
+    inputs: [u8; 32],
+    upload: Upload,
+    bytes: u64,
+) -> Result<()> {
+    let Some(found) = found else { return Ok(()) };
+    let (sources, site_warnings) = sources(found, &rendered.warnings);
+    let model = &rendered.model;
+    for (group, cards) in card_groups(model) {
+        state::save_cards(out, &group, cards)?;
+    }
+    let tables = tables(&rendered.files, &rendered.routes);
+    let mut kept: BTreeSet<String> = card_groups(model).map(|(group, _)| group).collect();
+    for (group, table) in &tables {
+        state::save_outputs(out, group, table)?;
+        kept.insert(group.clone());
+    }
+    state::prune(out, &kept);
+    let pages = sitemap_pages(&rendered.files, model);
+    let head = Head {
+        format: FORMAT,
+        inputs,
+        now: rendered.generated_at,
+        sources,
+        flat_ranges: flat_index(blocks(model)).1,
+        sitemap: sitemap::sections(&pages.iter().map(String::as_str).collect::<Vec<_>>()),
+        routes: rendered.routes.len(),
+        bytes,
+        site_warnings,
+        upload,
+    };
+    state::save_head(out, &head)
+}
+
+/// Warnings as the state keeps them: (file, line, message).
+pub type Kept = Vec<(String, usize, String)>;
+
+/// The sources as the state keeps them, each with its warnings; and the warnings about no source.
+pub fn sources(found: BTreeMap<String, Found>, warnings: &[ContentError]) -> (BTreeMap<String, Source>, Kept) {
+    let mut sources: BTreeMap<String, Source> = found
+        .into_iter()
+        .map(|(file, f)| {
+            let source = Source {
+                collection: f.collection.to_string(),
+                size: f.size,
+                modified: f.modified,
+                warnings: Vec::new(),
+            };
+            (file, source)
+        })
+        .collect();
+    let mut others = Vec::new();
+    for warning in warnings {
+        match sources.get_mut(&warning.file) {
+            Some(source) => source.warnings.push((warning.line, warning.message.clone())),
+            None => others.push((warning.file.clone(), warning.line, warning.message.clone())),
+        }
+    }
+    (sources, others)
+}
+
+/// The state's name for the cards of each collection and of the encyclopedia, with the cards.
+pub fn card_groups(model: &Model) -> impl Iterator<Item = (String, &[crate::build::model::Card])> {
+    let collections = model.collections.iter().map(|(name, cards)| (Group::collection(name).name(), cards.as_slice()));
+    collections.chain([(Group::Encyclopedia.name(), model.entries.as_slice())])
+}
+
+/// The name of the card group of `collection` (`entries` for the encyclopedia).
+pub fn card_group(collection: &str) -> String {
+    if collection == ENCYCLOPEDIA {
+        Group::Encyclopedia.name()
+    } else {
+        Group::collection(collection).name()
+    }
+}
+
+/// Each group's table of outputs (the layout's files aside: a rebuild makes them again).
+pub fn tables(files: &[OutFile], routes: &Routes) -> BTreeMap<String, Vec<Output>> {
+    let mut tables: BTreeMap<String, Vec<Output>> = BTreeMap::new();
+    for f in files.iter().filter(|f| f.group != Group::Layout) {
+        tables.entry(f.group.name()).or_default().push(output_of(f, routes));
+    }
+    tables
+}
+
+/// A file as an output table keeps it.
+pub fn output_of(f: &OutFile, routes: &Routes) -> Output {
+    let asset = f.route.as_ref().and_then(|route| routes.get(route));
+    Output {
+        file: f.file.clone(),
+        route: f.route.clone(),
+        content_type: f.content_type.clone(),
+        headers: f.headers.clone(),
+        markdown: f.markdown.clone(),
+        etag: asset.map(|a| a.etag.clone()).unwrap_or_default(),
+        len: f.bytes.len() as u64,
+        source: f.source.clone(),
+        key: f.key,
+    }
+}
+
+/// The pages the sitemap lists: every HTML page of the build but static files and drafts.
+fn sitemap_pages(files: &[OutFile], model: &Model) -> Vec<String> {
+    let drafts: BTreeSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
+    files
+        .iter()
+        .filter(|f| f.group != Group::Statics && f.content_type == HTML)
+        .filter_map(|f| f.route.as_deref())
+        .filter(|route| !drafts.contains(route))
+        .map(str::to_string)
+        .collect()
+}

@@ -1,0 +1,354 @@
+//! The second half of a rebuild: making the groups again, resolving their links, and writing
+//! what differs from the last build.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use portal_core::collections::{COLLECTIONS, ENCYCLOPEDIA};
+use portal_core::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
+use portal_core::media::HTML;
+use portal_core::time::DateTime;
+use serde_json::Value;
+
+use super::changes::Changes;
+use super::groups::{self, Made};
+use super::routes::RouteView;
+use super::save::output_of;
+use super::state::{self, Output};
+use super::{commit, dirty, Work};
+use crate::build::output::{Group, OutFile};
+use crate::build::pages::{self, sitemap, Renderer};
+use crate::build::search::{self, flat_index};
+use crate::build::{build_time, collisions, links, manifest_head, site_files, BuildError, BuildReport};
+use crate::load::Loaded;
+
+/// The groups a rebuild makes again, and each one's table from the last build.
+#[derive(Debug, Default)]
+pub struct Redo {
+    /// What each group makes now.
+    pub made: BTreeMap<Group, Made>,
+    /// The last build's table of each of those groups.
+    pub old: BTreeMap<Group, Vec<Output>>,
+}
+
+impl Redo {
+    /// Routes the group `group` serves now (files made now and outputs kept).
+    fn routes_now(&self, group: Group) -> BTreeSet<&str> {
+        let Some(made) = self.made.get(&group) else { return BTreeSet::new() };
+        let files = made.files.iter().filter_map(|f| f.route.as_deref());
+        files.chain(made.kept.iter().filter_map(|o| o.route.as_deref())).collect()
+    }
+
+    /// Routes the group served in the last build.
+    fn routes_before(&self, group: Group) -> BTreeSet<&str> {
+        self.old.get(&group).into_iter().flatten().filter_map(|o| o.route.as_deref()).collect()
+    }
+
+    /// URLs that came or went in the groups made again.
+    fn delta(&self) -> BTreeSet<String> {
+        let mut delta = BTreeSet::new();
+        for group in self.made.keys() {
+            let (now, before) = (self.routes_now(*group), self.routes_before(*group));
+            delta.extend(now.symmetric_difference(&before).map(|r| r.to_string()));
+        }
+        delta
+    }
+}
+
+/// Makes the groups again and writes the difference; `None` when only a clean build will do.
+pub fn finish(work: Work, changes: &Changes, started: Instant) -> Result<Option<BuildReport>, BuildError> {
+    let now = build_time();
+    let out = work.options.out.clone();
+    let content = &work.content;
+    let r = Renderer::new(content, &work.model, work.options.templates.as_deref(), now)?;
+    let mut redo = make_groups(&r, &work, changes, now)?;
+    let Some(()) = add_linking(&r, &work, &mut redo)? else { return Ok(None) };
+    let sections = sitemap_sections(&work, &redo);
+    let mut flat_ranges = work.head.flat_ranges.clone();
+    if !changes.is_empty() {
+        let (made, ranges) = search_group(&work, &redo, changes)?;
+        flat_ranges = ranges;
+        redo.made.insert(Group::Search, made);
+        redo.old.insert(Group::Search, state::outputs(&out, &Group::Search.name())?);
+    }
+    redo.made.insert(Group::Site, site_group(&r, &work, &sections, now)?);
+    redo.old.insert(Group::Site, state::outputs(&out, &Group::Site.name())?);
+    let view = RouteView::new(&out, head_shards(&out)?);
+    let Some(mut view) = settle(view, &redo)? else { return Ok(None) };
+    let mut files: Vec<OutFile> = redo.made.values_mut().flat_map(|made| std::mem::take(&mut made.files)).collect();
+    links::apply_with(&mut files, &view, content.site.base());
+    let routes = crate::build::output::routes(&files)?;
+    for (route, asset) in &routes {
+        view.changes.insert(route.clone(), Some(asset.clone()));
+    }
+    let tables = tables(&redo, &files, &routes);
+    let total = total_routes(&work, &view)?;
+    let manifest = manifest_head(content, &work.model, now, total);
+    let layout = layout_files(&out, &manifest, &tables, &view, total)?;
+    let state = commit::State { sections, tables, manifest, total, now, flat_ranges };
+    drop(r);
+    commit::commit(work, &redo, files, layout, state, started)
+}
+
+/// The route-index shard count of the last build.
+fn head_shards(out: &Path) -> Result<u32, BuildError> {
+    let file = out.join(MANIFEST_FILE);
+    let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+    let head: Manifest = serde_json::from_slice(&bytes).with_context(|| format!("reading {}", file.display()))?;
+    Ok(head.route_shards)
+}
+
+/// Every group a rebuild makes again but search and the site: the collections and the
+/// encyclopedia with records read or rendered again, and tags when a term changed.
+fn make_groups(r: &Renderer, work: &Work, changes: &Changes, now: DateTime) -> Result<Redo, BuildError> {
+    let out = work.options.out.as_path();
+    let touched = changes.collections();
+    let gone: BTreeSet<String> = work.old.keys().cloned().collect();
+    let mut redo = Redo::default();
+    for name in COLLECTIONS.iter().copied() {
+        let records: Vec<_> = r.content.records(name).iter().collect();
+        let changed = touched.contains(name) || (name == pages::listing::EVENTS && work.head.now != now);
+        if !changed && records.is_empty() {
+            continue;
+        }
+        let group = Group::collection(name);
+        let old = state::outputs(out, &group.name())?;
+        redo.made.insert(group, groups::collection(r, name, &old, &records, changed, &gone, out)?);
+        redo.old.insert(group, old);
+    }
+    let entries: Vec<_> = r.content.entries.iter().collect();
+    if touched.contains(ENCYCLOPEDIA) || !entries.is_empty() {
+        let old = state::outputs(out, &Group::Encyclopedia.name())?;
+        let changed = touched.contains(ENCYCLOPEDIA);
+        redo.made.insert(Group::Encyclopedia, groups::encyclopedia(r, &old, &entries, changed, &gone)?);
+        redo.old.insert(Group::Encyclopedia, old);
+    }
+    let terms = dirty::terms(&work.model, &work.old, &work.read);
+    if !terms.is_empty() {
+        let old = state::outputs(out, &Group::Taxonomy.name())?;
+        redo.made.insert(Group::Taxonomy, groups::taxonomy(r, &old, &terms)?);
+        redo.old.insert(Group::Taxonomy, old);
+    }
+    Ok(redo)
+}
+
+/// Makes again the pages of records and entries whose body links name a URL that came or went
+/// (their links resolve differently now). `None` when one of them cannot be read.
+fn add_linking(r: &Renderer, work: &Work, redo: &mut Redo) -> Result<Option<()>, BuildError> {
+    let done: BTreeSet<String> =
+        redo.made.values().flat_map(|m| m.files.iter().filter_map(|f| f.source.clone())).collect();
+    let linking = dirty::linking(&work.model, &redo.delta(), &done);
+    if linking.is_empty() {
+        return Ok(Some(()));
+    }
+    let Some(loaded) = work.load(&linking) else { return Ok(None) };
+    let out = work.options.out.as_path();
+    for one in loaded {
+        let (group, files) = match &one {
+            Loaded::Record(record) => {
+                let mut files = vec![crate::build::api::detail_file(record)?];
+                files.extend(pages::record_pages(r, &[record], &pages::record::Translations::of(r.model))?);
+                (Group::collection(&record.collection), files)
+            }
+            Loaded::Entry(entry) => {
+                let mut files = crate::build::encyclopedia::entry_files(entry, &r.content.site)?.to_vec();
+                let translations = pages::record::Translations::of(r.model);
+                files.extend(
+                    pages::entry::pages(r, &[entry], &translations)?.into_iter().filter(|f| f.source.is_some()),
+                );
+                (Group::Encyclopedia, files)
+            }
+        };
+        if !redo.old.contains_key(&group) {
+            let old = state::outputs(out, &group.name())?;
+            redo.made.insert(group, Made { files: Vec::new(), kept: old.clone() });
+            redo.old.insert(group, old);
+        }
+        if let Some(made) = redo.made.get_mut(&group) {
+            let file = files.first().and_then(|f| f.source.clone());
+            made.kept.retain(|o| o.source != file);
+            made.files.extend(files);
+        }
+    }
+    Ok(Some(()))
+}
+
+/// The pages each sitemap section lists after the groups made again.
+fn sitemap_sections(work: &Work, redo: &Redo) -> BTreeMap<String, Vec<String>> {
+    let mut sections: BTreeMap<String, BTreeSet<String>> =
+        work.head.sitemap.iter().map(|(name, pages)| (name.clone(), pages.iter().cloned().collect())).collect();
+    let drafts: BTreeSet<&str> = work.model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
+    for (group, made) in redo.made.iter().filter(|(g, _)| !matches!(g, Group::Statics | Group::Site)) {
+        for old in redo.old.get(group).into_iter().flatten().filter(|o| o.content_type == HTML) {
+            if let Some(route) = &old.route {
+                if let Some(pages) = sections.get_mut(sitemap::section(route)) {
+                    pages.remove(route);
+                }
+            }
+        }
+        let files = made.files.iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
+        let kept = made.kept.iter().filter(|o| o.content_type == HTML).filter_map(|o| o.route.as_deref());
+        for route in files.chain(kept).filter(|route| !drafts.contains(route)) {
+            sections.entry(sitemap::section(route).to_string()).or_default().insert(route.to_string());
+        }
+    }
+    sections
+        .into_iter()
+        .filter(|(_, pages)| !pages.is_empty())
+        .map(|(name, pages)| (name, pages.into_iter().collect()))
+        .collect()
+}
+
+/// The site made again, whole: discovery, feed, datasets, places, mail templates, the home, docs,
+/// 404 and shell pages, the theme's assets, robots.txt and the sitemap.
+fn site_group(
+    r: &Renderer,
+    work: &Work,
+    sections: &BTreeMap<String, Vec<String>>,
+    now: DateTime,
+) -> Result<Made, BuildError> {
+    let mut files = site_files(r.content, r.model, work.options.templates.as_deref(), now)?;
+    files.extend(pages::site_pages(r)?);
+    files.extend(sitemap::files_of_sections(r.content.site.base(), sections, sitemap::MAX_URLS)?);
+    Ok(Made { files, kept: Vec::new() })
+}
+
+/// Search made again: the index over every record and entry (their JSON read from the listings
+/// and details, those made now or those the last build wrote), and the flat index, each
+/// collection's block copied from the last build's file unless the collection changed.
+fn search_group(work: &Work, redo: &Redo, changes: &Changes) -> Result<(Made, FlatRanges), BuildError> {
+    let out = work.options.out.as_path();
+    let made_now: BTreeMap<&str, &[u8]> =
+        redo.made.values().flat_map(|m| m.files.iter()).map(|f| (f.file.as_str(), f.bytes.as_slice())).collect();
+    let read = |file: &str| -> anyhow::Result<Value> {
+        let bytes = match made_now.get(file) {
+            Some(bytes) => bytes.to_vec(),
+            None => std::fs::read(out.join(file)).with_context(|| format!("reading {}", out.join(file).display()))?,
+        };
+        serde_json::from_slice(&bytes).with_context(|| format!("reading {file}"))
+    };
+    let mut docs = Vec::new();
+    for name in COLLECTIONS.iter().copied() {
+        let listing = read(&format!("api/{name}.json"))?;
+        docs.extend(listing["data"][name].as_array().into_iter().flatten().map(search::doc_of_json));
+    }
+    for card in &work.model.entries {
+        let detail = read(&format!("api/encyclopedia/{}.json", card.slug))?;
+        docs.push(search::doc_of_json(&detail["data"]["entry"]));
+    }
+    let mut files = search::index_files(docs)?;
+    let (flat, ranges) = flat_file(work, changes)?;
+    files.push(flat);
+    Ok((Made { files, kept: Vec::new() }, ranges))
+}
+
+/// Each collection's range in the flat index.
+pub type FlatRanges = BTreeMap<String, (usize, usize)>;
+
+/// `/api/search-index.json`, copying the blocks of unchanged collections from the last build's.
+fn flat_file(work: &Work, changes: &Changes) -> Result<(OutFile, FlatRanges), BuildError> {
+    let touched = changes.collections();
+    let path = work.options.out.join("api/search-index.json");
+    let last = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let blocks = search::blocks(&work.model).map(|(name, block)| {
+        let kept = work.head.flat_ranges.get(&name).filter(|_| !touched.contains(&name));
+        match kept.and_then(|(start, end)| last.get(*start..*end)) {
+            Some(slice) => (name, slice.to_string()),
+            None => (name, block),
+        }
+    });
+    let (flat, ranges) = flat_index(blocks);
+    Ok((OutFile::at("/api/search-index.json", flat.into_bytes())?.in_group(Group::Search), ranges))
+}
+
+/// The changes of the route index: URLs gone, and those made now (their files, for resolving
+/// links; entity tags follow). `None` on a URL two files would claim.
+fn settle(mut view: RouteView, redo: &Redo) -> Result<Option<RouteView>, BuildError> {
+    let made: Vec<&OutFile> = redo.made.values().flat_map(|m| m.files.iter()).collect();
+    let owned: Vec<OutFile> = made.iter().map(|f| OutFile { bytes: Vec::new(), ..(*f).clone() }).collect();
+    if !collisions::check(&owned).is_empty() {
+        return Ok(None);
+    }
+    for group in redo.made.keys() {
+        for route in redo.routes_before(*group).difference(&redo.routes_now(*group)) {
+            view.changes.insert(route.to_string(), None);
+        }
+    }
+    for group in redo.made.keys() {
+        for route in redo.routes_now(*group).difference(&redo.routes_before(*group)) {
+            let taken =
+                view.changes.get(*route).map_or_else(|| view.last(route).map(|a| a.is_some()), |c| Ok(c.is_some()))?;
+            if taken {
+                return Ok(None);
+            }
+        }
+    }
+    for file in made {
+        if let Some(route) = &file.route {
+            let asset = Asset {
+                file: file.file.clone(),
+                content_type: file.content_type.clone(),
+                etag: String::new(),
+                headers: None,
+                markdown: None,
+            };
+            view.changes.insert(route.clone(), Some(asset));
+        }
+    }
+    Ok(Some(view))
+}
+
+/// The new table of each group made again: its kept outputs and the files made now.
+fn tables(redo: &Redo, files: &[OutFile], routes: &Routes) -> BTreeMap<Group, Vec<Output>> {
+    let mut tables: BTreeMap<Group, Vec<Output>> =
+        redo.made.iter().map(|(group, made)| (*group, made.kept.clone())).collect();
+    for file in files {
+        tables.entry(file.group).or_default().push(output_of(file, routes));
+    }
+    tables.values_mut().for_each(|table| table.sort_by(|a, b| a.file.cmp(&b.file)));
+    tables
+}
+
+/// How many URLs the build serves now.
+fn total_routes(work: &Work, view: &RouteView) -> Result<usize, BuildError> {
+    let mut total = work.head.routes;
+    for (route, change) in &view.changes {
+        match (view.last(route)?.is_some(), change.is_some()) {
+            (false, true) => total += 1,
+            (true, false) => total -= 1,
+            _ => {}
+        }
+    }
+    Ok(total)
+}
+
+/// `_headers`, the nginx snippet (over the site's own URLs: the site's, search's and the static
+/// files') and the route shards that changed.
+fn layout_files(
+    out: &Path,
+    manifest: &Manifest,
+    tables: &BTreeMap<Group, Vec<Output>>,
+    view: &RouteView,
+    total: usize,
+) -> Result<Vec<OutFile>, BuildError> {
+    let mut own_tables = Vec::new();
+    for group in [Group::Site, Group::Search, Group::Statics] {
+        own_tables.push(match tables.get(&group) {
+            Some(table) => table.clone(),
+            None => state::outputs(out, &group.name())?,
+        });
+    }
+    let own: Routes = own_tables
+        .iter()
+        .flatten()
+        .filter_map(|o| {
+            let asset = view.now(o.route.as_deref()?).ok()??;
+            Some((o.route.clone()?, asset))
+        })
+        .collect();
+    let mut files = vec![crate::build::cdn::headers_file(manifest, &own), crate::build::nginx::snippet(manifest, &own)];
+    files.extend(view.shard_files(total)?);
+    Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())
+}
