@@ -107,17 +107,17 @@ pub fn build_time() -> DateTime {
 /// How long each step of a build took, printed to stderr when `PORTAL_TIMINGS` is set (for
 /// profiling builds; see BENCHMARKS.md).
 #[derive(Debug, Default)]
-struct Steps(Vec<(&'static str, Duration)>);
+pub(crate) struct Steps(Vec<(&'static str, Duration)>);
 
 impl Steps {
-    fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> T) -> T {
+    pub(crate) fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> T) -> T {
         let started = Instant::now();
         let result = step();
         self.0.push((name, started.elapsed()));
         result
     }
 
-    fn report(&self) {
+    pub(crate) fn report(&self) {
         if std::env::var_os("PORTAL_TIMINGS").is_some() {
             let parts: Vec<String> = self.0.iter().map(|(name, d)| format!("{name} {} ms", d.as_millis())).collect();
             eprintln!("portal: timings: {}", parts.join(", "));

@@ -35,22 +35,25 @@ use self::state::Head;
 use super::model::{Card, Model};
 use super::output::Group;
 use super::pages::navigation;
-use super::{BuildError, BuildOptions, BuildReport};
+use super::{BuildError, BuildOptions, BuildReport, Steps};
 use crate::load::{self, Content, Loaded};
 
 /// Rebuilds into `options.out` from the state `head`; `None` when only a clean build will do.
 pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Option<BuildReport>, BuildError> {
-    if inputs::hash(options)? != head.inputs {
+    let mut steps = Steps::default();
+    if steps.time("inputs", || inputs::hash(options))? != head.inputs {
         return Ok(None);
     }
-    let Some(found) = sources::scan(&options.content) else { return Ok(None) };
-    let Ok(mut content) = load::load_site(&options.content, options.drafts) else { return Ok(None) };
+    let Some(found) = steps.time("scan", || sources::scan(&options.content)) else { return Ok(None) };
+    let Ok(mut content) = steps.time("site", || load::load_site(&options.content, options.drafts)) else {
+        return Ok(None);
+    };
     if let Some(base_url) = &options.base_url {
         content.site.base_url = base_url.clone();
     }
-    let Some(mut model) = changes::last_model(&options.out) else { return Ok(None) };
+    let Some(mut model) = steps.time("cards", || changes::last_model(&options.out)) else { return Ok(None) };
     let changes = Changes::between(&head, &found);
-    let Ok(loaded) = load::load_files(&content, &changes.read) else { return Ok(None) };
+    let Ok(loaded) = steps.time("load", || load::load_files(&content, &changes.read)) else { return Ok(None) };
     let last_menu = navigation::main_menu(&content, &model);
     let old = changes::apply(&mut model, &changes, &loaded, &content);
     if !changes::holds(&model, &changes.collections()) || navigation::main_menu(&content, &model) != last_menu {
@@ -64,7 +67,7 @@ pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Optio
     records.extend(loaded.into_iter().filter_map(|one| one.loaded));
     put_records(&mut content, records);
     let work = Work { content, ..work };
-    write::finish(work, &changes, started)
+    write::finish(work, &changes, steps, started)
 }
 
 /// What a rebuild works from.

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
 use portal_core::manifest::{shard_count, shard_file, shard_of, split_routes, Asset, Routes};
@@ -17,7 +17,7 @@ use crate::build::output::OutFile;
 pub struct RouteView {
     out: PathBuf,
     shards: u32,
-    read: Mutex<HashMap<u32, Routes>>,
+    read: Mutex<HashMap<u32, Arc<Routes>>>,
     /// This build's changes: a URL's new asset, or `None` for a URL gone.
     pub changes: BTreeMap<String, Option<Asset>>,
 }
@@ -28,15 +28,16 @@ impl RouteView {
         RouteView { out: out.to_path_buf(), shards, read: Mutex::default(), changes: BTreeMap::new() }
     }
 
-    fn shard(&self, n: u32) -> Result<Routes> {
+    fn shard(&self, n: u32) -> Result<Arc<Routes>> {
         if let Some(routes) = self.read.lock().ok().and_then(|read| read.get(&n).cloned()) {
             return Ok(routes);
         }
         let file = self.out.join(shard_file(n));
         let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
         let routes: Routes = serde_json::from_slice(&bytes).with_context(|| format!("reading {}", file.display()))?;
+        let routes = Arc::new(routes);
         if let Ok(mut read) = self.read.lock() {
-            read.insert(n, routes.clone());
+            read.insert(n, Arc::clone(&routes));
         }
         Ok(routes)
     }
@@ -61,7 +62,7 @@ impl RouteView {
         if count != self.shards {
             let mut all = Routes::new();
             for n in 0..self.shards {
-                all.extend(self.shard(n)?);
+                all.extend(self.shard(n)?.iter().map(|(route, asset)| (route.clone(), asset.clone())));
             }
             apply(&mut all, &self.changes);
             return crate::build::output::route_shard_files(&all, count);
@@ -70,7 +71,7 @@ impl RouteView {
         touched
             .into_iter()
             .map(|n| {
-                let mut routes = self.shard(n)?;
+                let mut routes = Routes::clone(&*self.shard(n)?);
                 apply(&mut routes, &self.changes);
                 let shard = split_routes(&routes, count).swap_remove(n as usize);
                 Ok(OutFile::internal(shard_file(n), serde_json::to_vec(&shard)?))

@@ -102,7 +102,14 @@ pub fn card_group(collection: &str) -> String {
 
 /// Each group's table of outputs (the layout's files aside: a rebuild makes them again).
 pub fn tables(files: &[OutFile], routes: &Routes) -> BTreeMap<String, Vec<Output>> {
-    let mut tables: BTreeMap<String, Vec<Output>> = BTreeMap::new();
+    let every = portal_core::collections::COLLECTIONS.iter().map(|c| Group::collection(c)).chain([
+        Group::Encyclopedia,
+        Group::Taxonomy,
+        Group::Search,
+        Group::Statics,
+        Group::Site,
+    ]);
+    let mut tables: BTreeMap<String, Vec<Output>> = every.map(|group| (group.name(), Vec::new())).collect();
     for f in files.iter().filter(|f| f.group != Group::Layout) {
         tables.entry(f.group.name()).or_default().push(output_of(f, routes));
     }

@@ -21,7 +21,7 @@ use super::{commit, dirty, Work};
 use crate::build::output::{Group, OutFile};
 use crate::build::pages::{self, sitemap, Renderer};
 use crate::build::search::{self, flat_index};
-use crate::build::{build_time, collisions, links, manifest_head, site_files, BuildError, BuildReport};
+use crate::build::{build_time, collisions, links, manifest_head, site_files, BuildError, BuildReport, Steps};
 use crate::load::Loaded;
 
 /// The groups a rebuild makes again, and each one's table from the last build.
@@ -58,38 +58,45 @@ impl Redo {
 }
 
 /// Makes the groups again and writes the difference; `None` when only a clean build will do.
-pub fn finish(work: Work, changes: &Changes, started: Instant) -> Result<Option<BuildReport>, BuildError> {
+pub fn finish(
+    work: Work,
+    changes: &Changes,
+    mut steps: Steps,
+    started: Instant,
+) -> Result<Option<BuildReport>, BuildError> {
     let now = build_time();
     let out = work.options.out.clone();
     let content = &work.content;
-    let r = Renderer::new(content, &work.model, work.options.templates.as_deref(), now)?;
-    let mut redo = make_groups(&r, &work, changes, now)?;
-    let Some(()) = add_linking(&r, &work, &mut redo)? else { return Ok(None) };
+    let r = steps.time("templates", || Renderer::new(content, &work.model, work.options.templates.as_deref(), now))?;
+    let mut redo = steps.time("groups", || make_groups(&r, &work, changes, now))?;
+    let Some(()) = steps.time("linking", || add_linking(&r, &work, &mut redo))? else { return Ok(None) };
     let sections = sitemap_sections(&work, &redo);
     let mut flat_ranges = work.head.flat_ranges.clone();
     if !changes.is_empty() {
-        let (made, ranges) = search_group(&work, &redo, changes)?;
+        let (made, ranges) = steps.time("search", || search_group(&work, &redo, changes))?;
         flat_ranges = ranges;
         redo.made.insert(Group::Search, made);
         redo.old.insert(Group::Search, state::outputs(&out, &Group::Search.name())?);
     }
-    redo.made.insert(Group::Site, site_group(&r, &work, &sections, now)?);
+    redo.made.insert(Group::Site, steps.time("site", || site_group(&r, &work, &sections, now))?);
     redo.old.insert(Group::Site, state::outputs(&out, &Group::Site.name())?);
     let view = RouteView::new(&out, head_shards(&out)?);
-    let Some(mut view) = settle(view, &redo)? else { return Ok(None) };
+    let Some(mut view) = steps.time("settle", || settle(view, &redo))? else { return Ok(None) };
     let mut files: Vec<OutFile> = redo.made.values_mut().flat_map(|made| std::mem::take(&mut made.files)).collect();
-    links::apply_with(&mut files, &view, content.site.base());
-    let routes = crate::build::output::routes(&files)?;
+    steps.time("links", || links::apply_with(&mut files, &view, content.site.base()));
+    let routes = steps.time("etags", || crate::build::output::routes(&files))?;
     for (route, asset) in &routes {
         view.changes.insert(route.clone(), Some(asset.clone()));
     }
     let tables = tables(&redo, &files, &routes);
     let total = total_routes(&work, &view)?;
     let manifest = manifest_head(content, &work.model, now, total);
-    let layout = layout_files(&out, &manifest, &tables, &view, total)?;
+    let layout = steps.time("shards", || layout_files(&out, &manifest, &tables, &view, total))?;
     let state = commit::State { sections, tables, manifest, total, now, flat_ranges };
     drop(r);
-    commit::commit(work, &redo, files, layout, state, started)
+    let report = steps.time("write", || commit::commit(work, &redo, files, layout, state, started));
+    steps.report();
+    report
 }
 
 /// The route-index shard count of the last build.
