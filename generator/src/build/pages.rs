@@ -64,18 +64,17 @@ pub struct Renderer<'a> {
     pub content: &'a Content,
     /// The cards of every record, which listings and other pages of many records are made from.
     pub model: &'a Model,
-    site: Value,
     /// The main navigation.
     pub navigation: Vec<MenuItem>,
     /// The build time (events are upcoming or past relative to it).
     pub now: DateTime,
     /// The folder of template overrides (for naming a template in an error).
     overrides: Option<&'a std::path::Path>,
-    /// The URL of each theme asset under its fingerprinted name (`style.css` ->
-    /// `/assets/style.<hash>.css`), which caches keep for ever.
-    assets: BTreeMap<String, String>,
     /// The theme's asset files, under both names.
     asset_files: Vec<OutFile>,
+    /// What every page is given (the site, its language, the interface text, the navigation, the
+    /// assets), converted once: a page's own context is added to a copy.
+    base: Context,
 }
 
 impl<'a> Renderer<'a> {
@@ -90,17 +89,17 @@ impl<'a> Renderer<'a> {
         let mut tera = theme::templates(templates)?;
         tera.register_filter("local_date", local_date(content.strings.clone()));
         let (asset_files, assets) = theme_assets(templates)?;
-        Ok(Renderer {
-            tera,
-            content,
-            model,
-            site: serde_json::to_value(&content.site)?,
-            navigation: navigation::main_menu(content, model),
-            now,
-            overrides: templates,
-            assets,
-            asset_files,
-        })
+        let site = serde_json::to_value(&content.site)?;
+        let navigation = navigation::main_menu(content, model);
+        let mut base = Context::new();
+        base.insert("site", &site);
+        base.insert("lang", &content.site.language);
+        base.insert("dir", direction(&content.site.language));
+        base.insert("t", &content.strings.0);
+        base.insert("navigation", &navigation);
+        base.insert("preview", &content.drafts);
+        base.insert("assets", &assets);
+        Ok(Renderer { tera, content, model, navigation, now, overrides: templates, asset_files, base })
     }
 
     /// The interface text.
@@ -110,16 +109,11 @@ impl<'a> Renderer<'a> {
 
     /// Renders a page served at `url` (`None` for pages with no URL of their own: the 404 page and
     /// the shell of pages rendered per request).
-    pub fn render(&self, template: &str, url: Option<&str>, mut context: Context) -> Result<String> {
-        context.insert("site", &self.site);
-        context.insert("url", &url);
-        context.insert("lang", &self.content.site.language);
-        context.insert("dir", direction(&self.content.site.language));
-        context.insert("t", &self.content.strings.0);
-        context.insert("navigation", &self.navigation);
-        context.insert("preview", &self.content.drafts);
-        context.insert("assets", &self.assets);
-        self.tera.render(template, &context).map_err(|e| anyhow::Error::new(theme::template_error(&e, self.overrides)))
+    pub fn render(&self, template: &str, url: Option<&str>, context: Context) -> Result<String> {
+        let mut full = self.base.clone();
+        full.extend(context);
+        full.insert("url", &url);
+        self.tera.render(template, &full).map_err(|e| anyhow::Error::new(theme::template_error(&e, self.overrides)))
     }
 }
 

@@ -86,7 +86,11 @@ pub fn finish(
     steps.time("links", || links::apply_with(&mut files, &view, content.site.base()));
     let routes = steps.time("etags", || crate::build::output::routes(&files))?;
     for (route, asset) in &routes {
-        view.changes.insert(route.clone(), Some(asset.clone()));
+        if view.last(route)?.as_ref() != Some(asset) {
+            view.changes.insert(route.clone(), Some(asset.clone()));
+        } else {
+            view.changes.remove(route);
+        }
     }
     let tables = tables(&redo, &files, &routes);
     let total = total_routes(&work, &view)?;
