@@ -75,6 +75,8 @@ pub struct Renderer<'a> {
     /// What every page is given (the site, its language, the interface text, the navigation, the
     /// assets), converted once: a page's own context is added to a copy.
     base: Context,
+    /// The terms of tags and categories, found once (the home page and the taxonomy pages use them).
+    terms: std::sync::OnceLock<[Vec<taxonomy::Term<'a>>; 2]>,
 }
 
 impl<'a> Renderer<'a> {
@@ -99,7 +101,31 @@ impl<'a> Renderer<'a> {
         base.insert("navigation", &navigation);
         base.insert("preview", &content.drafts);
         base.insert("assets", &assets);
-        Ok(Renderer { tera, content, model, navigation, now, overrides: templates, asset_files, base })
+        Ok(Renderer {
+            tera,
+            content,
+            model,
+            navigation,
+            now,
+            overrides: templates,
+            asset_files,
+            base,
+            terms: Default::default(),
+        })
+    }
+
+    /// The terms of `taxonomy` over every card, in name order.
+    pub fn terms(&self, kind: portal_core::taxonomy::Taxonomy) -> &[taxonomy::Term<'a>] {
+        let all = self.terms.get_or_init(|| {
+            [
+                taxonomy::terms(self.model, portal_core::taxonomy::Taxonomy::Tags),
+                taxonomy::terms(self.model, portal_core::taxonomy::Taxonomy::Categories),
+            ]
+        });
+        match kind {
+            portal_core::taxonomy::Taxonomy::Tags => &all[0],
+            portal_core::taxonomy::Taxonomy::Categories => &all[1],
+        }
     }
 
     /// The interface text.

@@ -37,7 +37,7 @@ pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
         .take(5)
         .map(|n| json!({"title": n.title, "url": n.url, "date": n.date.map(|d| d.date())}))
         .collect();
-    let mut tags = taxonomy::terms(model, Taxonomy::Tags);
+    let mut tags: Vec<&taxonomy::Term> = r.terms(Taxonomy::Tags).iter().collect();
     tags.sort_by_key(|t| std::cmp::Reverse(t.records.len()));
     let tags: Vec<Value> = tags
         .iter()

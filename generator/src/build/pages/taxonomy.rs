@@ -91,7 +91,7 @@ impl Which<'_> {
 fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) -> Result<Vec<Paged>> {
     let strings = r.strings();
     let name = taxonomy.name();
-    let terms = terms(r.model, taxonomy);
+    let terms = r.terms(taxonomy);
     let title = strings.get(&format!("taxonomy.{name}")).to_string();
     let lead = strings.get(&format!("taxonomy.{name}_lead")).to_string();
     let listed: Vec<Value> = terms
