@@ -100,12 +100,14 @@ fn distinct_queries_over_a_corpus() {
     let (segments, slowest_ms) = build(docs, boundary, max);
     let build_ms = started.elapsed().as_secs_f64() * 1000.0;
     let largest = segments.iter().map(|s| s.bytes().len()).max().unwrap_or(0);
+    let total: usize = segments.iter().map(|s| s.bytes().len()).sum();
     let started = Instant::now();
     let index = open(&segments);
     let open_ms = started.elapsed().as_secs_f64() * 1000.0;
     println!(
-        "K={boundary} max={max}: {} segments, largest {:.1} MiB, slowest segment build {slowest_ms:.0} ms, open {open_ms:.1} ms",
+        "K={boundary} max={max}: {} segments, {:.1} MiB, largest {:.1} MiB, slowest segment build {slowest_ms:.0} ms, open {open_ms:.1} ms",
         segments.len(),
+        total as f64 / 1048576.0,
         largest as f64 / 1048576.0
     );
     let queries = std::fs::read_to_string(queries).expect("queries");

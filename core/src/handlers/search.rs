@@ -77,12 +77,19 @@ pub fn long_enough(query: &str) -> bool {
 /// The answer of a search (the JSON document of `/api/search`): from the cache when the same
 /// search ran within [`CACHE_SECONDS`], else from the index (and cached).
 pub async fn run<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<Value, Problem> {
+    Ok(answer(ctx, asked).await?.0)
+}
+
+/// [`run`]'s document and its JSON text (written once, for the cache and the response alike).
+async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<(Value, String), Problem> {
     let Asked { query, limit, scope } = asked;
     let key = format!("search\u{1f}{limit}\u{1f}{}\u{1f}{query}", scope.join(","));
     if let Some(cached) = ctx.platform.cache_get(&key).await {
         if let Ok(Value::Object(mut body)) = serde_json::from_slice::<Value>(&cached) {
             body.insert("cached".into(), json!(true));
-            return Ok(Value::Object(body));
+            let body = Value::Object(body);
+            let text = body.to_string();
+            return Ok((body, text));
         }
     }
     let index = ctx.app.search_index(ctx.platform).await?;
@@ -104,8 +111,9 @@ pub async fn run<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<Value, 
         "totals": totals,
         "cached": false,
     }));
-    ctx.platform.cache_put(&key, body.to_string().into(), CACHE_SECONDS).await;
-    Ok(body)
+    let text = body.to_string();
+    ctx.platform.cache_put(&key, text.clone().into(), CACHE_SECONDS).await;
+    Ok((body, text))
 }
 
 /// Answers `/api/search`.
@@ -114,7 +122,8 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     if !long_enough(&asked.query) {
         return Err(Problem::bad_request(format!("`q` must have at least {MIN_QUERY_CHARS} characters.")));
     }
-    Ok(Response::json(&run(ctx, &asked).await?))
+    let (_, text) = answer(ctx, &asked).await?;
+    Ok(Response::new(200).with_body(crate::media::JSON, text))
 }
 
 #[cfg(test)]

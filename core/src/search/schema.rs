@@ -26,7 +26,7 @@ pub const PREFIX_CHARS: usize = 2;
 pub struct Fields {
     /// The collection name (`entries` for the encyclopedia): exact, for filtering.
     pub collection: Field,
-    /// The record id: exact; documents are added in id order so ties rank by id.
+    /// The record id, stored (not searched: documents are added in id order, so ties rank by id).
     pub id: Field,
     /// The slug, stored for hits.
     pub slug: Field,
@@ -68,7 +68,7 @@ pub fn schema() -> (Schema, Fields) {
     );
     let fields = Fields {
         collection: builder.add_text_field("collection", STRING | STORED),
-        id: builder.add_text_field("id", STRING | STORED),
+        id: builder.add_text_field("id", STORED),
         slug: builder.add_text_field("slug", STORED),
         url: builder.add_text_field("url", STORED),
         title: builder.add_text_field("title", text.clone().set_stored()),
