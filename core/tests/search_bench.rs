@@ -10,7 +10,9 @@
 //!
 //! `PORTAL_BENCH_PLAN=K,MAX` cuts segments with another boundary and maximum than the build's
 //! (what the choice in `search::plan` was measured with); `PORTAL_BENCH_ROUNDS=n` repeats the
-//! queries.
+//! queries; `PORTAL_BENCH_PAUSE_US=n` pauses between queries as a server idles between requests
+//! (on the 2-core VM this alone makes a query about 1.7 times slower); `PORTAL_BENCH_SLOWEST=1`
+//! lists the slowest queries.
 
 use std::path::Path;
 use std::time::Instant;
@@ -113,12 +115,17 @@ fn distinct_queries_over_a_corpus() {
     let queries = std::fs::read_to_string(queries).expect("queries");
     let scope: Vec<String> = COLLECTIONS.iter().map(|c| c.to_string()).collect();
     let rounds: usize = std::env::var("PORTAL_BENCH_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(1);
+    // A pause between queries, as a server has between requests (caches cool down, cores idle).
+    let pause: u64 = std::env::var("PORTAL_BENCH_PAUSE_US").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
     let mut times = Vec::new();
     let mut slowest: Vec<(f64, &str, usize)> = Vec::new();
     let mut matched = 0usize;
     index.search_collections(&words("warm up"), &scope, 10).expect("warm up");
     for _ in 0..rounds {
         for q in queries.lines() {
+            if pause > 0 {
+                std::thread::sleep(std::time::Duration::from_micros(pause));
+            }
             let started = Instant::now();
             let found = index.search_collections(&words(q), &scope, 10).expect("search");
             let ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -3,22 +3,30 @@
 //! a prefix match), computed straight from tantivy's postings and statistics, faster than its
 //! general query machinery and with the same scores.
 //!
-//! Per segment (one collection, see [`super::plan`]) and query:
+//! Per segment (one collection, see [`super::plan`]) and query; segments of collections not asked
+//! are skipped:
 //! 1. Every clause (a word in a field, or the last word as a prefix in a field) becomes a bitset
-//!    of the documents that have it; exact terms also keep their frequencies. The documents of a
-//!    word are the union of its clauses, the matches the intersection of the words: counting them
-//!    (`totals`) needs no score at all.
+//!    of the documents that have it; exact terms also keep their frequencies. A prefix of one or
+//!    two characters is read from the field's prefix twin ([`super::schema`]), a longer one from
+//!    the terms it starts. The documents of a word are the union of its clauses, the matches the
+//!    intersection of the words: counting them (`totals`) needs no score at all.
 //! 2. Scores are computed only where they can change the top hits (MaxScore): clauses in order of
-//!    their best possible contribution in the segment; the matches that have the best clause are
-//!    scored first, then those that have the next, and so on, until what the remaining clauses can
-//!    add together is below the collection's current `limit`-th best score.
+//!    their best possible contribution in the segment (from its highest frequency and shortest
+//!    field); the matches that have the best clause are scored first, then those that have the
+//!    next, and so on, until what the remaining clauses can add together is below the
+//!    collection's current `limit`-th best score; a candidate whose own clauses cannot reach that
+//!    score is not scored either.
+//!
+//! One thread, natively as in the Worker: splitting the segments over the two cores of the build
+//! machine made warm queries faster but not those of a server idling between requests, whose
+//! second core is as cold as its caches (`PORTAL_BENCH_PAUSE_US` in `core/tests/search_bench.rs`).
 //!
 //! A document's score adds its clauses' contributions in the order tantivy's query adds them (per
 //! word in clause order, then the words), from the same BM25 weights (statistics of the whole
 //! index, every segment), so it equals tantivy's score for one and two words (the tests compare
 //! them) and, whatever the words, it is the same number whichever segment holds the document.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::{BlockSegmentPostings, TermInfo};
@@ -55,37 +63,19 @@ pub struct Engine {
     total_docs: u64,
     average_fieldnorm: [Score; FIELDS],
     largest_segment: usize,
+    /// Scratch space of finished searches, for the next ones (one per concurrent search).
+    scratch: Mutex<Vec<Scratch>>,
 }
-
-/// Documents searched from which a native search splits over two threads.
-#[cfg(not(target_arch = "wasm32"))]
-const PARALLEL_DOCS: usize = 32 * 1024;
 
 /// Per bucket, the matches counted and the best kept so far.
 struct Found {
     totals: Vec<usize>,
     tops: Vec<TopK>,
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-    limit: usize,
 }
 
 impl Found {
     fn new(collections: usize, limit: usize) -> Self {
-        Found { totals: vec![0; collections], tops: (0..collections).map(|_| TopK::new(limit)).collect(), limit }
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn empty(&self) -> Self {
-        Found::new(self.totals.len(), self.limit)
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn merge(mut self, other: Found) -> Self {
-        for (bucket, (total, top)) in other.totals.into_iter().zip(other.tops).enumerate() {
-            self.totals[bucket] += total;
-            top.into_sorted().into_iter().for_each(|hit| self.tops[bucket].offer(hit));
-        }
-        self
+        Found { totals: vec![0; collections], tops: (0..collections).map(|_| TopK::new(limit)).collect() }
     }
 }
 
@@ -112,7 +102,9 @@ enum Kind {
     ShortPrefix { score: Score, postings: Vec<Option<TermInfo>> },
 }
 
-/// Bitsets and frequencies of one segment, reused from segment to segment.
+/// Bitsets, frequencies and postings readers of one segment, reused from segment to segment and
+/// from search to search (see [`Engine::scratch`]).
+#[derive(Default)]
 struct Scratch {
     /// Words of 64 bits per bitset (of the segment being searched).
     width: usize,
@@ -124,37 +116,39 @@ struct Scratch {
     word: Vec<u64>,
     /// The matches scored so far.
     scored: Vec<u64>,
-    /// Per exact clause, the term frequency of each document that has it (stale elsewhere).
+    /// Per exact clause, the term frequency of each document that has it (stale elsewhere: a
+    /// frequency is read only where the clause's bit is set, after it was written).
     freqs: Vec<u32>,
     /// Per clause, the highest frequency in the segment.
     max_freq: Vec<u32>,
     /// Per clause, where its frequencies start in `freqs` (exact clauses).
     freq_slot: Vec<usize>,
+    /// Postings readers kept to be reset for the next term rather than made anew: of the searched
+    /// fields with frequencies, of the searched fields without, of the prefix twins.
+    with_freqs: Option<BlockSegmentPostings>,
+    docs_only: Option<BlockSegmentPostings>,
+    twin: Option<BlockSegmentPostings>,
 }
 
 impl Scratch {
-    fn new(clauses: &[Clause], largest: usize) -> Self {
+    /// Ready for the clauses of a search over segments of at most `largest` documents.
+    fn prepare(&mut self, clauses: &[Clause], largest: usize) {
         let mut slots = 0;
-        let freq_slot = clauses
-            .iter()
-            .map(|c| match c.kind {
+        self.freq_slot.clear();
+        for clause in clauses {
+            self.freq_slot.push(match clause.kind {
                 Kind::Exact { .. } => {
                     slots += 1;
                     (slots - 1) * largest
                 }
                 Kind::Prefix { .. } | Kind::ShortPrefix { .. } => 0,
-            })
-            .collect();
-        Scratch {
-            width: 0,
-            clauses: Vec::new(),
-            matches: Vec::new(),
-            word: Vec::new(),
-            scored: Vec::new(),
-            freqs: vec![0; slots * largest],
-            max_freq: vec![0; clauses.len()],
-            freq_slot,
+            });
         }
+        if self.freqs.len() < slots * largest {
+            self.freqs.resize(slots * largest, 0);
+        }
+        self.max_freq.clear();
+        self.max_freq.resize(clauses.len(), 0);
     }
 
     fn reset(&mut self, clauses: usize, max_doc: usize) {
@@ -173,9 +167,20 @@ impl Scratch {
     }
 }
 
-#[inline]
-fn has(bits: &[u64], doc: usize) -> bool {
-    bits[doc >> 6] & (1 << (doc & 63)) != 0
+/// The postings of `info` in `inverted`, through the reusable reader `slot` (opened on first use
+/// with `option`; a reader is only ever reset for terms of fields indexed like the one it was
+/// opened on).
+fn read_postings<'a>(
+    slot: &'a mut Option<BlockSegmentPostings>,
+    inverted: &InvertedIndexReader,
+    info: &TermInfo,
+    option: IndexRecordOption,
+) -> std::io::Result<&'a mut BlockSegmentPostings> {
+    match slot {
+        Some(block) => inverted.reset_block_postings_from_terminfo(info, block)?,
+        None => *slot = Some(inverted.read_block_postings_from_terminfo(info, option)?),
+    }
+    slot.as_mut().ok_or_else(|| std::io::Error::other("a postings reader was just opened"))
 }
 
 /// Calls `each` with every document of `bits`, in order.
@@ -235,7 +240,15 @@ impl Engine {
         let average_fieldnorm = total_tokens.map(|tokens| tokens as Score / total_docs as Score);
         let largest_segment = segments.iter().map(|s| s.max_doc).max().unwrap_or(0);
         let prefix_fields = fields.prefixes;
-        Ok(Engine { segments, weighted, prefix_fields, total_docs, average_fieldnorm, largest_segment })
+        Ok(Engine {
+            segments,
+            weighted,
+            prefix_fields,
+            total_docs,
+            average_fieldnorm,
+            largest_segment,
+            scratch: Mutex::new(Vec::new()),
+        })
     }
 
     /// The segments, in order.
@@ -300,7 +313,7 @@ impl Engine {
             let searched: Vec<(usize, usize)> = (0..self.segments.len())
                 .filter_map(|ordinal| buckets.get(ordinal).copied().flatten().map(|bucket| (ordinal, bucket)))
                 .collect();
-            found = self.search_parts(&clauses, words.len(), &searched, found)?;
+            found = self.search_segments(&clauses, words.len(), &searched, found)?;
         }
         Ok(found
             .totals
@@ -308,48 +321,6 @@ impl Engine {
             .zip(found.tops)
             .map(|(total, top)| Bucket { total, top: top.into_sorted() })
             .collect())
-    }
-
-    /// Natively, a search over many documents runs on two threads, each over half the segments.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn search_parts(
-        &self,
-        clauses: &[Clause],
-        words: usize,
-        searched: &[(usize, usize)],
-        found: Found,
-    ) -> tantivy::Result<Found> {
-        let docs: usize = searched.iter().map(|&(ordinal, _)| self.segments[ordinal].max_doc).sum();
-        if docs < PARALLEL_DOCS || searched.len() < 2 {
-            return self.search_segments(clauses, words, searched, found);
-        }
-        let mut half = 0;
-        let mut seen = 0;
-        while half < searched.len() && seen * 2 < docs {
-            seen += self.segments[searched[half].0].max_doc;
-            half += 1;
-        }
-        let (first, second) = searched.split_at(half.min(searched.len() - 1));
-        let empty = found.empty();
-        std::thread::scope(|scope| {
-            let other = scope.spawn(move || self.search_segments(clauses, words, second, empty));
-            let mine = self.search_segments(clauses, words, first, found)?;
-            let other =
-                other.join().map_err(|_| tantivy::TantivyError::InternalError("a search thread failed".into()))??;
-            Ok(mine.merge(other))
-        })
-    }
-
-    /// In the Worker, one thread.
-    #[cfg(target_arch = "wasm32")]
-    fn search_parts(
-        &self,
-        clauses: &[Clause],
-        words: usize,
-        searched: &[(usize, usize)],
-        found: Found,
-    ) -> tantivy::Result<Found> {
-        self.search_segments(clauses, words, searched, found)
     }
 
     /// The segments `searched` (ordinal, bucket), one after the other.
@@ -360,12 +331,14 @@ impl Engine {
         searched: &[(usize, usize)],
         mut found: Found,
     ) -> tantivy::Result<Found> {
-        let mut scratch = Scratch::new(clauses, self.largest_segment);
+        let mut scratch = self.scratch.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default();
+        scratch.prepare(clauses, self.largest_segment);
         for &(ordinal, bucket) in searched {
             let top = &mut found.tops[bucket];
             found.totals[bucket] +=
                 self.segment(ordinal, &self.segments[ordinal], clauses, words, &mut scratch, top)?;
         }
+        self.scratch.lock().unwrap_or_else(PoisonError::into_inner).push(scratch);
         Ok(found)
     }
 
@@ -406,7 +379,7 @@ impl Engine {
                     let slot = scratch.freq_slot[index];
                     let freqs = &mut scratch.freqs[slot..slot + segment.max_doc];
                     let mut max_freq = 0;
-                    let mut block = inverted.read_block_postings_from_terminfo(info, IndexRecordOption::WithFreqs)?;
+                    let block = read_postings(&mut scratch.with_freqs, inverted, info, IndexRecordOption::WithFreqs)?;
                     while !block.docs().is_empty() {
                         for (&doc, &freq) in block.docs().iter().zip(block.freqs()) {
                             bits[doc as usize >> 6] |= 1 << (doc & 63);
@@ -431,7 +404,7 @@ impl Engine {
                 Kind::Prefix { prefix, exact, twin, .. } => {
                     let inverted = if *twin { &segment.prefixes[clause.field] } else { inverted };
                     let mut terms = inverted.terms().range().ge(prefix).lt(after_prefix(prefix)).into_stream()?;
-                    let mut reused: Option<BlockSegmentPostings> = None;
+                    let slot = if *twin { &mut scratch.twin } else { &mut scratch.docs_only };
                     while terms.advance() {
                         if let Some(exact) = exact.filter(|_| terms.key() == prefix.as_slice()) {
                             for (into, from) in bits.iter_mut().zip(&before[exact * width..(exact + 1) * width]) {
@@ -439,15 +412,7 @@ impl Engine {
                             }
                             continue;
                         }
-                        let block = match &mut reused {
-                            Some(block) => {
-                                inverted.reset_block_postings_from_terminfo(terms.value(), block)?;
-                                block
-                            }
-                            None => reused.insert(
-                                inverted.read_block_postings_from_terminfo(terms.value(), IndexRecordOption::Basic)?,
-                            ),
-                        };
+                        let block = read_postings(slot, inverted, terms.value(), IndexRecordOption::Basic)?;
                         while !block.docs().is_empty() {
                             for &doc in block.docs() {
                                 bits[doc as usize >> 6] |= 1 << (doc & 63);
@@ -494,6 +459,8 @@ impl Engine {
         let mut order: Vec<usize> = (0..clauses.len()).filter(|&i| bounds[i] > 0.0).collect();
         order.sort_by(|&a, &b| bounds[b].total_cmp(&bounds[a]).then(a.cmp(&b)));
         let mut rest: f64 = order.iter().map(|&i| bounds[i]).sum();
+        // The clauses' bits of the 64 documents at hand, gathered once for all of them.
+        let mut window = vec![0u64; clauses.len()];
         for &clause in &order {
             rest -= bounds[clause];
             for w in 0..width {
@@ -502,16 +469,20 @@ impl Engine {
                     continue;
                 }
                 scratch.scored[w] |= candidates;
+                for (index, bits) in window.iter_mut().enumerate() {
+                    *bits = scratch.clauses[index * width + w];
+                }
                 for_each_doc(w, candidates, |doc| {
+                    let mask = 1u64 << (doc & 63);
                     // Score only a document whose clauses could add up to the threshold.
                     if let Some(threshold) = top.threshold() {
                         let best: f64 =
-                            (0..clauses.len()).filter(|&c| has(scratch.bits(c), doc)).map(|c| bounds[c]).sum();
+                            window.iter().zip(&bounds).filter(|(bits, _)| *bits & mask != 0).map(|(_, b)| b).sum();
                         if best * (1.0 + 1e-5) < f64::from(threshold) {
                             return;
                         }
                     }
-                    let score = self.score(segment, clauses, scratch, doc);
+                    let score = self.score(segment, clauses, scratch, &window, doc);
                     top.offer(Ranked { score, address: DocAddress::new(ordinal as u32, doc as u32) });
                 });
             }
@@ -523,19 +494,21 @@ impl Engine {
         Ok(total)
     }
 
-    /// The score of `doc`: per word the sum of its clauses in order, then the words in order.
+    /// The score of `doc`, whose clauses' bits `window` holds: per word the sum of its clauses in
+    /// order, then the words in order.
     #[inline]
-    fn score(&self, segment: &SegmentView, clauses: &[Clause], scratch: &Scratch, doc: usize) -> Score {
+    fn score(&self, segment: &SegmentView, clauses: &[Clause], scratch: &Scratch, window: &[u64], doc: usize) -> Score {
+        let mask = 1u64 << (doc & 63);
         let mut total: Score = 0.0;
         let mut word_score: Score = 0.0;
         let mut word = 0;
-        for (index, clause) in clauses.iter().enumerate() {
+        for (index, (clause, bits)) in clauses.iter().zip(window).enumerate() {
             if clause.word != word {
                 total = if word == 0 { word_score } else { total + word_score };
                 word_score = 0.0;
                 word = clause.word;
             }
-            if !has(scratch.bits(index), doc) {
+            if bits & mask == 0 {
                 continue;
             }
             word_score += match &clause.kind {

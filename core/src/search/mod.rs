@@ -18,8 +18,10 @@ pub use self::pack::{index_manifest, SegmentMeta};
 pub use self::plan::plan;
 pub use self::writer::{build, build_segment, Segment};
 
-use tantivy::schema::Value;
-use tantivy::{DocAddress, Index, ReloadPolicy, Searcher, TantivyDocument};
+use std::sync::OnceLock;
+
+use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
+use tantivy::{DocAddress, Index, ReloadPolicy, Searcher};
 
 use self::collector::Bucket;
 use self::matching::Engine;
@@ -83,7 +85,6 @@ fn engine(step: &'static str) -> impl FnOnce(tantivy::TantivyError) -> SearchErr
 /// An open, read-only index.
 pub struct SearchIndex {
     searcher: Searcher,
-    fields: Fields,
     engine: Engine,
 }
 
@@ -113,7 +114,7 @@ impl SearchIndex {
         let fields = schema().1;
         let collections = segment_collections(&searcher, &fields, manifest)?;
         let engine = Engine::new(&searcher, &fields, collections).map_err(engine("reading the search index"))?;
-        Ok(SearchIndex { searcher, fields, engine })
+        Ok(SearchIndex { searcher, engine })
     }
 
     /// The top `limit` hits of `words` in `collection`, best first (ties by id), and how many
@@ -150,14 +151,34 @@ impl SearchIndex {
     }
 
     fn hit(&self, address: DocAddress) -> Result<Hit, SearchError> {
-        let document: TantivyDocument = self.searcher.doc(address).map_err(engine("reading a hit"))?;
-        let text = |field| document.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
-        Ok(Hit {
-            slug: text(self.fields.slug),
-            title: text(self.fields.title),
-            collection: text(self.fields.collection),
-            url: text(self.fields.url),
-        })
+        let StoredHit(mut hit) = self.searcher.doc(address).map_err(engine("reading a hit"))?;
+        let segment = self.engine.segments().get(address.segment_ord as usize);
+        hit.collection = segment.map(|s| s.collection.clone()).unwrap_or_default();
+        Ok(hit)
+    }
+}
+
+/// A hit read straight from the stored fields (all text: slug, URL and title; the collection is
+/// its segment's), without building a whole document first.
+struct StoredHit(Hit);
+
+impl DocumentDeserialize for StoredHit {
+    fn deserialize<'de, D: DocumentDeserializer<'de>>(mut document: D) -> Result<Self, DeserializeError> {
+        static FIELDS: OnceLock<Fields> = OnceLock::new();
+        let fields = FIELDS.get_or_init(|| schema().1);
+        let mut hit = Hit { slug: String::new(), title: String::new(), collection: String::new(), url: String::new() };
+        while let Some((field, text)) = document.next_field::<String>()? {
+            let into = match field {
+                f if f == fields.slug => &mut hit.slug,
+                f if f == fields.title => &mut hit.title,
+                f if f == fields.url => &mut hit.url,
+                _ => continue,
+            };
+            if into.is_empty() {
+                *into = text;
+            }
+        }
+        Ok(StoredHit(hit))
     }
 }
 

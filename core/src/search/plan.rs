@@ -35,10 +35,10 @@ use std::ops::Range;
 
 /// A new segment starts at a document whose key hash is a multiple of this (the expected segment
 /// size inside a large collection).
-pub const SEGMENT_BOUNDARY: u64 = 4096;
+pub const SEGMENT_BOUNDARY: u64 = 8192;
 
 /// The most documents one segment holds; a cut is forced when a segment reaches it.
-pub const MAX_SEGMENT_DOCS: usize = 16_384;
+pub const MAX_SEGMENT_DOCS: usize = 32_768;
 
 /// FNV-1a, 64 bits: a stable hash (the same on every machine, build and version), unlike `std`'s
 /// randomly keyed hasher. Not collision-resistant; used for cut points only.

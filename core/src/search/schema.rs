@@ -24,10 +24,9 @@ pub const PREFIX_CHARS: usize = 2;
 /// The fields of a search document.
 #[derive(Debug, Clone, Copy)]
 pub struct Fields {
-    /// The collection name (`entries` for the encyclopedia): exact, for filtering.
+    /// The collection name (`entries` for the encyclopedia): exact; a segment holds one, which
+    /// opening the index checks against the manifest (hits take it from their segment).
     pub collection: Field,
-    /// The record id, stored (not searched: documents are added in id order, so ties rank by id).
-    pub id: Field,
     /// The slug, stored for hits.
     pub slug: Field,
     /// The site-relative URL, stored for hits.
@@ -67,8 +66,7 @@ pub fn schema() -> (Schema, Fields) {
             .set_fieldnorms(false),
     );
     let fields = Fields {
-        collection: builder.add_text_field("collection", STRING | STORED),
-        id: builder.add_text_field("id", STORED),
+        collection: builder.add_text_field("collection", STRING),
         slug: builder.add_text_field("slug", STORED),
         url: builder.add_text_field("url", STORED),
         title: builder.add_text_field("title", text.clone().set_stored()),

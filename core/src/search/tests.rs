@@ -99,7 +99,7 @@ const QUERIES: [&str; 14] = [
 
 /// tantivy's own evaluation of the query through [`PerCollection`]: the reference.
 fn reference(index: &SearchIndex, words: &[String], collections: &[String], limit: usize) -> Vec<Bucket> {
-    let query = query::matching(&index.fields, words);
+    let query = query::matching(&schema::schema().1, words);
     let buckets = index.engine.segments().iter().map(|s| collections.iter().position(|c| *c == s.collection)).collect();
     let collector = PerCollection { buckets, collections: collections.len(), limit };
     index.searcher.search(&query, &collector).expect("reference search")

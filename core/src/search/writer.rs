@@ -163,7 +163,6 @@ pub fn build_segment(mut docs: Vec<SearchDoc>) -> tantivy::Result<Segment> {
         let tags = d.tags.join(" ");
         let mut document = doc!(
             fields.collection => d.collection,
-            fields.id => d.id,
             fields.slug => d.slug,
             fields.url => d.url,
         );
