@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
 """Search benchmark: index build time and size, and /api/search latency (p50/p99) over loopback
-against `portal serve` and `wrangler dev` on the same build of a synthetic corpus.
+against `portal serve` and `wrangler dev` on the same build of a generated corpus (bench/corpus.py).
 
     python3 bench/search.py --records 10000          # prints a markdown section for BENCHMARKS.md
+    python3 bench/search.py --records 100000 --vocabulary realistic --no-edge
 
-Needs a release build (`cargo build --release`) and, for the edge, `scripts/build-edge`.
+`--vocabulary synthetic` (the default) is the worst case: a hundred words, so a query matches most
+records. `--vocabulary realistic` draws about 12,000 words with a Zipf law, and its queries are
+content words of one language, so most queries match few records.
+
+Needs a release build (`cargo build --release`) and, for the edge, `scripts/build-edge`; `--portal`
+runs another binary (an older build, to compare).
 """
 
 import argparse
 import itertools
+import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -26,11 +34,14 @@ import corpus  # noqa: E402
 import servers  # noqa: E402
 
 
-def queries(n, seed=11):
+def queries(n, vocabulary="synthetic", seed=11):
     rng = random.Random(seed)
     seen, out = set(), []
     while len(out) < n:
-        words = rng.sample(corpus.WORDS, rng.choice([1, 2]))
+        if vocabulary == "synthetic":
+            words = rng.sample(corpus.WORDS, rng.choice([1, 2]))
+        else:
+            words = corpus.vocabulary().query(rng)
         if rng.random() < 0.3:
             words[-1] = words[-1][: max(2, len(words[-1]) - 2)]
         q = " ".join(words)
@@ -44,14 +55,15 @@ def measure(base_url, qs):
     session = requests.Session()
     addresses = (f"10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256}" for i in itertools.count(1))
     session.get(base_url + "/api/search", params={"q": "warm up"}, headers={"X-Forwarded-For": "10.255.255.254"})
-    times = []
+    times, matched = [], []
     for q in qs:
         started = time.perf_counter()
         r = session.get(base_url + "/api/search", params={"q": q}, headers={"X-Forwarded-For": next(addresses)})
         times.append((time.perf_counter() - started) * 1000)
         assert r.status_code == 200, r.text
+        matched.append(sum(r.json()["totals"].values()))
     times.sort()
-    return statistics.median(times), times[int(len(times) * 0.99) - 1]
+    return statistics.median(times), times[int(len(times) * 0.99) - 1], statistics.median(matched)
 
 
 def main():
@@ -59,17 +71,32 @@ def main():
     parser.add_argument("--records", type=int, default=10000)
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--no-edge", action="store_true")
+    parser.add_argument("--vocabulary", choices=sorted(corpus.VOCABULARIES), default="synthetic")
+    parser.add_argument("--portal", type=Path, default=ROOT / "target" / "release" / "portal")
+    parser.add_argument("--keep", action="store_true", help="reuse the corpus and the build of an earlier run")
+    parser.add_argument("--print-queries", action="store_true", help="print the queries, one a line, and stop")
     args = parser.parse_args()
+    if args.print_queries:
+        print("\n".join(queries(args.queries, args.vocabulary)))
+        return
     work = ROOT / "target" / "bench"
-    content, dist = work / f"corpus-{args.records}", work / f"dist-{args.records}"
-    corpus.generate(args.records, content)
-    portal = ROOT / "target" / "release" / "portal"
+    name = f"{args.records}" if args.vocabulary == "synthetic" else f"{args.vocabulary}-{args.records}"
+    content, dist = work / f"corpus-{name}", work / f"dist-{name}"
+    if not (args.keep and content.exists()):
+        corpus.generate(args.records, content, vocabulary=args.vocabulary)
+    portal = args.portal.resolve()
     servers.PORTAL = portal
-    started = time.perf_counter()
-    subprocess.run([str(portal), "build", "--content", str(content), "--out", str(dist)], check=True, capture_output=True)
-    build_s = time.perf_counter() - started
+    build_s, index_ms = None, None
+    if not (args.keep and dist.exists()):
+        started = time.perf_counter()
+        built = subprocess.run([str(portal), "build", "--content", str(content), "--out", str(dist)], check=True,
+                               capture_output=True, text=True, env={**os.environ, "PORTAL_TIMINGS": "1"})
+        build_s = time.perf_counter() - started
+        step = re.search(r"\bsearch (\d+) ms", built.stderr)
+        index_ms = int(step.group(1)) if step else None
     index_bytes = sum(p.stat().st_size for p in (dist / "_portal" / "search").iterdir())
-    qs = queries(args.queries)
+    largest = max(p.stat().st_size for p in (dist / "_portal" / "search").iterdir())
+    qs = queries(args.queries, args.vocabulary)
     native = servers.start_portal(["serve", "--dist", str(dist), "--port", "0"], env={"PORTAL_BIN": str(portal)})
     try:
         native_p = measure(native.base_url, qs)
@@ -87,15 +114,17 @@ def main():
             rows.append(("wrangler dev", measure(worker.base_url, qs)))
         finally:
             worker.stop()
-    print(f"### Search at {args.records} records (+{args.records // 10} encyclopedia entries)\n")
-    print(f"Reproduce: `cargo build --release && scripts/build-edge && .venv/bin/python bench/search.py --records {args.records}`\n")
-    print(f"- full `portal build` (all outputs, index included): {build_s:.2f} s; index {index_bytes / 1048576:.1f} MiB")
+    print(f"### Search at {args.records} records (+{args.records // 10} encyclopedia entries), {args.vocabulary} vocabulary\n")
+    print(f"Reproduce: `cargo build --release && scripts/build-edge && .venv/bin/python bench/search.py --records {args.records} --vocabulary {args.vocabulary}`\n")
+    if build_s is not None:
+        print(f"- full `portal build` (all outputs, index included): {build_s:.2f} s; its search step (index and flat index): {index_ms} ms")
+    print(f"- index {index_bytes / 1048576:.1f} MiB in `_portal/search/`, largest file {largest / 1048576:.1f} MiB")
     if not args.no_edge:
         print(f"- first search of a fresh Worker isolate (index fetched through ASSETS and opened): {cold_ms:.0f} ms")
     print(f"- {args.queries} distinct 1-2 word queries (30 % with a truncated last word), all 19 collections, one client over loopback keep-alive:\n")
-    print("| server | p50 | p99 |\n|---|---|---|")
-    for name, (p50, p99) in rows:
-        print(f"| {name} | {p50:.2f} ms | {p99:.2f} ms |")
+    print("| server | p50 | p99 | median records matched |\n|---|---|---|---|")
+    for name, (p50, p99, matched) in rows:
+        print(f"| {name} | {p50:.2f} ms | {p99:.2f} ms | {matched:.0f} |")
 
 
 if __name__ == "__main__":

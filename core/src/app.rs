@@ -66,8 +66,8 @@ impl App {
         Ok(Arc::clone(self.catalog.get_or_init(|| Arc::new(catalog))))
     }
 
-    /// The build's search index: read through the platform on first use (chunks concatenated into
-    /// one buffer sized from the index manifest), then kept for the life of the app.
+    /// The build's search index: read through the platform on first use (the manifest, then every
+    /// segment file at once), then kept for the life of the app.
     pub async fn search_index<P: Platform>(&self, platform: &P) -> Result<Arc<SearchIndex>, Problem> {
         if let Some(index) = self.search.get() {
             return Ok(Arc::clone(index));
@@ -75,11 +75,9 @@ impl App {
         const CONTEXT: &str = "opening the search index";
         let manifest_bytes = required_asset(platform, INDEX_MANIFEST).await?;
         let manifest: PackManifest = serde_json::from_slice(&manifest_bytes).map_err(internal(platform, CONTEXT))?;
-        let mut blob = Vec::with_capacity(manifest.total_bytes);
-        for chunk in &manifest.chunks {
-            blob.extend_from_slice(&required_asset(platform, chunk).await?);
-        }
-        let index = Arc::new(SearchIndex::open(&manifest, blob).map_err(internal(platform, CONTEXT))?);
+        let read = |file: String| async move { required_asset(platform, &file).await };
+        let segments = crate::search::pack::read_segments(&manifest, read).await?;
+        let index = Arc::new(SearchIndex::open(&manifest, segments).map_err(internal(platform, CONTEXT))?);
         Ok(Arc::clone(self.search.get_or_init(|| index)))
     }
 

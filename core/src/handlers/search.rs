@@ -1,15 +1,17 @@
 //! `GET /api/search` (spec 4.2, decision D4): every word must match, the last also as a prefix;
 //! per-collection top-N by relevance; identical queries within a minute come from the cache.
 
-use serde_json::{json, Map, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{json, Value};
 
 use crate::collections::{is_collection, COLLECTIONS, ENCYCLOPEDIA};
-use crate::envelope::success;
+use crate::envelope::SUCCESS;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
 use crate::problem::Problem;
 use crate::search::schema::words;
+use crate::search::Hit;
 
 /// Shortest query, in Unicode scalar values after trimming (spec 8).
 pub const MIN_QUERY_CHARS: usize = 2;
@@ -77,35 +79,74 @@ pub fn long_enough(query: &str) -> bool {
 /// The answer of a search (the JSON document of `/api/search`): from the cache when the same
 /// search ran within [`CACHE_SECONDS`], else from the index (and cached).
 pub async fn run<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<Value, Problem> {
+    let text = answer(ctx, asked).await?;
+    serde_json::from_str(&text).map_err(internal(ctx.platform, "reading a search answer"))
+}
+
+/// [`run`]'s document as JSON text, written once for the cache and the response alike.
+async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<String, Problem> {
     let Asked { query, limit, scope } = asked;
     let key = format!("search\u{1f}{limit}\u{1f}{}\u{1f}{query}", scope.join(","));
     if let Some(cached) = ctx.platform.cache_get(&key).await {
         if let Ok(Value::Object(mut body)) = serde_json::from_slice::<Value>(&cached) {
             body.insert("cached".into(), json!(true));
-            return Ok(Value::Object(body));
+            return Ok(Value::Object(body).to_string());
         }
     }
     let index = ctx.app.search_index(ctx.platform).await?;
-    let mut results = Map::new();
-    let mut totals = Map::new();
-    let mut returned = 0;
     let found = index.search_collections(&words(query), scope, *limit).map_err(internal(ctx.platform, "searching"))?;
-    for (collection, (hits, total)) in scope.iter().zip(found) {
-        totals.insert(collection.clone(), json!(total));
-        if !hits.is_empty() {
-            returned += hits.len();
-            results.insert(collection.clone(), json!(hits));
-        }
+    let body = Body { query, scope, found: &found };
+    let text = serde_json::to_string(&body).map_err(internal(ctx.platform, "writing a search answer"))?;
+    ctx.platform.cache_put(&key, text.clone().into(), CACHE_SECONDS).await;
+    Ok(text)
+}
+
+/// A fresh answer as [`crate::envelope::success`] would wrap it (`status` first), written straight
+/// from the hits: `results` has the collections with hits, `totals` every collection searched.
+struct Body<'a> {
+    query: &'a str,
+    scope: &'a [String],
+    found: &'a [(Vec<Hit>, usize)],
+}
+
+impl Body<'_> {
+    /// Each collection searched once (a name given twice counts once, as a JSON object would).
+    fn collections(&self) -> impl Iterator<Item = (&str, &(Vec<Hit>, usize))> {
+        self.scope
+            .iter()
+            .zip(self.found)
+            .enumerate()
+            .filter(|(i, (name, _))| !self.scope[..*i].contains(name))
+            .map(|(_, (name, found))| (name.as_str(), found))
     }
-    let body = success(json!({
-        "query": query,
-        "totalResults": returned,
-        "results": results,
-        "totals": totals,
-        "cached": false,
-    }));
-    ctx.platform.cache_put(&key, body.to_string().into(), CACHE_SECONDS).await;
-    Ok(body)
+}
+
+impl Serialize for Body<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Results<'a, 'b>(&'b Body<'a>);
+        impl Serialize for Results<'_, '_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_map(
+                    self.0.collections().filter(|(_, (hits, _))| !hits.is_empty()).map(|(c, (h, _))| (c, h)),
+                )
+            }
+        }
+        struct Totals<'a, 'b>(&'b Body<'a>);
+        impl Serialize for Totals<'_, '_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_map(self.0.collections().map(|(c, (_, total))| (c, total)))
+            }
+        }
+        let returned: usize = self.collections().map(|(_, (hits, _))| hits.len()).sum();
+        let mut map = serializer.serialize_map(Some(6))?;
+        map.serialize_entry("status", SUCCESS)?;
+        map.serialize_entry("query", self.query)?;
+        map.serialize_entry("totalResults", &returned)?;
+        map.serialize_entry("results", &Results(self))?;
+        map.serialize_entry("totals", &Totals(self))?;
+        map.serialize_entry("cached", &false)?;
+        map.end()
+    }
 }
 
 /// Answers `/api/search`.
@@ -114,12 +155,37 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     if !long_enough(&asked.query) {
         return Err(Problem::bad_request(format!("`q` must have at least {MIN_QUERY_CHARS} characters.")));
     }
-    Ok(Response::json(&run(ctx, &asked).await?))
+    Ok(Response::new(200).with_body(crate::media::JSON, answer(ctx, &asked).await?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::envelope::success;
+    use serde_json::Map;
+
+    #[test]
+    fn an_answer_is_written_as_the_envelope_would_write_it() {
+        let hit = |slug: &str| Hit {
+            slug: slug.into(),
+            title: "T \"q\"".into(),
+            collection: "news".into(),
+            url: "/news/x".into(),
+        };
+        let scope = ["news".to_string(), "docs".to_string(), "news".to_string()];
+        let found = [(vec![hit("a"), hit("b")], 7), (Vec::new(), 0), (vec![hit("a"), hit("b")], 7)];
+        let text = serde_json::to_string(&Body { query: "water ca", scope: &scope, found: &found }).expect("json");
+        let mut results = Map::new();
+        results.insert("news".into(), json!([hit("a"), hit("b")]));
+        let expected = success(json!({
+            "query": "water ca",
+            "totalResults": 2,
+            "results": results,
+            "totals": {"news": 7, "docs": 0},
+            "cached": false,
+        }));
+        assert_eq!(text, expected.to_string());
+    }
 
     #[test]
     fn scope_defaults_to_the_collections_and_accepts_entries() {

@@ -1,22 +1,22 @@
-//! The top hits and match counts of every searched collection in one pass over the matching
-//! documents. The writer adds documents sorted by collection, so each collection is one contiguous
-//! range of document ids in the index's single segment; a hit's collection is found by its id,
-//! and one query serves all collections instead of one query per collection.
+//! The top hits and match counts of every searched collection. Every segment holds documents of
+//! one collection ([`super::plan`]), so a hit's collection is its segment's: [`PerCollection`]
+//! gives each segment the bucket of its collection (or none, for collections not asked), and
+//! [`TopK`] keeps a collection's best hits over all its segments.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
-use std::ops::Range;
 
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
+use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
-/// One ranked document: higher score first, then lower id (ids follow record ids).
+/// One ranked document: higher score first, then the lower address (segments are in `(collection,
+/// id)` order and so are the documents inside one, so ties rank by id).
 #[derive(Debug, Clone, Copy)]
 pub struct Ranked {
     /// Its BM25 score.
     pub score: Score,
-    /// Its document id in the segment.
-    pub doc: DocId,
+    /// Where it is in the index.
+    pub address: DocAddress,
 }
 
 impl PartialEq for Ranked {
@@ -34,9 +34,9 @@ impl PartialOrd for Ranked {
 }
 
 impl Ord for Ranked {
-    /// Better is greater: a higher score, or the same score and a lower id.
+    /// Better is greater: a higher score, or the same score and a lower address.
     fn cmp(&self, other: &Self) -> Ordering {
-        self.score.total_cmp(&other.score).then_with(|| other.doc.cmp(&self.doc))
+        self.score.total_cmp(&other.score).then_with(|| other.address.cmp(&self.address))
     }
 }
 
@@ -49,26 +49,64 @@ pub struct Bucket {
     pub top: Vec<Ranked>,
 }
 
-/// Collects [`Bucket`]s for collections given as document-id ranges of the single segment.
+/// The best `limit` hits seen so far: a min-heap with the worst kept hit on top, so a better one
+/// replaces it.
+#[derive(Debug, Clone)]
+pub struct TopK {
+    limit: usize,
+    heap: BinaryHeap<Reverse<Ranked>>,
+}
+
+impl TopK {
+    /// Keeps the best `limit` (at least one).
+    pub fn new(limit: usize) -> Self {
+        TopK { limit: limit.max(1), heap: BinaryHeap::new() }
+    }
+
+    /// Offers a hit.
+    #[inline]
+    pub fn offer(&mut self, candidate: Ranked) {
+        if self.heap.len() < self.limit {
+            self.heap.push(Reverse(candidate));
+        } else if self.heap.peek().is_some_and(|Reverse(worst)| candidate > *worst) {
+            self.heap.pop();
+            self.heap.push(Reverse(candidate));
+        }
+    }
+
+    /// The score a hit must beat to get in, once `limit` hits are kept.
+    pub fn threshold(&self) -> Option<Score> {
+        (self.heap.len() >= self.limit).then(|| self.heap.peek().map_or(Score::MIN, |Reverse(worst)| worst.score))
+    }
+
+    /// The kept hits, best first.
+    pub fn into_sorted(self) -> Vec<Ranked> {
+        let mut top: Vec<Ranked> = self.heap.into_iter().map(|Reverse(r)| r).collect();
+        top.sort_unstable_by(|a, b| b.cmp(a));
+        top
+    }
+}
+
+/// Collects [`Bucket`]s through tantivy's own query evaluation (the reference the engine of
+/// [`super::matching`] is tested against): `buckets[segment]` is the bucket of a segment's
+/// collection, `None` for a collection not asked.
 #[derive(Debug, Clone)]
 pub struct PerCollection {
-    /// One range per searched collection, in the caller's order.
-    pub ranges: Vec<Range<DocId>>,
+    /// Per segment ordinal, the index of its collection's bucket.
+    pub buckets: Vec<Option<usize>>,
+    /// How many buckets (searched collections).
+    pub collections: usize,
     /// Hits kept per collection.
     pub limit: usize,
 }
 
 /// The segment side of [`PerCollection`].
 pub struct PerCollectionSegment {
-    /// `(start, end, bucket index)` sorted by start.
-    spans: Vec<(DocId, DocId, usize)>,
-    /// The span the last document fell in: documents arrive in increasing order, so finding the
-    /// next one's span is a step forward, not a search.
-    cursor: usize,
-    limit: usize,
-    totals: Vec<usize>,
-    /// Min-heaps: the worst kept hit on top, so a better one replaces it.
-    heaps: Vec<BinaryHeap<Reverse<Ranked>>>,
+    segment: SegmentOrdinal,
+    bucket: Option<usize>,
+    collections: usize,
+    total: usize,
+    top: TopK,
 }
 
 impl Collector for PerCollection {
@@ -76,19 +114,12 @@ impl Collector for PerCollection {
     type Child = PerCollectionSegment;
 
     fn for_segment(&self, segment: SegmentOrdinal, _reader: &SegmentReader) -> tantivy::Result<PerCollectionSegment> {
-        // The ranges describe segment 0; the index is always written as one merged segment.
-        let mut spans: Vec<(DocId, DocId, usize)> = if segment == 0 {
-            self.ranges.iter().enumerate().map(|(i, r)| (r.start, r.end, i)).collect()
-        } else {
-            Vec::new()
-        };
-        spans.sort_unstable();
         Ok(PerCollectionSegment {
-            spans,
-            cursor: 0,
-            limit: self.limit.max(1),
-            totals: vec![0; self.ranges.len()],
-            heaps: vec![BinaryHeap::new(); self.ranges.len()],
+            segment,
+            bucket: self.buckets.get(segment as usize).copied().flatten(),
+            collections: self.collections,
+            total: 0,
+            top: TopK::new(self.limit),
         })
     }
 
@@ -97,18 +128,15 @@ impl Collector for PerCollection {
     }
 
     fn merge_fruits(&self, fruits: Vec<Vec<Bucket>>) -> tantivy::Result<Vec<Bucket>> {
-        let mut merged = vec![Bucket::default(); self.ranges.len()];
+        let mut totals = vec![0; self.collections];
+        let mut tops: Vec<TopK> = (0..self.collections).map(|_| TopK::new(self.limit)).collect();
         for fruit in fruits {
-            for (into, from) in merged.iter_mut().zip(fruit) {
-                into.total += from.total;
-                into.top.extend(from.top);
+            for (bucket, from) in fruit.into_iter().enumerate() {
+                totals[bucket] += from.total;
+                from.top.into_iter().for_each(|hit| tops[bucket].offer(hit));
             }
         }
-        for bucket in &mut merged {
-            bucket.top.sort_unstable_by(|a, b| b.cmp(a));
-            bucket.top.truncate(self.limit.max(1));
-        }
-        Ok(merged)
+        Ok(totals.into_iter().zip(tops).map(|(total, top)| Bucket { total, top: top.into_sorted() }).collect())
     }
 }
 
@@ -116,40 +144,18 @@ impl SegmentCollector for PerCollectionSegment {
     type Fruit = Vec<Bucket>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        let at_or_before =
-            |cursor: usize, spans: &[(DocId, DocId, usize)]| spans.get(cursor).is_some_and(|s| s.0 <= doc);
-        if !at_or_before(self.cursor, &self.spans) {
-            // Out of order (not expected): search from the start.
-            self.cursor = self.spans.partition_point(|&(start, _, _)| start <= doc).saturating_sub(1);
-        }
-        while at_or_before(self.cursor + 1, &self.spans) {
-            self.cursor += 1;
-        }
-        let Some(&(start, end, bucket)) = self.spans.get(self.cursor) else { return };
-        if doc < start || doc >= end {
-            return;
-        }
-        self.totals[bucket] += 1;
-        let heap = &mut self.heaps[bucket];
-        let candidate = Ranked { score, doc };
-        if heap.len() < self.limit {
-            heap.push(Reverse(candidate));
-        } else if heap.peek().is_some_and(|Reverse(worst)| candidate > *worst) {
-            heap.pop();
-            heap.push(Reverse(candidate));
+        if self.bucket.is_some() {
+            self.total += 1;
+            self.top.offer(Ranked { score, address: DocAddress::new(self.segment, doc) });
         }
     }
 
     fn harvest(self) -> Vec<Bucket> {
-        self.totals
-            .into_iter()
-            .zip(self.heaps)
-            .map(|(total, heap)| {
-                let mut top: Vec<Ranked> = heap.into_iter().map(|Reverse(r)| r).collect();
-                top.sort_unstable_by(|a, b| b.cmp(a));
-                Bucket { total, top }
-            })
-            .collect()
+        let mut buckets = vec![Bucket::default(); self.collections];
+        if let Some(bucket) = self.bucket {
+            buckets[bucket] = Bucket { total: self.total, top: self.top.into_sorted() };
+        }
+        buckets
     }
 }
 
@@ -157,30 +163,47 @@ impl SegmentCollector for PerCollectionSegment {
 mod tests {
     use super::*;
 
-    fn segment(ranges: Vec<Range<DocId>>, limit: usize) -> PerCollectionSegment {
-        let mut spans: Vec<(DocId, DocId, usize)> =
-            ranges.iter().enumerate().map(|(i, r)| (r.start, r.end, i)).collect();
-        spans.sort_unstable();
-        PerCollectionSegment {
-            spans,
-            cursor: 0,
-            limit,
-            totals: vec![0; ranges.len()],
-            heaps: vec![BinaryHeap::new(); ranges.len()],
-        }
+    fn hit(score: Score, segment: u32, doc: DocId) -> Ranked {
+        Ranked { score, address: DocAddress::new(segment, doc) }
     }
 
     #[test]
-    fn documents_land_in_their_collection_best_first_ties_by_id() {
-        // Collections asked in a different order than their ranges.
-        let mut collector = segment(vec![10..20, 0..10], 2);
-        for (doc, score) in [(3, 1.0), (1, 2.0), (2, 2.0), (12, 0.5), (15, 0.7), (11, 0.1), (25, 9.0)] {
-            collector.collect(doc, score);
+    fn the_best_are_kept_best_first_ties_by_address() {
+        let mut top = TopK::new(3);
+        assert_eq!(top.threshold(), None);
+        for candidate in [hit(1.0, 0, 3), hit(2.0, 1, 1), hit(2.0, 0, 9), hit(0.5, 0, 0), hit(2.0, 1, 0)] {
+            top.offer(candidate);
         }
-        let buckets = collector.harvest();
+        assert_eq!(top.threshold(), Some(2.0));
+        let kept: Vec<(u32, DocId)> =
+            top.into_sorted().iter().map(|r| (r.address.segment_ord, r.address.doc_id)).collect();
+        assert_eq!(kept, [(0, 9), (1, 0), (1, 1)]);
+    }
+
+    #[test]
+    fn a_segment_counts_only_for_its_collection() {
+        let collector = PerCollection { buckets: vec![Some(1), None, Some(0)], collections: 2, limit: 2 };
+        let mut fruits = Vec::new();
+        for segment in 0..3u32 {
+            let mut child = PerCollectionSegment {
+                segment,
+                bucket: collector.buckets[segment as usize],
+                collections: 2,
+                total: 0,
+                top: TopK::new(2),
+            };
+            for (doc, score) in [(0, 1.0), (1, 3.0), (2, 2.0)] {
+                child.collect(doc, score);
+            }
+            fruits.push(child.harvest());
+        }
+        let buckets = collector.merge_fruits(fruits).expect("merge");
         assert_eq!(buckets[0].total, 3);
-        assert_eq!(buckets[0].top.iter().map(|r| r.doc).collect::<Vec<_>>(), [15, 12]);
+        assert_eq!(
+            buckets[0].top.iter().map(|r| r.address).collect::<Vec<_>>(),
+            [DocAddress::new(2, 1), DocAddress::new(2, 2)]
+        );
         assert_eq!(buckets[1].total, 3);
-        assert_eq!(buckets[1].top.iter().map(|r| r.doc).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(buckets[1].top[0].address, DocAddress::new(0, 1));
     }
 }

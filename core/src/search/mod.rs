@@ -1,26 +1,31 @@
 //! Full-text search over every record and encyclopedia entry (spec 4.2, decision D4).
 //!
-//! One tantivy index, written by `portal build` ([`writer`]), carried through `dist/` as chunk files
-//! ([`pack`]), and opened read-only from those bytes by `portal serve` and by the Worker alike
-//! ([`SearchIndex`]), so both answer every query identically.
+//! A tantivy index of independent segments, each holding documents of one collection ([`plan`]),
+//! written by `portal build` ([`writer`]), carried through `dist/` as one file per segment plus a
+//! manifest ([`pack`]), and opened read-only from those bytes by `portal serve` and by the Worker
+//! alike ([`SearchIndex`]), so both answer every query identically. Queries mean what
+//! [`query::matching`] says and run on [`matching`].
 
 pub mod collector;
+pub mod matching;
 pub mod pack;
+pub mod plan;
 pub mod query;
 pub mod schema;
 pub mod writer;
 
-use std::collections::HashMap;
-use std::ops::Range;
+pub use self::pack::{index_manifest, SegmentMeta};
+pub use self::plan::plan;
+pub use self::writer::{build, build_segment, Segment};
 
-use tantivy::schema::{IndexRecordOption, Value};
-use tantivy::{
-    DocAddress, DocId, DocSet, Index, IndexReader, ReloadPolicy, Searcher, TantivyDocument, Term, TERMINATED,
-};
+use std::sync::OnceLock;
 
-use self::collector::PerCollection;
+use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
+use tantivy::{DocAddress, Index, ReloadPolicy, Searcher};
 
-use self::pack::{BlobDirectory, PackManifest};
+use self::collector::Bucket;
+use self::matching::Engine;
+use self::pack::{PackManifest, SegmentDirectory};
 use self::schema::{register, schema, Fields};
 
 /// One search hit (spec 2.3).
@@ -40,7 +45,7 @@ pub struct Hit {
 /// the operator's log (clients only ever see a 500).
 #[derive(Debug)]
 pub enum SearchError {
-    /// The packed chunks do not match their manifest.
+    /// The segment files do not match their manifest.
     Pack(pack::PackError),
     /// tantivy failed at `step` (opening, reading, searching, loading a hit).
     Engine {
@@ -49,14 +54,15 @@ pub enum SearchError {
         /// tantivy's error.
         cause: tantivy::TantivyError,
     },
-    /// The index is not laid out as the writer lays it out (one merged segment).
-    Layout(&'static str),
+    /// The index is not laid out as the writer lays it out (one collection per segment, as the
+    /// manifest says).
+    Layout(String),
 }
 
 impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SearchError::Pack(e) => write!(f, "the packed search index is damaged: {e}"),
+            SearchError::Pack(e) => write!(f, "the search index is damaged: {e}"),
             SearchError::Engine { step, cause } => write!(f, "{step}: {cause}"),
             SearchError::Layout(why) => f.write_str(why),
         }
@@ -78,26 +84,24 @@ fn engine(step: &'static str) -> impl FnOnce(tantivy::TantivyError) -> SearchErr
 
 /// An open, read-only index.
 pub struct SearchIndex {
-    reader: IndexReader,
-    fields: Fields,
-    /// Each collection's contiguous document-id range in the single segment.
-    ranges: HashMap<String, Range<DocId>>,
+    searcher: Searcher,
+    engine: Engine,
 }
 
-/// Blocks of stored documents kept decompressed. Only the hit fields are stored (about 120 bytes a
-/// document), so 1024 blocks of 16 KiB hold every hit of 100k records once warm.
-const DOC_STORE_CACHE_BLOCKS: usize = 1024;
+/// Blocks of stored documents kept decompressed, per segment. Only the hit fields are stored (about
+/// 120 bytes a document), so 128 blocks of 16 KiB hold every hit of the largest segment once warm.
+const DOC_STORE_CACHE_BLOCKS: usize = 128;
 
 impl std::fmt::Debug for SearchIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SearchIndex({} documents)", self.reader.searcher().num_docs())
+        write!(f, "SearchIndex({} documents in {} segments)", self.searcher.num_docs(), self.engine.segments().len())
     }
 }
 
 impl SearchIndex {
-    /// Opens the packed index from its manifest and the concatenated chunk bytes.
-    pub fn open(manifest: &PackManifest, blob: Vec<u8>) -> Result<Self, SearchError> {
-        let directory = BlobDirectory::new(manifest, blob)?;
+    /// Opens the index from its manifest and the bytes of its segment files, in manifest order.
+    pub fn open(manifest: &PackManifest, segments: Vec<Vec<u8>>) -> Result<Self, SearchError> {
+        let directory = SegmentDirectory::new(manifest, segments)?;
         let index = Index::open(directory).map_err(engine("opening the search index"))?;
         register(&index);
         let reader = index
@@ -106,9 +110,11 @@ impl SearchIndex {
             .doc_store_cache_num_blocks(DOC_STORE_CACHE_BLOCKS)
             .try_into()
             .map_err(engine("reading the search index"))?;
+        let searcher = reader.searcher();
         let fields = schema().1;
-        let ranges = collection_ranges(&reader.searcher(), &fields)?;
-        Ok(SearchIndex { reader, fields, ranges })
+        let collections = segment_collections(&searcher, &fields, manifest)?;
+        let engine = Engine::new(&searcher, &fields, collections).map_err(engine("reading the search index"))?;
+        Ok(SearchIndex { searcher, engine })
     }
 
     /// The top `limit` hits of `words` in `collection`, best first (ties by id), and how many
@@ -126,130 +132,89 @@ impl SearchIndex {
         collections: &[String],
         limit: usize,
     ) -> Result<Vec<(Vec<Hit>, usize)>, SearchError> {
-        if words.is_empty() {
-            return Ok(vec![(Vec::new(), 0); collections.len()]);
-        }
-        let ranges = collections.iter().map(|c| self.ranges.get(c).cloned().unwrap_or(0..0)).collect();
-        let searcher = self.reader.searcher();
-        let query = query::matching(&self.fields, words);
-        let buckets = searcher.search(&query, &PerCollection { ranges, limit }).map_err(engine("searching"))?;
+        let buckets = self.rank(words, collections, limit)?;
         buckets
             .into_iter()
             .map(|bucket| {
-                let hits = bucket.top.iter().map(|r| self.hit(&searcher, r.doc)).collect::<Result<_, _>>()?;
+                let hits = bucket.top.iter().map(|r| self.hit(r.address)).collect::<Result<_, _>>()?;
                 Ok((hits, bucket.total))
             })
             .collect()
     }
 
-    fn hit(&self, searcher: &Searcher, doc: DocId) -> Result<Hit, SearchError> {
-        let document: TantivyDocument = searcher.doc(DocAddress::new(0, doc)).map_err(engine("reading a hit"))?;
-        let text = |field| document.get_first(field).and_then(|v| v.as_str()).unwrap_or_default().to_string();
-        Ok(Hit {
-            slug: text(self.fields.slug),
-            title: text(self.fields.title),
-            collection: text(self.fields.collection),
-            url: text(self.fields.url),
-        })
+    /// The ranked matches per collection of `collections` (a name given twice gets the same).
+    fn rank(&self, words: &[String], collections: &[String], limit: usize) -> Result<Vec<Bucket>, SearchError> {
+        let first = |name: &String| collections.iter().position(|c| c == name);
+        let buckets: Vec<Option<usize>> = self.engine.segments().iter().map(|s| first(&s.collection)).collect();
+        let found = self.engine.search(words, &buckets, collections.len(), limit).map_err(engine("searching"))?;
+        Ok(collections.iter().map(|name| first(name).map(|i| found[i].clone()).unwrap_or_default()).collect())
+    }
+
+    fn hit(&self, address: DocAddress) -> Result<Hit, SearchError> {
+        let StoredHit(mut hit) = self.searcher.doc(address).map_err(engine("reading a hit"))?;
+        let segment = self.engine.segments().get(address.segment_ord as usize);
+        hit.collection = segment.map(|s| s.collection.clone()).unwrap_or_default();
+        Ok(hit)
     }
 }
 
-/// Each collection's document-id range, read once from the `collection` postings. The writer adds
-/// documents sorted by collection into one segment, so each range is contiguous; anything else
-/// is refused rather than searched wrongly.
-fn collection_ranges(searcher: &Searcher, fields: &Fields) -> Result<HashMap<String, Range<DocId>>, SearchError> {
-    let mut ranges = HashMap::new();
-    let segment = match searcher.segment_readers() {
-        [] => return Ok(ranges),
-        [segment] => segment,
-        _ => return Err(SearchError::Layout("the search index must be one merged segment")),
-    };
-    let inverted = segment.inverted_index(fields.collection).map_err(engine("reading the collections"))?;
-    let names = crate::collections::COLLECTIONS.iter().copied().chain([crate::collections::ENCYCLOPEDIA]);
-    for name in names {
-        let term = Term::from_field_text(fields.collection, name);
-        let Some(mut postings) = inverted
-            .read_postings(&term, IndexRecordOption::Basic)
-            .map_err(|e| engine("reading a collection")(e.into()))?
-        else {
-            continue;
-        };
-        let start = postings.doc();
-        let mut end = start;
-        while postings.doc() != TERMINATED {
-            if postings.doc() != end {
-                return Err(SearchError::Layout(
-                    "the documents of a collection are not contiguous in the search index",
-                ));
+/// A hit read straight from the stored fields (all text: slug, URL and title; the collection is
+/// its segment's), without building a whole document first.
+struct StoredHit(Hit);
+
+impl DocumentDeserialize for StoredHit {
+    fn deserialize<'de, D: DocumentDeserializer<'de>>(mut document: D) -> Result<Self, DeserializeError> {
+        static FIELDS: OnceLock<Fields> = OnceLock::new();
+        let fields = FIELDS.get_or_init(|| schema().1);
+        let mut hit = Hit { slug: String::new(), title: String::new(), collection: String::new(), url: String::new() };
+        while let Some((field, text)) = document.next_field::<String>()? {
+            let into = match field {
+                f if f == fields.slug => &mut hit.slug,
+                f if f == fields.title => &mut hit.title,
+                f if f == fields.url => &mut hit.url,
+                _ => continue,
+            };
+            if into.is_empty() {
+                *into = text;
             }
-            end += 1;
-            postings.advance();
         }
-        ranges.insert(name.to_string(), start..end);
+        Ok(StoredHit(hit))
     }
-    Ok(ranges)
+}
+
+/// Each segment's collection, read from its `collection` terms: exactly one, the one the manifest
+/// names, or the index is refused rather than searched wrongly.
+fn segment_collections(
+    searcher: &Searcher,
+    fields: &Fields,
+    manifest: &PackManifest,
+) -> Result<Vec<String>, SearchError> {
+    let readers = searcher.segment_readers();
+    if readers.len() != manifest.segments.len() {
+        return Err(SearchError::Layout(format!(
+            "the search index has {} segments, its manifest lists {}",
+            readers.len(),
+            manifest.segments.len()
+        )));
+    }
+    let mut collections = Vec::with_capacity(readers.len());
+    for (reader, meta) in readers.iter().zip(&manifest.segments) {
+        let inverted = reader.inverted_index(fields.collection).map_err(engine("reading the collections"))?;
+        let mut terms = inverted.terms().stream().map_err(|e| engine("reading the collections")(e.into()))?;
+        let mut names = Vec::new();
+        while terms.advance() {
+            names.push(String::from_utf8_lossy(terms.key()).into_owned());
+        }
+        if names != [meta.collection.as_str()] {
+            return Err(SearchError::Layout(format!(
+                "segment {} of the search index holds {names:?}, its manifest says {}",
+                meta.id, meta.collection
+            )));
+        }
+        collections.push(meta.collection.clone());
+    }
+    Ok(collections)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::writer::{build, SearchDoc};
-    use super::*;
-
-    fn doc(collection: &str, id: &str, title: &str, body: &str) -> SearchDoc {
-        SearchDoc {
-            collection: collection.into(),
-            id: id.into(),
-            slug: id.into(),
-            url: format!("/{collection}/{id}"),
-            title: title.into(),
-            body: body.into(),
-            ..SearchDoc::default()
-        }
-    }
-
-    fn index(docs: Vec<SearchDoc>) -> SearchIndex {
-        let files = build(docs).expect("index builds");
-        let (manifest, chunks) = pack::pack(&files);
-        let blob: Vec<u8> = chunks.into_iter().flat_map(|(_, bytes)| bytes).collect();
-        SearchIndex::open(&manifest, blob).expect("index opens")
-    }
-
-    fn ids(index: &SearchIndex, q: &str, collection: &str) -> Vec<String> {
-        let words = schema::words(q);
-        index.search(&words, collection, 10).expect("search").0.into_iter().map(|h| h.slug).collect()
-    }
-
-    #[test]
-    fn accents_case_prefix_and_and() {
-        let index = index(vec![
-            doc("services", "cafe", "Café Amani", "Tea and language lessons"),
-            doc("services", "clinic", "Health clinic", "Open daily for vaccinations"),
-            doc("services", "water", "Water point", "Clean water at the cafe corner"),
-        ]);
-        assert_eq!(ids(&index, "CAFE", "services"), ["cafe", "water"]);
-        assert_eq!(ids(&index, "vacc", "services"), ["clinic"]);
-        assert_eq!(ids(&index, "clean cafe", "services"), ["water"]);
-        assert!(ids(&index, "clean vaccinations", "services").is_empty());
-        assert!(ids(&index, "cafe", "news").is_empty());
-    }
-
-    #[test]
-    fn a_title_match_ranks_above_a_body_match_and_ties_go_by_id() {
-        let index = index(vec![
-            doc("news", "b-body", "Market news", "The borehole is repaired"),
-            doc("news", "a-title", "Borehole repaired", "Good news for zone B"),
-            doc("news", "d-same", "Same", "identical words here"),
-            doc("news", "c-same", "Same", "identical words here"),
-        ]);
-        assert_eq!(ids(&index, "borehole", "news"), ["a-title", "b-body"]);
-        assert_eq!(ids(&index, "identical", "news"), ["c-same", "d-same"]);
-    }
-
-    #[test]
-    fn the_same_documents_give_the_same_bytes() {
-        let docs = vec![doc("news", "a", "One", "x"), doc("news", "b", "Two", "y")];
-        let first = build(docs.clone()).expect("first");
-        assert!(first == build(docs).expect("second"), "index bytes differ between two builds");
-        assert!(first.iter().any(|(name, _)| name == "meta.json"));
-    }
-}
+mod tests;

@@ -1,5 +1,9 @@
 //! From words to a tantivy query: every word must match (AND) in some text field, weighted by
 //! field; the last word also matches as a prefix, for search as you type.
+//!
+//! This query defines what a search means and how it scores. Searches run on
+//! [`super::matching`], which computes the same thing from the postings directly; the tests run
+//! both and compare.
 
 use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
@@ -8,7 +12,7 @@ use tantivy::Term;
 use super::schema::Fields;
 
 /// How much a prefix match counts against a whole-word match of the same field.
-const PREFIX_DISCOUNT: f32 = 0.5;
+pub const PREFIX_DISCOUNT: f32 = 0.5;
 
 fn word_clause(fields: &Fields, word: &str, prefix: bool) -> Box<dyn Query> {
     let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();

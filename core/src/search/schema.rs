@@ -1,21 +1,32 @@
 //! The index schema and its analyzer: lower-casing and accent folding ("cafe" finds "Café"),
 //! splitting on anything that is not a letter or digit (so Arabic, Swahili and Somali words are
 //! kept whole), and no stemming (an English stemmer would mangle names in other languages).
+//!
+//! Each searched field has a twin that indexes the first [`PREFIX_CHARS`] characters of its words
+//! (`water` gives `wa`, `a` gives `a`): a last word that short matches as a prefix through one term
+//! of the twin (or, for one character, the few twin terms it starts) instead of every word it
+//! starts, which in an index of many segments would be read once per segment
+//! ([`super::matching`]).
 
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, STORED, STRING};
-use tantivy::tokenizer::{AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, Token, TokenFilter, TokenStream,
+    Tokenizer,
+};
 use tantivy::Index;
 
 /// The analyzer's registered name.
 pub const ANALYZER: &str = "portal_folded";
 
+/// The longest prefix the twins index, in characters.
+pub const PREFIX_CHARS: usize = 2;
+
 /// The fields of a search document.
 #[derive(Debug, Clone, Copy)]
 pub struct Fields {
-    /// The collection name (`entries` for the encyclopedia): exact, for filtering.
+    /// The collection name (`entries` for the encyclopedia): exact; a segment holds one, which
+    /// opening the index checks against the manifest (hits take it from their segment).
     pub collection: Field,
-    /// The record id: exact; documents are added in id order so ties rank by id.
-    pub id: Field,
     /// The slug, stored for hits.
     pub slug: Field,
     /// The site-relative URL, stored for hits.
@@ -28,6 +39,9 @@ pub struct Fields {
     pub tags: Field,
     /// The markdown body.
     pub body: Field,
+    /// The prefix twins of `title`, `summary`, `tags` and `body`, in that order: each word cut to
+    /// [`PREFIX_CHARS`] characters ([`PREFIX_ANALYZER`]; documents only: no frequencies, no norms).
+    pub prefixes: [Field; 4],
 }
 
 /// How much each text field counts in the ranking.
@@ -45,15 +59,22 @@ pub fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     let indexing = TextFieldIndexing::default().set_tokenizer(ANALYZER).set_index_option(IndexRecordOption::WithFreqs);
     let text = TextOptions::default().set_indexing_options(indexing);
+    let prefixes = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(PREFIX_ANALYZER)
+            .set_index_option(IndexRecordOption::Basic)
+            .set_fieldnorms(false),
+    );
     let fields = Fields {
-        collection: builder.add_text_field("collection", STRING | STORED),
-        id: builder.add_text_field("id", STRING | STORED),
+        collection: builder.add_text_field("collection", STRING),
         slug: builder.add_text_field("slug", STORED),
         url: builder.add_text_field("url", STORED),
         title: builder.add_text_field("title", text.clone().set_stored()),
         summary: builder.add_text_field("summary", text.clone()),
         tags: builder.add_text_field("tags", text.clone()),
         body: builder.add_text_field("body", text),
+        prefixes: ["title", "summary", "tags", "body"]
+            .map(|name| builder.add_text_field(&format!("{name}_prefixes"), prefixes.clone())),
     };
     (builder.build(), fields)
 }
@@ -67,9 +88,91 @@ pub fn analyzer() -> TextAnalyzer {
         .build()
 }
 
-/// Registers [`analyzer`] on an index (needed both when writing and when reading).
+/// Registers [`analyzer`] and [`prefix_analyzer`] on an index (needed both when writing and when
+/// reading).
 pub fn register(index: &Index) {
     index.tokenizers().register(ANALYZER, analyzer());
+    index.tokenizers().register(PREFIX_ANALYZER, prefix_analyzer());
+}
+
+/// The registered name of the analyzer of the prefix twins: [`ANALYZER`]'s words cut to their first
+/// [`PREFIX_CHARS`] characters, each prefix once per field value.
+pub const PREFIX_ANALYZER: &str = "portal_folded_prefixes";
+
+/// The analyzer of the prefix twins (see [`PREFIX_ANALYZER`]).
+pub fn prefix_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(64))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .filter(Prefixes)
+        .build()
+}
+
+/// A token filter that cuts each word to its first [`PREFIX_CHARS`] characters and drops most
+/// repeats (a documents-only field needs each term once per document, and a body has far fewer
+/// distinct prefixes than words); a repeat that gets through changes nothing.
+#[derive(Clone, Copy)]
+struct Prefixes;
+
+impl TokenFilter for Prefixes {
+    type Tokenizer<T: Tokenizer> = PrefixesTokenizer<T>;
+
+    fn transform<T: Tokenizer>(self, inner: T) -> PrefixesTokenizer<T> {
+        PrefixesTokenizer { inner }
+    }
+}
+
+#[derive(Clone)]
+struct PrefixesTokenizer<T> {
+    inner: T,
+}
+
+impl<T: Tokenizer> Tokenizer for PrefixesTokenizer<T> {
+    type TokenStream<'a> = PrefixesStream<T::TokenStream<'a>>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
+        PrefixesStream { tail: self.inner.token_stream(text), seen: [0; SEEN] }
+    }
+}
+
+/// Slots of the table of prefixes given.
+const SEEN: usize = 64;
+
+struct PrefixesStream<S> {
+    tail: S,
+    /// Prefixes given, packed into 8 bytes (two characters take at most 8), by a hash of their
+    /// bytes; a later prefix with the same hash takes the slot (0 is free: a prefix is not empty).
+    seen: [u64; SEEN],
+}
+
+impl<S: TokenStream> TokenStream for PrefixesStream<S> {
+    fn advance(&mut self) -> bool {
+        while self.tail.advance() {
+            let text = &mut self.tail.token_mut().text;
+            if let Some((end, _)) = text.char_indices().nth(PREFIX_CHARS) {
+                text.truncate(end);
+            }
+            let mut packed = [0u8; 8];
+            let len = text.len().min(8);
+            packed[..len].copy_from_slice(&text.as_bytes()[..len]);
+            let packed = u64::from_le_bytes(packed);
+            let slot = (packed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize;
+            if self.seen[slot] != packed {
+                self.seen[slot] = packed;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn token(&self) -> &Token {
+        self.tail.token()
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.tail.token_mut()
+    }
 }
 
 /// The analyzed words of `text`, in order.
@@ -99,5 +202,16 @@ mod tests {
         assert_eq!(words("running runs"), ["running", "runs"]);
         assert_eq!(words("مرحبا بكم"), ["مرحبا", "بكم"]);
         assert_eq!(fold("  Élan   vital "), "elan vital");
+    }
+
+    #[test]
+    fn the_prefix_twins_hold_the_first_characters_of_every_word_once() {
+        let mut analyzer = prefix_analyzer();
+        let mut stream = analyzer.token_stream("Water É Éla مرحبا wasser élan");
+        let mut prefixes = Vec::new();
+        while let Some(token) = stream.next() {
+            prefixes.push(token.text.clone());
+        }
+        assert_eq!(prefixes, ["wa", "e", "el", "مر"]);
     }
 }

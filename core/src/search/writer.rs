@@ -1,11 +1,16 @@
 //! Building the index (in `portal build`, natively: writing spawns threads, which wasm cannot).
-//! Documents go in sorted by collection and id, through one indexing thread, then the result is
-//! one segment with a fixed name, so the same content always gives the same bytes.
+//!
+//! The index is a list of independent segments ([`super::plan`]): each one a single-segment tantivy
+//! index of its documents, written through one indexing thread, named by a hash of its documents
+//! and of the format, so the same documents always give the same bytes under the same name and a
+//! build can keep a segment whose documents did not change.
 
 use tantivy::directory::Directory;
-use tantivy::{doc, Index, IndexWriter, TantivyDocument};
+use tantivy::{doc, Index, IndexWriter, TantivyDocument, TantivyError};
 
-use super::schema::{register, schema};
+use super::pack::{SegmentMeta, MAX_SEGMENT_BYTES};
+use super::plan::plan;
+use super::schema::{register, schema, ANALYZER, PREFIX_ANALYZER};
 
 /// One record or encyclopedia entry as the index sees it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -28,27 +33,147 @@ pub struct SearchDoc {
     pub body: String,
 }
 
-/// The fixed name given to the single segment (tantivy names segments by random UUIDs).
-const SEGMENT_NAME: &str = "00000000000000000000000000000001";
+/// One built segment: a tantivy index of the documents of one range of the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Its id (32 hex digits): a hash of its documents and of [`FORMAT`], also tantivy's segment id.
+    pub id: String,
+    /// The collection of all its documents.
+    pub collection: String,
+    /// How many documents it holds.
+    pub docs: u32,
+    /// Its tantivy files (`<id>.idx`, `<id>.term`...), sorted by name.
+    pub files: Vec<(String, Vec<u8>)>,
+}
 
-/// Indexes `docs` and returns the index files (name, bytes), deterministic for the same input.
-pub fn build(mut docs: Vec<SearchDoc>) -> tantivy::Result<Vec<(String, Vec<u8>)>> {
+impl Segment {
+    /// What the index manifest says of it (no bytes): see [`super::pack::index_manifest`].
+    pub fn meta(&self) -> SegmentMeta {
+        let mut files = Vec::with_capacity(self.files.len());
+        let mut at = 0;
+        for (name, bytes) in &self.files {
+            files.push((name.clone(), at..at + bytes.len()));
+            at += bytes.len();
+        }
+        SegmentMeta { id: self.id.clone(), collection: self.collection.clone(), docs: self.docs, files }
+    }
+
+    /// The contents of its file in the build folder ([`SegmentMeta::file`]): its tantivy files
+    /// concatenated in order.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(self.files.iter().map(|(_, b)| b.len()).sum());
+        for (_, file) in &self.files {
+            bytes.extend_from_slice(file);
+        }
+        bytes
+    }
+}
+
+/// What the bytes of a segment depend on besides its documents; part of every segment id, so a
+/// change here renames every segment and no build reuses a segment written another way. Change it
+/// with the writer's settings, the analyzer or the tantivy version (the schema is hashed too).
+pub const FORMAT: &str = "portal search segment 1; tantivy 0.27.0; lz4; one thread";
+
+/// The arena of the one indexing thread: more than a segment of [`super::plan::MAX_SEGMENT_DOCS`]
+/// needs, so a segment is written in one flush (tantivy allocates it as it fills).
+const WRITER_MEMORY: usize = 256 << 20;
+
+/// FNV-1a, 128 bits, fed with length-prefixed fields, for segment ids.
+struct Fnv128(u128);
+
+impl Fnv128 {
+    fn new() -> Self {
+        Fnv128(0x6c62_272e_07bb_0142_62b8_2175_6295_c58d)
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &byte in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            self.0 = (self.0 ^ u128::from(byte)).wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+        }
+    }
+}
+
+/// The id of a segment of `docs`: a hash of the format, the schema and every field of every
+/// document, in order. Not a cryptographic hash: content is the site's own.
+pub fn segment_id(docs: &[SearchDoc]) -> String {
+    let mut hash = Fnv128::new();
+    hash.bytes(FORMAT.as_bytes());
+    hash.bytes(ANALYZER.as_bytes());
+    hash.bytes(PREFIX_ANALYZER.as_bytes());
+    hash.bytes(serde_json::to_string(&schema().0).unwrap_or_default().as_bytes());
+    for d in docs {
+        for field in [&d.collection, &d.id, &d.slug, &d.url, &d.title, &d.summary] {
+            hash.bytes(field.as_bytes());
+        }
+        hash.bytes(&(d.tags.len() as u64).to_le_bytes());
+        for tag in &d.tags {
+            hash.bytes(tag.as_bytes());
+        }
+        hash.bytes(d.body.as_bytes());
+    }
+    format!("{:032x}", hash.0)
+}
+
+fn sort(docs: &mut [SearchDoc]) {
     docs.sort_by(|a, b| (&a.collection, &a.id).cmp(&(&b.collection, &b.id)));
+}
+
+/// The documents of each segment of the plan: `docs` sorted by `(collection, id)`, then cut as
+/// [`plan`] says. Building each group with [`build_segment`] (in any order, in parallel) gives
+/// [`build`]'s segments.
+pub fn split(mut docs: Vec<SearchDoc>) -> Vec<Vec<SearchDoc>> {
+    sort(&mut docs);
+    let keys: Vec<(&str, &str)> = docs.iter().map(|d| (d.collection.as_str(), d.id.as_str())).collect();
+    let ranges = plan(&keys);
+    let mut groups = Vec::with_capacity(ranges.len());
+    let mut rest = docs.into_iter();
+    for range in ranges {
+        groups.push(rest.by_ref().take(range.len()).collect());
+    }
+    groups
+}
+
+/// Indexes `docs` (sorted or not) into the segments of the plan, in order.
+pub fn build(docs: Vec<SearchDoc>) -> tantivy::Result<Vec<Segment>> {
+    split(docs).into_iter().map(build_segment).collect()
+}
+
+/// One segment of exactly `docs`, all of one collection (sorted by id here if they are not): the
+/// same documents give the same bytes and the same id.
+pub fn build_segment(mut docs: Vec<SearchDoc>) -> tantivy::Result<Segment> {
+    let Some(first) = docs.first() else {
+        return Err(TantivyError::InvalidArgument("a search segment needs at least one document".into()));
+    };
+    let collection = first.collection.clone();
+    if let Some(other) = docs.iter().find(|d| d.collection != collection) {
+        return Err(TantivyError::InvalidArgument(format!(
+            "a search segment holds one collection; {} is in {}, not {collection}",
+            other.id, other.collection
+        )));
+    }
+    sort(&mut docs);
+    let id = segment_id(&docs);
+    let count = docs.len();
+    let (first_id, last_id) = (docs[0].id.clone(), docs[count - 1].id.clone());
     let (schema, fields) = schema();
     let index = Index::create_in_ram(schema);
     register(&index);
-    let mut writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, 256 << 20)?;
+    let mut writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
     for d in docs {
-        writer.add_document(doc!(
+        let tags = d.tags.join(" ");
+        let mut document = doc!(
             fields.collection => d.collection,
-            fields.id => d.id,
             fields.slug => d.slug,
             fields.url => d.url,
-            fields.title => d.title,
-            fields.summary => d.summary,
-            fields.tags => d.tags.join(" "),
-            fields.body => d.body,
-        ))?;
+        );
+        for (twin, text) in fields.prefixes.into_iter().zip([&d.title, &d.summary, &tags, &d.body]) {
+            document.add_text(twin, text);
+        }
+        document.add_text(fields.title, d.title);
+        document.add_text(fields.summary, d.summary);
+        document.add_text(fields.tags, tags);
+        document.add_text(fields.body, d.body);
+        writer.add_document(document)?;
     }
     writer.commit()?;
     let segments = index.searchable_segment_ids()?;
@@ -56,38 +181,43 @@ pub fn build(mut docs: Vec<SearchDoc>) -> tantivy::Result<Vec<(String, Vec<u8>)>
         writer.merge(&segments).wait()?;
     }
     writer.wait_merging_threads()?;
-    collect_files(&index)
+    let files = collect_files(&index, &id, count)?;
+    let size: usize = files.iter().map(|(_, bytes)| bytes.len()).sum();
+    if size > MAX_SEGMENT_BYTES {
+        return Err(TantivyError::InvalidArgument(format!(
+            "the search segment of {collection} from {first_id} to {last_id} ({count} documents) takes {size} bytes, \
+             over the {MAX_SEGMENT_BYTES} a static asset may have"
+        )));
+    }
+    Ok(Segment { id, collection, docs: count as u32, files })
 }
 
-/// `8-4-4-4-12` form of a 32-digit hex id.
-fn hyphenated(id: &str) -> String {
-    let part = |range: std::ops::Range<usize>| id.get(range).unwrap_or_default();
-    format!("{}-{}-{}-{}-{}", part(0..8), part(8..12), part(12..16), part(16..20), part(20..32))
-}
-
-fn collect_files(index: &Index) -> tantivy::Result<Vec<(String, Vec<u8>)>> {
+/// The files of the index's one segment, renamed from tantivy's random id to `id`.
+fn collect_files(index: &Index, id: &str, docs: usize) -> tantivy::Result<Vec<(String, Vec<u8>)>> {
     let metas = index.load_metas()?;
-    let directory = index.directory();
-    let renames: Vec<String> = metas.segments.iter().map(|segment| segment.id().uuid_string()).collect();
-    // Files use the plain form of the id, meta.json the hyphenated one: replace both.
-    let rename = |text: &str| {
-        renames.iter().fold(text.to_string(), |text, original| {
-            text.replace(original, SEGMENT_NAME).replace(&hyphenated(original), &hyphenated(SEGMENT_NAME))
-        })
+    let [segment] = metas.segments.as_slice() else {
+        return Err(TantivyError::InternalError(format!(
+            "a search segment was written as {} tantivy segments",
+            metas.segments.len()
+        )));
     };
+    if segment.max_doc() as usize != docs {
+        return Err(TantivyError::InternalError(format!(
+            "a search segment of {docs} documents was written with {}",
+            segment.max_doc()
+        )));
+    }
+    let original = segment.id().uuid_string();
+    let directory = index.directory();
     let mut files = Vec::new();
     for path in directory.list_managed_files() {
         let name = path.to_string_lossy().into_owned();
-        let live = renames.iter().any(|original| name.starts_with(original.as_str()));
-        if !live || !directory.exists(&path)? {
+        let Some(extension) = name.strip_prefix(original.as_str()) else { continue };
+        if !directory.exists(&path)? {
             continue;
         }
-        let bytes = directory.atomic_read(&path)?;
-        files.push((rename(&name), bytes));
+        files.push((format!("{id}{extension}"), directory.atomic_read(&path)?));
     }
-    let mut meta = String::from_utf8_lossy(&directory.atomic_read(std::path::Path::new("meta.json"))?).into_owned();
-    meta = rename(&meta);
-    files.push(("meta.json".to_string(), meta.into_bytes()));
     files.sort();
     Ok(files)
 }

@@ -1,13 +1,16 @@
-//! The search outputs: the tantivy index (one segment, packed into chunk files under
-//! `_portal/search/` with a manifest) and `/api/search-index.json`, the flat public index (D4).
+//! The search outputs: the tantivy index (one file per segment under `_portal/search/`, with the
+//! manifest `index.json`; see `portal_core::search`) and `/api/search-index.json`, the flat public
+//! index (D4).
 
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
 use portal_core::collections::ENCYCLOPEDIA;
 use portal_core::content::{Entry, Record};
-use portal_core::search::pack::{pack, INDEX_MANIFEST};
-use portal_core::search::writer::{build as build_index, SearchDoc};
+use portal_core::search::pack::INDEX_MANIFEST;
+use portal_core::search::writer::{split, SearchDoc};
+use portal_core::search::{build_segment, index_manifest, Segment, SegmentMeta};
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::model::{json_array, Model};
@@ -83,20 +86,30 @@ pub fn doc_of_json(item: &Value) -> SearchDoc {
     }
 }
 
-/// The index chunks, their manifest and the flat index (records and encyclopedia entries).
+/// The index's segment files, its manifest and the flat index (records and encyclopedia entries).
 pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {
     let docs = content.collections.values().flatten().map(search_doc).chain(content.entries.iter().map(entry_doc));
-    let mut out = index_files(docs.collect())?;
+    let segments = build_all(split(docs.collect()))?;
+    let metas: Vec<SegmentMeta> = segments.iter().map(Segment::meta).collect();
+    let mut out = segment_files(&segments);
+    out.push(manifest_file(&metas));
     let (flat, _) = flat_index(blocks(model));
     out.push(OutFile::at("/api/search-index.json", flat.into_bytes())?.in_group(Group::Search));
     Ok(out)
 }
 
-/// The index of `docs`: its chunks and their manifest.
-pub fn index_files(docs: Vec<SearchDoc>) -> Result<Vec<OutFile>> {
-    let index_files = build_index(docs).context("building the search index")?;
-    let (manifest, chunks) = pack(&index_files);
-    let mut out: Vec<OutFile> = chunks.into_iter().map(|(name, bytes)| OutFile::internal(name, bytes)).collect();
-    out.push(OutFile::internal(INDEX_MANIFEST, serde_json::to_vec(&manifest)?));
-    Ok(out.into_iter().map(|f| f.in_group(Group::Search)).collect())
+/// The segments of `groups` (the documents of each, see `split`), built in parallel.
+pub fn build_all(groups: Vec<Vec<SearchDoc>>) -> Result<Vec<Segment>> {
+    let segments: std::result::Result<Vec<Segment>, _> = groups.into_par_iter().map(build_segment).collect();
+    segments.context("building the search index")
+}
+
+/// The files of `segments`.
+pub fn segment_files(segments: &[Segment]) -> Vec<OutFile> {
+    segments.iter().map(|s| OutFile::internal(s.meta().file(), s.bytes()).in_group(Group::Search)).collect()
+}
+
+/// The index's manifest for segments `metas`, in plan order.
+pub fn manifest_file(metas: &[SegmentMeta]) -> OutFile {
+    OutFile::internal(INDEX_MANIFEST, index_manifest(metas)).in_group(Group::Search)
 }

@@ -20,6 +20,7 @@ pub mod inputs;
 pub mod layout;
 pub mod routes;
 pub mod save;
+pub mod search;
 pub mod sources;
 pub mod state;
 mod write;

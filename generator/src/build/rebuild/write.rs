@@ -10,7 +10,6 @@ use portal_core::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use portal_core::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
 use portal_core::media::HTML;
 use portal_core::time::DateTime;
-use serde_json::Value;
 
 use super::changes::Changes;
 use super::groups::{self, Made};
@@ -73,7 +72,9 @@ pub fn finish(
     let sections = sitemap_sections(&work, &redo);
     let mut flat_ranges = work.head.flat_ranges.clone();
     if !changes.is_empty() {
-        let (made, ranges) = steps.time("search", || search_group(&work, &redo, changes))?;
+        let Some((made, ranges)) = steps.time("search", || search_group(&work, &redo, changes))? else {
+            return Ok(None);
+        };
         flat_ranges = ranges;
         redo.made.insert(Group::Search, made);
         redo.old.insert(Group::Search, state::outputs(&out, &Group::Search.name())?);
@@ -226,33 +227,17 @@ fn site_group(
     Ok(Made { files, kept: Vec::new() })
 }
 
-/// Search made again: the index over every record and entry (their JSON read from the listings
-/// and details, those made now or those the last build wrote), and the flat index, each
-/// collection's block copied from the last build's file unless the collection changed.
-fn search_group(work: &Work, redo: &Redo, changes: &Changes) -> Result<(Made, FlatRanges), BuildError> {
-    let out = work.options.out.as_path();
+/// Search made again: the segments of the index that hold a changed record (see [`super::search`])
+/// and the flat index, each collection's block copied from the last build's file unless the
+/// collection changed. `None` when the last build's index cannot be matched.
+fn search_group(work: &Work, redo: &Redo, changes: &Changes) -> Result<Option<(Made, FlatRanges)>, BuildError> {
     let made_now: BTreeMap<&str, &[u8]> =
         redo.made.values().flat_map(|m| m.files.iter()).map(|f| (f.file.as_str(), f.bytes.as_slice())).collect();
-    let read = |file: &str| -> anyhow::Result<Value> {
-        let bytes = match made_now.get(file) {
-            Some(bytes) => bytes.to_vec(),
-            None => std::fs::read(out.join(file)).with_context(|| format!("reading {}", out.join(file).display()))?,
-        };
-        serde_json::from_slice(&bytes).with_context(|| format!("reading {file}"))
-    };
-    let mut docs = Vec::new();
-    for name in COLLECTIONS.iter().copied() {
-        let listing = read(&format!("api/{name}.json"))?;
-        docs.extend(listing["data"][name].as_array().into_iter().flatten().map(search::doc_of_json));
-    }
-    for card in &work.model.entries {
-        let detail = read(&format!("api/encyclopedia/{}.json", card.slug))?;
-        docs.push(search::doc_of_json(&detail["data"]["entry"]));
-    }
-    let mut files = search::index_files(docs)?;
+    let old = state::outputs(&work.options.out, &Group::Search.name())?;
+    let Some(mut made) = super::search::index(work, &made_now, &old)? else { return Ok(None) };
     let (flat, ranges) = flat_file(work, changes)?;
-    files.push(flat);
-    Ok((Made { files, kept: Vec::new() }, ranges))
+    made.files.push(flat);
+    Ok(Some((made, ranges)))
 }
 
 /// Each collection's range in the flat index.

@@ -1,0 +1,540 @@
+//! The engine behind every search: what [`super::query::matching`] asks of tantivy (every word in
+//! some field, the last also as a prefix; BM25 per field times the field's weight, a constant for
+//! a prefix match), computed straight from tantivy's postings and statistics, faster than its
+//! general query machinery and with the same scores.
+//!
+//! Per segment (one collection, see [`super::plan`]) and query; segments of collections not asked
+//! are skipped:
+//! 1. Every clause (a word in a field, or the last word as a prefix in a field) becomes a bitset
+//!    of the documents that have it; exact terms also keep their frequencies. A prefix of one or
+//!    two characters is read from the field's prefix twin ([`super::schema`]), a longer one from
+//!    the terms it starts. The documents of a word are the union of its clauses, the matches the
+//!    intersection of the words: counting them (`totals`) needs no score at all.
+//! 2. Scores are computed only where they can change the top hits (MaxScore): clauses in order of
+//!    their best possible contribution in the segment (from its highest frequency and shortest
+//!    field); the matches that have the best clause are scored first, then those that have the
+//!    next, and so on, until what the remaining clauses can add together is below the
+//!    collection's current `limit`-th best score; a candidate whose own clauses cannot reach that
+//!    score is not scored either.
+//!
+//! One thread, natively as in the Worker: splitting the segments over the two cores of the build
+//! machine made warm queries faster but not those of a server idling between requests, whose
+//! second core is as cold as its caches (`PORTAL_BENCH_PAUSE_US` in `core/tests/search_bench.rs`).
+//!
+//! A document's score adds its clauses' contributions in the order tantivy's query adds them (per
+//! word in clause order, then the words), from the same BM25 weights (statistics of the whole
+//! index, every segment), so it equals tantivy's score for one and two words (the tests compare
+//! them) and, whatever the words, it is the same number whichever segment holds the document.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tantivy::fieldnorm::FieldNormReader;
+use tantivy::postings::{BlockSegmentPostings, TermInfo};
+use tantivy::query::Bm25Weight;
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{DocAddress, InvertedIndexReader, Score, Searcher, Term};
+
+use super::collector::{Bucket, Ranked, TopK};
+use super::query::PREFIX_DISCOUNT;
+use super::schema::{Fields, PREFIX_CHARS};
+
+/// The searched text fields, in [`Fields::weighted`] order.
+const FIELDS: usize = 4;
+
+/// What the engine keeps of one segment.
+pub struct SegmentView {
+    /// Its documents' collection.
+    pub collection: String,
+    max_doc: usize,
+    inverted: [Arc<InvertedIndexReader>; FIELDS],
+    /// The prefix twins of the fields ([`Fields::prefixes`]).
+    prefixes: [Arc<InvertedIndexReader>; FIELDS],
+    fieldnorms: [FieldNormReader; FIELDS],
+    /// Per field, the smallest fieldnorm id of a document with at least one token in it: no match
+    /// in the field is shorter, so this bounds what a term can score.
+    shortest: [u8; FIELDS],
+}
+
+/// The segments of an index and the statistics its scores use.
+pub struct Engine {
+    segments: Vec<SegmentView>,
+    weighted: [(Field, Score); FIELDS],
+    prefix_fields: [Field; FIELDS],
+    total_docs: u64,
+    average_fieldnorm: [Score; FIELDS],
+    largest_segment: usize,
+    /// Scratch space of finished searches, for the next ones (one per concurrent search).
+    scratch: Mutex<Vec<Scratch>>,
+}
+
+/// Per bucket, the matches counted and the best kept so far.
+struct Found {
+    totals: Vec<usize>,
+    tops: Vec<TopK>,
+}
+
+impl Found {
+    fn new(collections: usize, limit: usize) -> Self {
+        Found { totals: vec![0; collections], tops: (0..collections).map(|_| TopK::new(limit)).collect() }
+    }
+}
+
+/// One clause of a query.
+struct Clause {
+    /// Which word (position in the query).
+    word: usize,
+    /// Which field (in [`Fields::weighted`] order).
+    field: usize,
+    kind: Kind,
+}
+
+enum Kind {
+    /// The whole word: BM25 with the index's statistics, boosted by the field's weight; the term's
+    /// postings in each segment (`None` where it does not occur).
+    Exact { weight: Bm25Weight, postings: Vec<Option<TermInfo>> },
+    /// The last word as a prefix: a constant, from every term that starts with it in the field, or
+    /// in its prefix `twin` when the word is shorter than the twin's terms. `exact` is the clause
+    /// of the whole word in the same field, if any: its documents are already known, so that term
+    /// is not read twice.
+    Prefix { score: Score, prefix: Vec<u8>, exact: Option<usize>, twin: bool },
+    /// The last word as a prefix of [`PREFIX_CHARS`] characters: a constant, from one term of the
+    /// field's prefix twin per segment.
+    ShortPrefix { score: Score, postings: Vec<Option<TermInfo>> },
+}
+
+/// Bitsets, frequencies and postings readers of one segment, reused from segment to segment and
+/// from search to search (see [`Engine::scratch`]).
+#[derive(Default)]
+struct Scratch {
+    /// Words of 64 bits per bitset (of the segment being searched).
+    width: usize,
+    /// Per clause, the documents that have it.
+    clauses: Vec<u64>,
+    /// The documents matching every word.
+    matches: Vec<u64>,
+    /// The documents of one word.
+    word: Vec<u64>,
+    /// The matches scored so far.
+    scored: Vec<u64>,
+    /// Per exact clause, the term frequency of each document that has it (stale elsewhere: a
+    /// frequency is read only where the clause's bit is set, after it was written).
+    freqs: Vec<u32>,
+    /// Per clause, the highest frequency in the segment.
+    max_freq: Vec<u32>,
+    /// Per clause, where its frequencies start in `freqs` (exact clauses).
+    freq_slot: Vec<usize>,
+    /// Postings readers kept to be reset for the next term rather than made anew: of the searched
+    /// fields with frequencies, of the searched fields without, of the prefix twins.
+    with_freqs: Option<BlockSegmentPostings>,
+    docs_only: Option<BlockSegmentPostings>,
+    twin: Option<BlockSegmentPostings>,
+}
+
+impl Scratch {
+    /// Ready for the clauses of a search over segments of at most `largest` documents.
+    fn prepare(&mut self, clauses: &[Clause], largest: usize) {
+        let mut slots = 0;
+        self.freq_slot.clear();
+        for clause in clauses {
+            self.freq_slot.push(match clause.kind {
+                Kind::Exact { .. } => {
+                    slots += 1;
+                    (slots - 1) * largest
+                }
+                Kind::Prefix { .. } | Kind::ShortPrefix { .. } => 0,
+            });
+        }
+        if self.freqs.len() < slots * largest {
+            self.freqs.resize(slots * largest, 0);
+        }
+        self.max_freq.clear();
+        self.max_freq.resize(clauses.len(), 0);
+    }
+
+    fn reset(&mut self, clauses: usize, max_doc: usize) {
+        self.width = max_doc.div_ceil(64);
+        for bits in [&mut self.matches, &mut self.word, &mut self.scored] {
+            bits.clear();
+            bits.resize(self.width, 0);
+        }
+        self.clauses.clear();
+        self.clauses.resize(clauses * self.width, 0);
+        self.max_freq.iter_mut().for_each(|f| *f = 0);
+    }
+
+    fn bits(&self, clause: usize) -> &[u64] {
+        &self.clauses[clause * self.width..(clause + 1) * self.width]
+    }
+}
+
+/// The postings of `info` in `inverted`, through the reusable reader `slot` (opened on first use
+/// with `option`; a reader is only ever reset for terms of fields indexed like the one it was
+/// opened on).
+fn read_postings<'a>(
+    slot: &'a mut Option<BlockSegmentPostings>,
+    inverted: &InvertedIndexReader,
+    info: &TermInfo,
+    option: IndexRecordOption,
+) -> std::io::Result<&'a mut BlockSegmentPostings> {
+    match slot {
+        Some(block) => inverted.reset_block_postings_from_terminfo(info, block)?,
+        None => *slot = Some(inverted.read_block_postings_from_terminfo(info, option)?),
+    }
+    slot.as_mut().ok_or_else(|| std::io::Error::other("a postings reader was just opened"))
+}
+
+/// Calls `each` with every document of `bits`, in order.
+#[inline]
+fn for_each_doc(word_index: usize, mut word: u64, mut each: impl FnMut(usize)) {
+    while word != 0 {
+        each(word_index * 64 + word.trailing_zeros() as usize);
+        word &= word - 1;
+    }
+}
+
+/// The first key after every key that starts with `prefix` (UTF-8 never has a 0xff byte).
+fn after_prefix(prefix: &[u8]) -> Vec<u8> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            break;
+        }
+    }
+    end
+}
+
+impl Engine {
+    /// The engine over the segments of `searcher`, each holding the documents of `collections[i]`.
+    pub fn new(searcher: &Searcher, fields: &Fields, collections: Vec<String>) -> tantivy::Result<Self> {
+        let weighted = fields.weighted();
+        let mut segments = Vec::with_capacity(collections.len());
+        let mut total_docs = 0u64;
+        let mut total_tokens = [0u64; FIELDS];
+        for (reader, collection) in searcher.segment_readers().iter().zip(collections) {
+            let max_doc = reader.max_doc() as usize;
+            total_docs += max_doc as u64;
+            let mut inverted = Vec::with_capacity(FIELDS);
+            let mut prefixes = Vec::with_capacity(FIELDS);
+            for field in fields.prefixes {
+                prefixes.push(reader.inverted_index(field)?);
+            }
+            let mut fieldnorms = Vec::with_capacity(FIELDS);
+            let mut shortest = [u8::MAX; FIELDS];
+            for (i, (field, _)) in weighted.iter().enumerate() {
+                let index = reader.inverted_index(*field)?;
+                total_tokens[i] += index.total_num_tokens();
+                inverted.push(index);
+                let norms = reader.get_fieldnorms_reader(*field)?;
+                shortest[i] =
+                    (0..max_doc as u32).map(|d| norms.fieldnorm_id(d)).filter(|&id| id > 0).min().unwrap_or(1);
+                fieldnorms.push(norms);
+            }
+            let (Ok(inverted), Ok(prefixes), Ok(fieldnorms)) =
+                (inverted.try_into(), prefixes.try_into(), fieldnorms.try_into())
+            else {
+                return Err(tantivy::TantivyError::InternalError("four searched fields".into()));
+            };
+            segments.push(SegmentView { collection, max_doc, inverted, prefixes, fieldnorms, shortest });
+        }
+        let average_fieldnorm = total_tokens.map(|tokens| tokens as Score / total_docs as Score);
+        let largest_segment = segments.iter().map(|s| s.max_doc).max().unwrap_or(0);
+        let prefix_fields = fields.prefixes;
+        Ok(Engine {
+            segments,
+            weighted,
+            prefix_fields,
+            total_docs,
+            average_fieldnorm,
+            largest_segment,
+            scratch: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The segments, in order.
+    pub fn segments(&self) -> &[SegmentView] {
+        &self.segments
+    }
+
+    /// The clauses of `words`, in the order tantivy's query adds their scores.
+    fn clauses(&self, words: &[String]) -> tantivy::Result<Vec<Clause>> {
+        let mut clauses = Vec::new();
+        for (word, text) in words.iter().enumerate() {
+            for (field, &(tantivy_field, boost)) in self.weighted.iter().enumerate() {
+                let term = Term::from_field_text(tantivy_field, text);
+                let mut doc_freq = 0u64;
+                let mut postings = Vec::with_capacity(self.segments.len());
+                for segment in &self.segments {
+                    let info = segment.inverted[field].get_term_info(&term)?;
+                    doc_freq += info.as_ref().map_or(0, |i| u64::from(i.doc_freq));
+                    postings.push(info);
+                }
+                if doc_freq > 0 {
+                    let weight = Bm25Weight::for_one_term(doc_freq, self.total_docs, self.average_fieldnorm[field])
+                        .boost_by(boost);
+                    clauses.push(Clause { word, field, kind: Kind::Exact { weight, postings } });
+                }
+                if word + 1 == words.len() {
+                    let score = boost * PREFIX_DISCOUNT;
+                    let kind = if text.chars().count() == PREFIX_CHARS {
+                        let term = Term::from_field_text(self.prefix_fields[field], text);
+                        let postings = self
+                            .segments
+                            .iter()
+                            .map(|segment| segment.prefixes[field].get_term_info(&term))
+                            .collect::<Result<_, _>>()?;
+                        Kind::ShortPrefix { score, postings }
+                    } else if text.chars().count() < PREFIX_CHARS {
+                        // Shorter: the twin's terms that start with it (itself included).
+                        Kind::Prefix { score, prefix: text.as_bytes().to_vec(), exact: None, twin: true }
+                    } else {
+                        let exact = (doc_freq > 0).then(|| clauses.len() - 1);
+                        Kind::Prefix { score, prefix: text.as_bytes().to_vec(), exact, twin: false }
+                    };
+                    clauses.push(Clause { word, field, kind });
+                }
+            }
+        }
+        Ok(clauses)
+    }
+
+    /// Searches `words` in the segments that `buckets` gives a bucket (`buckets[segment]`, one of
+    /// `collections` buckets): per bucket, how many documents match and the best `limit`.
+    pub fn search(
+        &self,
+        words: &[String],
+        buckets: &[Option<usize>],
+        collections: usize,
+        limit: usize,
+    ) -> tantivy::Result<Vec<Bucket>> {
+        let mut found = Found::new(collections, limit);
+        if !words.is_empty() {
+            let clauses = self.clauses(words)?;
+            let searched: Vec<(usize, usize)> = (0..self.segments.len())
+                .filter_map(|ordinal| buckets.get(ordinal).copied().flatten().map(|bucket| (ordinal, bucket)))
+                .collect();
+            found = self.search_segments(&clauses, words.len(), &searched, found)?;
+        }
+        Ok(found
+            .totals
+            .into_iter()
+            .zip(found.tops)
+            .map(|(total, top)| Bucket { total, top: top.into_sorted() })
+            .collect())
+    }
+
+    /// The segments `searched` (ordinal, bucket), one after the other.
+    fn search_segments(
+        &self,
+        clauses: &[Clause],
+        words: usize,
+        searched: &[(usize, usize)],
+        mut found: Found,
+    ) -> tantivy::Result<Found> {
+        let mut scratch = self.scratch.lock().unwrap_or_else(PoisonError::into_inner).pop().unwrap_or_default();
+        scratch.prepare(clauses, self.largest_segment);
+        for &(ordinal, bucket) in searched {
+            let top = &mut found.tops[bucket];
+            found.totals[bucket] +=
+                self.segment(ordinal, &self.segments[ordinal], clauses, words, &mut scratch, top)?;
+        }
+        self.scratch.lock().unwrap_or_else(PoisonError::into_inner).push(scratch);
+        Ok(found)
+    }
+
+    /// One segment: returns its match count and offers its possible top hits to `top`.
+    fn segment(
+        &self,
+        ordinal: usize,
+        segment: &SegmentView,
+        clauses: &[Clause],
+        words: usize,
+        scratch: &mut Scratch,
+        top: &mut TopK,
+    ) -> tantivy::Result<usize> {
+        // A word other than the last that no field of the segment has: nothing matches.
+        let absent = |word: usize| {
+            !clauses.iter().any(|c| {
+                c.word == word
+                    && match &c.kind {
+                        Kind::Exact { postings, .. } | Kind::ShortPrefix { postings, .. } => {
+                            postings[ordinal].is_some()
+                        }
+                        Kind::Prefix { .. } => true,
+                    }
+            })
+        };
+        if (0..words).any(absent) {
+            return Ok(0);
+        }
+        scratch.reset(clauses.len(), segment.max_doc);
+        let width = scratch.width;
+        for (index, clause) in clauses.iter().enumerate() {
+            let inverted = &segment.inverted[clause.field];
+            let (before, after) = scratch.clauses.split_at_mut(index * width);
+            let bits = &mut after[..width];
+            match &clause.kind {
+                Kind::Exact { postings, .. } => {
+                    let Some(info) = &postings[ordinal] else { continue };
+                    let slot = scratch.freq_slot[index];
+                    let freqs = &mut scratch.freqs[slot..slot + segment.max_doc];
+                    let mut max_freq = 0;
+                    let block = read_postings(&mut scratch.with_freqs, inverted, info, IndexRecordOption::WithFreqs)?;
+                    while !block.docs().is_empty() {
+                        for (&doc, &freq) in block.docs().iter().zip(block.freqs()) {
+                            bits[doc as usize >> 6] |= 1 << (doc & 63);
+                            freqs[doc as usize] = freq;
+                            max_freq = max_freq.max(freq);
+                        }
+                        block.advance();
+                    }
+                    scratch.max_freq[index] = max_freq;
+                }
+                Kind::ShortPrefix { postings, .. } => {
+                    let Some(info) = &postings[ordinal] else { continue };
+                    let mut block = segment.prefixes[clause.field]
+                        .read_block_postings_from_terminfo(info, IndexRecordOption::Basic)?;
+                    while !block.docs().is_empty() {
+                        for &doc in block.docs() {
+                            bits[doc as usize >> 6] |= 1 << (doc & 63);
+                        }
+                        block.advance();
+                    }
+                }
+                Kind::Prefix { prefix, exact, twin, .. } => {
+                    let inverted = if *twin { &segment.prefixes[clause.field] } else { inverted };
+                    let mut terms = inverted.terms().range().ge(prefix).lt(after_prefix(prefix)).into_stream()?;
+                    let slot = if *twin { &mut scratch.twin } else { &mut scratch.docs_only };
+                    while terms.advance() {
+                        if let Some(exact) = exact.filter(|_| terms.key() == prefix.as_slice()) {
+                            for (into, from) in bits.iter_mut().zip(&before[exact * width..(exact + 1) * width]) {
+                                *into |= from;
+                            }
+                            continue;
+                        }
+                        let block = read_postings(slot, inverted, terms.value(), IndexRecordOption::Basic)?;
+                        while !block.docs().is_empty() {
+                            for &doc in block.docs() {
+                                bits[doc as usize >> 6] |= 1 << (doc & 63);
+                            }
+                            block.advance();
+                        }
+                    }
+                }
+            }
+        }
+        // The matches: every word in some clause.
+        scratch.matches.iter_mut().for_each(|w| *w = u64::MAX);
+        if !segment.max_doc.is_multiple_of(64) {
+            scratch.matches[width - 1] = (1 << (segment.max_doc % 64)) - 1;
+        }
+        for word in 0..words {
+            scratch.word.iter_mut().for_each(|w| *w = 0);
+            for (index, _) in clauses.iter().enumerate().filter(|(_, c)| c.word == word) {
+                for (into, from) in scratch.word.iter_mut().zip(&scratch.clauses[index * width..(index + 1) * width]) {
+                    *into |= from;
+                }
+            }
+            for (into, from) in scratch.matches.iter_mut().zip(&scratch.word) {
+                *into &= from;
+            }
+        }
+        let total: usize = scratch.matches.iter().map(|w| w.count_ones() as usize).sum();
+        if total == 0 {
+            return Ok(0);
+        }
+        // The best each clause can add in this segment, and in which order to score.
+        let bound = |index: usize| match &clauses[index].kind {
+            Kind::Exact { weight, .. } if scratch.max_freq[index] > 0 => {
+                f64::from(weight.score(segment.shortest[clauses[index].field], scratch.max_freq[index]))
+            }
+            Kind::Prefix { score, .. } | Kind::ShortPrefix { score, .. }
+                if scratch.bits(index).iter().any(|&w| w != 0) =>
+            {
+                f64::from(*score)
+            }
+            _ => 0.0,
+        };
+        let bounds: Vec<f64> = (0..clauses.len()).map(bound).collect();
+        let mut order: Vec<usize> = (0..clauses.len()).filter(|&i| bounds[i] > 0.0).collect();
+        order.sort_by(|&a, &b| bounds[b].total_cmp(&bounds[a]).then(a.cmp(&b)));
+        let mut rest: f64 = order.iter().map(|&i| bounds[i]).sum();
+        // The clauses' bits of the 64 documents at hand, gathered once for all of them.
+        let mut window = vec![0u64; clauses.len()];
+        for &clause in &order {
+            rest -= bounds[clause];
+            for w in 0..width {
+                let candidates = scratch.matches[w] & scratch.clauses[clause * width + w] & !scratch.scored[w];
+                if candidates == 0 {
+                    continue;
+                }
+                scratch.scored[w] |= candidates;
+                for (index, bits) in window.iter_mut().enumerate() {
+                    *bits = scratch.clauses[index * width + w];
+                }
+                for_each_doc(w, candidates, |doc| {
+                    let mask = 1u64 << (doc & 63);
+                    // Score only a document whose clauses could add up to the threshold.
+                    if let Some(threshold) = top.threshold() {
+                        let best: f64 =
+                            window.iter().zip(&bounds).filter(|(bits, _)| *bits & mask != 0).map(|(_, b)| b).sum();
+                        if best * (1.0 + 1e-5) < f64::from(threshold) {
+                            return;
+                        }
+                    }
+                    let score = self.score(segment, clauses, scratch, &window, doc);
+                    top.offer(Ranked { score, address: DocAddress::new(ordinal as u32, doc as u32) });
+                });
+            }
+            // What the clauses not yet gone through add at most (with room for rounding).
+            if top.threshold().is_some_and(|threshold| f64::from(threshold) > rest.max(0.0) * (1.0 + 1e-5)) {
+                break;
+            }
+        }
+        Ok(total)
+    }
+
+    /// The score of `doc`, whose clauses' bits `window` holds: per word the sum of its clauses in
+    /// order, then the words in order.
+    #[inline]
+    fn score(&self, segment: &SegmentView, clauses: &[Clause], scratch: &Scratch, window: &[u64], doc: usize) -> Score {
+        let mask = 1u64 << (doc & 63);
+        let mut total: Score = 0.0;
+        let mut word_score: Score = 0.0;
+        let mut word = 0;
+        for (index, (clause, bits)) in clauses.iter().zip(window).enumerate() {
+            if clause.word != word {
+                total = if word == 0 { word_score } else { total + word_score };
+                word_score = 0.0;
+                word = clause.word;
+            }
+            if bits & mask == 0 {
+                continue;
+            }
+            word_score += match &clause.kind {
+                Kind::Exact { weight, .. } => {
+                    let fieldnorm = segment.fieldnorms[clause.field].fieldnorm_id(doc as u32);
+                    weight.score(fieldnorm, scratch.freqs[scratch.freq_slot[index] + doc])
+                }
+                Kind::Prefix { score, .. } | Kind::ShortPrefix { score, .. } => *score,
+            };
+        }
+        if word == 0 {
+            word_score
+        } else {
+            total + word_score
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_after_a_prefix_bounds_every_word_that_starts_with_it() {
+        assert_eq!(after_prefix(b"wat"), b"wau");
+        assert_eq!(after_prefix("é".as_bytes()), [0xc3, 0xaa]);
+        assert!(b"water".as_slice() < after_prefix(b"wat").as_slice());
+    }
+}

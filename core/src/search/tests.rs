@@ -1,0 +1,330 @@
+//! The index as a whole: segments as pure functions of their documents, the manifest made from
+//! metadata alone, and the engine ranking like tantivy's own query however the documents are cut
+//! into segments.
+
+use tantivy::{Directory, Score};
+
+use super::collector::{Bucket, PerCollection};
+use super::pack::{tantivy_meta, PackError, PackManifest};
+use super::plan::plan_with;
+use super::writer::{segment_id, split, SearchDoc};
+use super::*;
+
+fn doc(collection: &str, id: &str, title: &str, body: &str) -> SearchDoc {
+    SearchDoc {
+        collection: collection.into(),
+        id: id.into(),
+        slug: id.into(),
+        url: format!("/{collection}/{id}"),
+        title: title.into(),
+        body: body.into(),
+        ..SearchDoc::default()
+    }
+}
+
+fn manifest(segments: &[Segment]) -> PackManifest {
+    let metas: Vec<SegmentMeta> = segments.iter().map(Segment::meta).collect();
+    serde_json::from_slice(&index_manifest(&metas)).expect("index.json parses")
+}
+
+fn open(segments: &[Segment]) -> SearchIndex {
+    SearchIndex::open(&manifest(segments), segments.iter().map(Segment::bytes).collect()).expect("index opens")
+}
+
+fn index(docs: Vec<SearchDoc>) -> SearchIndex {
+    open(&build(docs).expect("index builds"))
+}
+
+/// The segments of `docs` cut with another boundary and maximum than the build's.
+fn built_with(mut docs: Vec<SearchDoc>, boundary: u64, max: usize) -> Vec<Segment> {
+    docs.sort_by(|a, b| (&a.collection, &a.id).cmp(&(&b.collection, &b.id)));
+    let keys: Vec<(&str, &str)> = docs.iter().map(|d| (d.collection.as_str(), d.id.as_str())).collect();
+    let ranges = plan_with(&keys, boundary, max);
+    ranges.into_iter().map(|r| build_segment(docs[r].to_vec()).expect("segment builds")).collect()
+}
+
+fn ids(index: &SearchIndex, q: &str, collection: &str) -> Vec<String> {
+    let words = schema::words(q);
+    index.search(&words, collection, 10).expect("search").0.into_iter().map(|h| h.slug).collect()
+}
+
+/// A deterministic corpus: a small vocabulary drawn with a skew (some words everywhere, most
+/// rare), short titles, tags and bodies of various lengths, so scores spread and also tie.
+fn corpus(n: usize, collections: &[&str], seed: u64) -> Vec<SearchDoc> {
+    const WORDS: [&str; 24] = [
+        "water", "well", "clinic", "school", "market", "maize", "harvest", "solar", "lamp", "money", "savings",
+        "group", "youth", "football", "poetry", "dance", "legal", "aid", "shelter", "café", "École", "maji", "safi",
+        "wasser",
+    ];
+    let mut state = seed;
+    let mut next = move |bound: usize| {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) as usize) % bound
+    };
+    let word = |next: &mut dyn FnMut(usize) -> usize| {
+        let skewed = next(WORDS.len()).min(next(WORDS.len()));
+        WORDS[skewed]
+    };
+    (0..n)
+        .map(|i| {
+            let collection = collections[i % collections.len()];
+            let title: Vec<&str> = (0..1 + next(4)).map(|_| word(&mut next)).collect();
+            let body: Vec<&str> = (0..next(40)).map(|_| word(&mut next)).collect();
+            let tags: Vec<String> = (0..next(3)).map(|_| word(&mut next).to_string()).collect();
+            SearchDoc {
+                tags,
+                summary: if next(2) == 0 { word(&mut next).to_string() } else { String::new() },
+                ..doc(collection, &format!("r{:04}", (i * 7919) % n), &title.join(" "), &body.join(" "))
+            }
+        })
+        .collect()
+}
+
+const QUERIES: [&str; 14] = [
+    "water",
+    "wa",
+    "w",
+    "clinic school",
+    "maize ha",
+    "cafe",
+    "ecole ma",
+    "poetry dance",
+    "solar lamp money",
+    "s",
+    "aid le",
+    "zzz",
+    "water zzz",
+    "group youth fo",
+];
+
+/// tantivy's own evaluation of the query through [`PerCollection`]: the reference.
+fn reference(index: &SearchIndex, words: &[String], collections: &[String], limit: usize) -> Vec<Bucket> {
+    let query = query::matching(&schema::schema().1, words);
+    let buckets = index.engine.segments().iter().map(|s| collections.iter().position(|c| *c == s.collection)).collect();
+    let collector = PerCollection { buckets, collections: collections.len(), limit };
+    index.searcher.search(&query, &collector).expect("reference search")
+}
+
+/// Per collection: the total and each top hit as (slug, score bits).
+fn ranked(index: &SearchIndex, buckets: &[Bucket]) -> Vec<(usize, Vec<(String, u32)>)> {
+    buckets
+        .iter()
+        .map(|b| {
+            let top = b.top.iter().map(|r| (index.hit(r.address).expect("hit").slug, r.score.to_bits())).collect();
+            (b.total, top)
+        })
+        .collect()
+}
+
+#[test]
+fn accents_case_prefix_and_and() {
+    let index = index(vec![
+        doc("services", "cafe", "Café Amani", "Tea and language lessons"),
+        doc("services", "clinic", "Health clinic", "Open daily for vaccinations"),
+        doc("services", "water", "Water point", "Clean water at the cafe corner"),
+    ]);
+    assert_eq!(ids(&index, "CAFE", "services"), ["cafe", "water"]);
+    assert_eq!(ids(&index, "vacc", "services"), ["clinic"]);
+    assert_eq!(ids(&index, "clean cafe", "services"), ["water"]);
+    assert!(ids(&index, "clean vaccinations", "services").is_empty());
+    assert!(ids(&index, "cafe", "news").is_empty());
+}
+
+#[test]
+fn a_title_match_ranks_above_a_body_match_and_ties_go_by_id() {
+    let index = index(vec![
+        doc("news", "b-body", "Market news", "The borehole is repaired"),
+        doc("news", "a-title", "Borehole repaired", "Good news for zone B"),
+        doc("news", "d-same", "Same", "identical words here"),
+        doc("news", "c-same", "Same", "identical words here"),
+    ]);
+    assert_eq!(ids(&index, "borehole", "news"), ["a-title", "b-body"]);
+    assert_eq!(ids(&index, "identical", "news"), ["c-same", "d-same"]);
+}
+
+#[test]
+fn ties_across_segments_of_a_collection_go_by_id() {
+    let docs: Vec<SearchDoc> = (0..40).map(|i| doc("news", &format!("n{i:02}"), "Same", "identical words")).collect();
+    let segments = built_with(docs, 4, 8);
+    assert!(segments.len() > 4);
+    let index = open(&segments);
+    let (hits, total) = index.search(&schema::words("identical"), "news", 12).expect("search");
+    assert_eq!(total, 40);
+    let expected: Vec<String> = (0..12).map(|i| format!("n{i:02}")).collect();
+    assert_eq!(hits.into_iter().map(|h| h.slug).collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn the_same_documents_give_the_same_bytes_and_a_segment_depends_on_its_documents_only() {
+    let docs = corpus(300, &["news", "services"], 1);
+    let first = built_with(docs.clone(), 8, 64);
+    assert!(first == built_with(docs.clone(), 8, 64), "segment bytes differ between two builds");
+    assert!(first.len() > 4);
+    for segment in &first {
+        let files: Vec<&str> = segment.files.iter().map(|(name, _)| name.as_str()).collect();
+        assert!(files.iter().all(|name| name.starts_with(segment.id.as_str())), "{files:?}");
+        assert!(files.iter().any(|name| name.ends_with(".idx")));
+    }
+    // One segment rebuilt alone from its documents is the same segment.
+    let mut sorted = docs.clone();
+    sorted.sort_by(|a, b| (&a.collection, &a.id).cmp(&(&b.collection, &b.id)));
+    let alone = build_segment(sorted[..first[0].docs as usize].to_vec()).expect("alone");
+    assert!(alone == first[0]);
+    // Editing one document renames only its segment.
+    let mut edited = docs;
+    let changed = edited.iter().position(|d| d.id == "r0150").expect("r0150");
+    edited[changed].body.push_str(" harvest");
+    let collection = edited[changed].collection.clone();
+    let second = built_with(edited, 8, 64);
+    let renamed: Vec<&Segment> = second.iter().filter(|s| !first.iter().any(|f| f.id == s.id)).collect();
+    assert_eq!(renamed.len(), 1);
+    assert_eq!(renamed[0].collection, collection);
+    assert!(first.iter().filter(|f| second.contains(f)).count() == first.len() - 1);
+}
+
+#[test]
+fn the_build_cuts_as_the_plan_says() {
+    let docs = corpus(500, &["events", "news", "services"], 2);
+    let groups = split(docs.clone());
+    assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), 500);
+    let segments = build(docs).expect("build");
+    assert_eq!(segments.len(), groups.len());
+    for (segment, group) in segments.iter().zip(&groups) {
+        assert_eq!(segment.id, segment_id(group));
+        assert_eq!(segment.docs as usize, group.len());
+        assert!(group.iter().all(|d| d.collection == segment.collection));
+    }
+    assert!(build_segment(Vec::new()).is_err());
+    assert!(build_segment(vec![doc("news", "a", "A", ""), doc("events", "b", "B", "")]).is_err());
+}
+
+#[test]
+fn index_json_from_metadata_equals_a_clean_build() {
+    let docs = corpus(400, &["news", "services"], 3);
+    let before = built_with(docs.clone(), 8, 64);
+    let mut edited = docs;
+    edited.retain(|d| d.id != "r0010");
+    edited.push(doc("services", "r9999", "A new record", "about the water well"));
+    edited[5].title.push_str(" maize");
+    // Incremental: keep every segment whose documents did not change, build the others.
+    let mut sorted = edited.clone();
+    sorted.sort_by(|a, b| (&a.collection, &a.id).cmp(&(&b.collection, &b.id)));
+    let keys: Vec<(&str, &str)> = sorted.iter().map(|d| (d.collection.as_str(), d.id.as_str())).collect();
+    let mut rebuilt = 0;
+    let metas: Vec<SegmentMeta> = plan_with(&keys, 8, 64)
+        .into_iter()
+        .map(|range| {
+            let group = &sorted[range];
+            match before.iter().find(|s| s.id == segment_id(group)) {
+                Some(kept) => kept.meta(),
+                None => {
+                    rebuilt += 1;
+                    build_segment(group.to_vec()).expect("segment").meta()
+                }
+            }
+        })
+        .collect();
+    assert!((1..=4).contains(&rebuilt), "{rebuilt} of {} segments rebuilt", before.len());
+    let clean = built_with(edited, 8, 64);
+    let clean_metas: Vec<SegmentMeta> = clean.iter().map(Segment::meta).collect();
+    assert_eq!(
+        String::from_utf8_lossy(&index_manifest(&metas)),
+        String::from_utf8_lossy(&index_manifest(&clean_metas))
+    );
+}
+
+#[test]
+fn the_manifest_carries_the_meta_json_tantivy_writes() {
+    let (schema, fields) = schema::schema();
+    let index = tantivy::Index::create_in_ram(schema);
+    schema::register(&index);
+    let mut writer: tantivy::IndexWriter = index.writer_with_num_threads(1, 20 << 20).expect("writer");
+    for title in ["One", "Two", "Three"] {
+        writer.add_document(tantivy::doc!(fields.collection => "news", fields.title => title)).expect("add");
+    }
+    writer.commit().expect("commit");
+    let written: serde_json::Value =
+        serde_json::from_slice(&index.directory().atomic_read(std::path::Path::new("meta.json")).expect("meta.json"))
+            .expect("json");
+    let segment = &index.searchable_segment_metas().expect("metas")[0];
+    let meta = SegmentMeta { id: segment.id().uuid_string(), collection: "news".into(), docs: 3, files: Vec::new() };
+    let mut ours = tantivy_meta(&[meta]);
+    ours["opstamp"] = written["opstamp"].clone();
+    assert_eq!(ours, written);
+}
+
+#[test]
+fn segment_files_that_do_not_match_the_manifest_are_refused() {
+    let segments = built_with(corpus(100, &["news"], 4), 8, 32);
+    let manifest = manifest(&segments);
+    let mut files: Vec<Vec<u8>> = segments.iter().map(Segment::bytes).collect();
+    let missing = SearchIndex::open(&manifest, files[1..].to_vec()).expect_err("a file missing");
+    assert!(matches!(missing, SearchError::Pack(PackError::Count { .. })), "{missing}");
+    files[1].pop();
+    let truncated = SearchIndex::open(&manifest, files).expect_err("a file truncated");
+    assert!(truncated.to_string().contains(&segments[1].id), "{truncated}");
+}
+
+#[test]
+fn many_segments_rank_exactly_like_one() {
+    let collections = ["news"];
+    let docs = corpus(700, &collections, 5);
+    let one = open(&built_with(docs.clone(), u64::MAX, usize::MAX));
+    let many = open(&built_with(docs, 16, 48));
+    assert_eq!(one.engine.segments().len(), 1);
+    assert!(many.engine.segments().len() > 14);
+    let scope: Vec<String> = collections.iter().map(|c| c.to_string()).collect();
+    for q in QUERIES {
+        let words = schema::words(q);
+        for limit in [1, 10, 1000] {
+            let single = ranked(&one, &one.rank(&words, &scope, limit).expect("one"));
+            let multiple = ranked(&many, &many.rank(&words, &scope, limit).expect("many"));
+            assert_eq!(single, multiple, "{q:?}, limit {limit}");
+        }
+    }
+}
+
+#[test]
+fn segments_per_collection_rank_like_one_segment_per_collection() {
+    let collections = ["events", "news", "services", "entries"];
+    let docs = corpus(900, &collections, 6);
+    let few = open(&built_with(docs.clone(), u64::MAX, usize::MAX));
+    let many = open(&built_with(docs, 8, 40));
+    assert_eq!(few.engine.segments().len(), 4);
+    let scope: Vec<String> = ["services", "news", "entries", "events", "news"].map(String::from).to_vec();
+    for q in QUERIES {
+        let words = schema::words(q);
+        let a = ranked(&few, &few.rank(&words, &scope, 7).expect("few"));
+        let b = ranked(&many, &many.rank(&words, &scope, 7).expect("many"));
+        assert_eq!(a, b, "{q:?}");
+        assert_eq!(a[1], a[4], "a collection asked twice gets the same");
+    }
+}
+
+#[test]
+fn the_engine_counts_and_scores_like_tantivys_query() {
+    let collections = ["events", "news", "services"];
+    let index = open(&built_with(corpus(900, &collections, 7), 8, 40));
+    let scope: Vec<String> = ["news", "services"].map(String::from).to_vec();
+    for q in QUERIES {
+        let words = schema::words(q);
+        for limit in [3, 10, 500] {
+            let ours = index.rank(&words, &scope, limit).expect("engine");
+            let theirs = reference(&index, &words, &scope, limit);
+            for (a, b) in ours.iter().zip(&theirs) {
+                assert_eq!(a.total, b.total, "{q:?}");
+                let addresses = |bucket: &Bucket| bucket.top.iter().map(|r| r.address).collect::<Vec<_>>();
+                let scores = |bucket: &Bucket| bucket.top.iter().map(|r| r.score).collect::<Vec<Score>>();
+                if words.len() <= 2 {
+                    // Bit for bit: the same contributions added in the same order.
+                    assert_eq!(addresses(a), addresses(b), "{q:?}, limit {limit}");
+                    assert_eq!(scores(a), scores(b), "{q:?}, limit {limit}");
+                } else {
+                    for (x, y) in scores(a).iter().zip(scores(b)) {
+                        assert!((x - y).abs() <= 1e-5 * y.abs(), "{q:?}: {x} against {y}");
+                    }
+                }
+            }
+        }
+    }
+}
