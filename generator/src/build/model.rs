@@ -57,12 +57,12 @@ pub struct Card {
     pub translation_key: Option<String>,
     /// When an event happens (for the order of the events listing and its "past" marks).
     pub event: Option<EventSpan>,
-    /// The listing item the templates show (JSON, not marked past).
-    pub item: String,
+    /// Its image as a listing shows it (JSON: `src`, `alt`, size and variants), if it has one.
+    pub thumb: Option<String>,
+    /// Its `date` (else `updated`) as written in the front matter (JSON), for the flat index.
+    pub date_written: Option<String>,
     /// What the news feed says of it: the summary, else the first paragraph (news only).
     pub excerpt: Option<String>,
-    /// Its entry of `/api/search-index.json` (JSON).
-    pub flat: String,
     /// The URL paths the links of its body name (see `links::targets`): its page is made again
     /// when one of them comes or goes.
     pub links: Vec<String>,
@@ -165,9 +165,9 @@ impl Card {
             language: language_of(record, &content.site.language).to_string(),
             translation_key: record.fields.get("translation_key").and_then(Value::as_str).map(str::to_string),
             event: event_span(record),
-            item: item(record, content).to_string(),
+            thumb: figure::image(record, &content.statics, figure::THUMB_SIZES).map(|image| image.to_string()),
+            date_written: record.fields.get("date").or_else(|| record.fields.get("updated")).map(Value::to_string),
             excerpt: (record.collection == "news").then(|| excerpt(record)),
-            flat: flat_entry(record).to_string(),
             links: record.html.as_deref().map(super::links::targets).unwrap_or_default(),
             entry: None,
         }
@@ -197,13 +197,38 @@ impl Card {
         card
     }
 
-    /// The listing item, parsed, marked past or not.
-    pub fn item(&self, past: bool) -> Value {
-        let mut item: Value = serde_json::from_str(&self.item).unwrap_or(Value::Null);
-        if past {
-            item["past"] = Value::Bool(true);
-        }
-        item
+    /// The record as a listing shows it, marked past or not, on a site with `content`'s settings.
+    pub fn item(&self, content: &Content, past: bool) -> Value {
+        let site_language = &content.site.language;
+        let image = self.thumb.as_deref().and_then(|thumb| serde_json::from_str::<Value>(thumb).ok());
+        json!({
+            "title": self.title,
+            "url": self.url,
+            "summary": self.summary,
+            "date": self.date.or_else(|| self.event.map(|e| e.start)).map(|d| d.date()),
+            "image": image,
+            "past": past,
+            "draft": self.draft,
+            "collection": self.collection,
+            "collection_label": collection_label(&content.strings, &self.collection),
+            "content_lang": lang_attributes(&self.language, site_language),
+        })
+    }
+
+    /// Its entry of `/api/search-index.json`.
+    pub fn flat(&self) -> String {
+        let date =
+            self.date_written.as_deref().and_then(|d| serde_json::from_str::<Value>(d).ok()).unwrap_or(Value::Null);
+        json!({
+            "slug": self.slug,
+            "title": self.title,
+            "collection": self.collection,
+            "url": self.url,
+            "summary": self.summary,
+            "tags": self.tags,
+            "date": date,
+        })
+        .to_string()
     }
 }
 
@@ -228,35 +253,13 @@ impl Card {
             language: String::new(),
             translation_key: None,
             event: event_span(record),
-            item: "{}".into(),
+            thumb: None,
+            date_written: None,
             excerpt: None,
-            flat: "{}".into(),
             links: Vec::new(),
             entry: None,
         }
     }
-}
-
-/// A record as a listing shows it (not marked past).
-fn item(record: &Record, content: &Content) -> Value {
-    let site_language = &content.site.language;
-    json!({
-        "title": record.title,
-        "url": record.url,
-        "summary": record.summary,
-        "date": record.date.or_else(|| start_of(record)).map(|d| d.date()),
-        "image": figure::image(record, &content.statics, figure::THUMB_SIZES),
-        "past": false,
-        "draft": record.draft,
-        "collection": record.collection,
-        "collection_label": collection_label(&content.strings, &record.collection),
-        "content_lang": lang_attributes(language_of(record, site_language), site_language),
-    })
-}
-
-/// A record's `start`, parsed.
-fn start_of(record: &Record) -> Option<DateTime> {
-    record.fields.get("start").and_then(Value::as_str).and_then(|s| parse_content_date(s).ok())
 }
 
 /// When an event starts and ends; `None` for an undated one.
@@ -279,19 +282,6 @@ fn excerpt(record: &Record) -> String {
         .summary
         .clone()
         .unwrap_or_else(|| record.body.as_deref().map(super::feed::first_paragraph).unwrap_or_default())
-}
-
-/// A record's entry in `search-index.json`.
-fn flat_entry(record: &Record) -> Value {
-    json!({
-        "slug": record.slug,
-        "title": record.title,
-        "collection": record.collection,
-        "url": record.url,
-        "summary": record.summary,
-        "tags": record.tags,
-        "date": record.fields.get("date").or_else(|| record.fields.get("updated")).cloned().unwrap_or(Value::Null),
-    })
 }
 
 /// JSON fragments joined into an array, as `serde_json` writes one (no spaces).

@@ -13,7 +13,7 @@ use portal_core::search::{build_segment, index_manifest, Segment, SegmentMeta};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::model::{json_array, Model};
+use super::model::{json_array, Card, Model};
 use super::output::{Group, OutFile};
 use crate::load::Content;
 
@@ -35,7 +35,8 @@ pub fn search_doc(record: &Record) -> SearchDoc {
 pub fn blocks(model: &Model) -> impl Iterator<Item = (String, String)> + '_ {
     let collections = model.collections.iter().map(|(name, cards)| (name.to_string(), cards.as_slice()));
     collections.chain([(ENCYCLOPEDIA.to_string(), model.entries.as_slice())]).map(|(name, cards)| {
-        let joined = json_array(cards.iter().map(|card| card.flat.as_str()));
+        let flats: Vec<String> = cards.iter().map(Card::flat).collect();
+        let joined = json_array(flats.iter().map(String::as_str));
         (name, joined[1..joined.len() - 1].to_string())
     })
 }

@@ -151,9 +151,9 @@ fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option
 pub fn collection(r: &Renderer, name: &'static str, keep: Keep) -> Result<Vec<Paged>> {
     let records = r.model.cards(name);
     let items: Vec<Value> = if name == EVENTS {
-        order_events(records, r.now).into_iter().map(|(card, past)| card.item(past)).collect()
+        order_events(records, r.now).into_iter().map(|(card, past)| card.item(r.content, past)).collect()
     } else {
-        records.iter().map(|card| card.item(false)).collect()
+        records.iter().map(|card| card.item(r.content, false)).collect()
     };
     let mut extra = Context::new();
     extra.insert("name", name);

@@ -24,8 +24,18 @@ pub struct Term<'a> {
     pub slug: String,
     /// Its most used spelling.
     pub name: String,
-    /// The cards of the records carrying it, newest first.
+    /// The cards of the records carrying it (see [`Term::newest_first`]).
     pub records: Vec<&'a Card>,
+}
+
+impl<'a> Term<'a> {
+    /// The cards of the term, newest first (then by title and URL): the order of its pages,
+    /// sorted only for the terms whose pages are made.
+    pub fn newest_first(&self) -> Vec<&'a Card> {
+        let mut records = self.records.clone();
+        records.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.title.cmp(&b.title)).then_with(|| a.url.cmp(&b.url)));
+        records
+    }
 }
 
 /// The terms of one taxonomy over every record and entry, in name order.
@@ -52,15 +62,12 @@ pub fn terms(model: &Model, taxonomy: Taxonomy) -> Vec<Term<'_>> {
     }
     let mut terms: Vec<Term> = by_slug
         .into_iter()
-        .map(|(slug, (spellings, mut records))| {
+        .map(|(slug, (spellings, records))| {
             let name = spellings
                 .into_iter()
                 .max_by(|(a, x), (b, y)| x.cmp(y).then_with(|| b.cmp(a)))
                 .map(|(name, _)| name.to_string())
                 .unwrap_or_else(|| slug.clone());
-            records.sort_by(|a, b| {
-                b.date.cmp(&a.date).then_with(|| a.title.cmp(&b.title)).then_with(|| a.url.cmp(&b.url))
-            });
             Term { slug, name, records }
         })
         .collect();
@@ -124,7 +131,7 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) ->
         .par_iter()
         .filter(|term| which.includes(taxonomy, &term.slug))
         .map(|term| {
-            let items: Vec<Value> = term.records.iter().map(|card| card.item(false)).collect();
+            let items: Vec<Value> = term.newest_first().iter().map(|card| card.item(r.content, false)).collect();
             let mut extra = Context::new();
             extra.insert("taxonomy", name);
             extra.insert("taxonomy_title", &title);
@@ -184,7 +191,7 @@ mod tests {
         let tags = terms(&model, Taxonomy::Tags);
         assert_eq!(tags.len(), 1, "`!!!` has no slug, the rest are one term");
         assert_eq!((tags[0].slug.as_str(), tags[0].name.as_str()), ("clean-water", "clean water"));
-        let urls: Vec<&str> = tags[0].records.iter().map(|r| r.url.as_str()).collect();
+        let urls: Vec<&str> = tags[0].newest_first().iter().map(|r| r.url.as_str()).collect();
         assert_eq!(urls, ["/news/b", "/events/c", "/news/a"], "each record once, newest first");
         let categories = terms(&model, Taxonomy::Categories);
         assert_eq!((categories[0].name.as_str(), categories[0].records.len()), ("Health", 2));

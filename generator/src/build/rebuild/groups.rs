@@ -29,19 +29,19 @@ pub fn keeper(old: &[Output]) -> impl Fn(&str, &Key) -> bool + Sync + '_ {
     move |url: &str, key: &Key| keys.get(url) == Some(key)
 }
 
-/// The outputs of `old` that a kept page at `url` stands on: the page and its twin.
-fn page_outputs<'a>(old: &'a [Output], url: &str) -> Vec<&'a Output> {
-    let Some(page) = old.iter().find(|o| o.route.as_deref() == Some(url)) else { return Vec::new() };
-    let twin = page.markdown.as_deref();
-    old.iter().filter(|o| std::ptr::eq(*o, page) || Some(o.file.as_str()) == twin).collect()
-}
-
-/// Adds pages to `made`: the rendered ones' files, the kept ones' last outputs.
+/// Adds pages to `made`: the rendered ones' files, the kept ones' last outputs (the page and its
+/// twin).
 fn add_pages(made: &mut Made, paged: Vec<Paged>, old: &[Output]) {
+    let by_route: BTreeMap<&str, &Output> = old.iter().filter_map(|o| Some((o.route.as_deref()?, o))).collect();
+    let by_file: BTreeMap<&str, &Output> = old.iter().map(|o| (o.file.as_str(), o)).collect();
     for page in paged {
         match page {
             Paged::Rendered(files) => made.files.extend(*files),
-            Paged::Kept(url) => made.kept.extend(page_outputs(old, &url).into_iter().cloned()),
+            Paged::Kept(url) => {
+                let Some(page) = by_route.get(url.as_str()) else { continue };
+                let twin = page.markdown.as_deref().and_then(|twin| by_file.get(twin));
+                made.kept.extend(std::iter::once(*page).chain(twin.copied()).cloned());
+            }
         }
     }
 }

@@ -84,7 +84,8 @@ pub fn finish(
     let view = RouteView::new(&out, head_shards(&out)?);
     let Some(mut view) = steps.time("settle", || settle(view, &redo))? else { return Ok(None) };
     let mut files: Vec<OutFile> = redo.made.values_mut().flat_map(|made| std::mem::take(&mut made.files)).collect();
-    steps.time("links", || links::apply_with(&mut files, &view, content.site.base()));
+    let resolver = Resolver { view: &view, pages: work.model.all().map(|card| card.url.as_str()).collect() };
+    steps.time("links", || links::apply_with(&mut files, &resolver, content.site.base()));
     let routes = steps.time("etags", || crate::build::output::routes(&files))?;
     for (route, asset) in &routes {
         if view.last(route)?.as_ref() != Some(asset) {
@@ -102,6 +103,25 @@ pub fn finish(
     let report = steps.time("write", || commit::commit(work, &redo, files, layout, state, started));
     steps.report();
     report
+}
+
+/// Where the links of the pages made again lead: this build's changes, the page of every card,
+/// and the rest from the last build's route index.
+struct Resolver<'a> {
+    view: &'a RouteView,
+    pages: std::collections::HashSet<&'a str>,
+}
+
+impl links::Resolve for Resolver<'_> {
+    fn file_of(&self, route: &str) -> Option<String> {
+        if let Some(change) = self.view.changes.get(route) {
+            return change.as_ref().map(|asset| asset.file.clone());
+        }
+        if self.pages.contains(route) {
+            return Some(portal_core::routes::page_file(route));
+        }
+        self.view.file_of(route)
+    }
 }
 
 /// The route-index shard count of the last build.
@@ -187,22 +207,24 @@ fn add_linking(r: &Renderer, work: &Work, redo: &mut Redo) -> Result<Option<()>,
     Ok(Some(()))
 }
 
-/// The pages each sitemap section lists after the groups made again.
+/// The pages each sitemap section lists after the groups made again: the last build's, less the
+/// pages gone from those groups, with the pages new to them (drafts aside).
 fn sitemap_sections(work: &Work, redo: &Redo) -> BTreeMap<String, Vec<String>> {
     let mut sections: BTreeMap<String, BTreeSet<String>> =
         work.head.sitemap.iter().map(|(name, pages)| (name.clone(), pages.iter().cloned().collect())).collect();
     let drafts: BTreeSet<&str> = work.model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     for (group, made) in redo.made.iter().filter(|(g, _)| !matches!(g, Group::Statics | Group::Site)) {
-        for old in redo.old.get(group).into_iter().flatten().filter(|o| o.content_type == HTML) {
-            if let Some(route) = &old.route {
-                if let Some(pages) = sections.get_mut(sitemap::section(route)) {
-                    pages.remove(route);
-                }
-            }
-        }
+        let old = redo.old.get(group).into_iter().flatten().filter(|o| o.content_type == HTML);
+        let before: BTreeSet<&str> = old.filter_map(|o| o.route.as_deref()).collect();
         let files = made.files.iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
         let kept = made.kept.iter().filter(|o| o.content_type == HTML).filter_map(|o| o.route.as_deref());
-        for route in files.chain(kept).filter(|route| !drafts.contains(route)) {
+        let now: BTreeSet<&str> = files.chain(kept).filter(|route| !drafts.contains(route)).collect();
+        for route in before.difference(&now) {
+            if let Some(pages) = sections.get_mut(sitemap::section(route)) {
+                pages.remove(*route);
+            }
+        }
+        for route in now.difference(&before) {
             sections.entry(sitemap::section(route).to_string()).or_default().insert(route.to_string());
         }
     }
