@@ -190,6 +190,12 @@ fn keep(
         removed: tally.removed,
         uploaded: upload.uploaded(),
     };
+    let gone = work.head.sources.iter().filter(|(file, _)| !work.found.contains_key(*file));
+    let read = work.read.iter().filter_map(|file| work.found.get(file)).map(|f| card_group(f.collection));
+    let changed = state::Changed {
+        sources: Some(gone.map(|(_, source)| card_group(&source.collection)).chain(read).collect()),
+        sitemap: made.sections != work.head.sitemap,
+    };
     let head = Head {
         sources,
         now: made.now,
@@ -200,7 +206,7 @@ fn keep(
         upload,
         ..work.head
     };
-    state::save_head(out, &head)?;
+    state::save_head(out, &head, &changed, card_group)?;
     Ok(BuildReport {
         collections: work.model.collections.iter().map(|(name, cards)| (*name, cards.len())).collect(),
         entries: work.model.entries.len(),

@@ -55,7 +55,7 @@ pub fn clean(
         site_warnings,
         upload,
     };
-    state::save_head(out, &head)
+    state::save_head(out, &head, &state::Changed { sources: None, sitemap: true }, card_group)
 }
 
 /// Warnings as the state keeps them: (file, line, message).

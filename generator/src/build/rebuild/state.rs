@@ -45,12 +45,15 @@ pub struct Head {
     pub inputs: [u8; 32],
     /// The build time.
     pub now: DateTime,
-    /// Record and entry files, by path relative to the content folder.
+    /// Record and entry files, by the name the loader gives them (kept in a file per collection,
+    /// see [`save_head`]).
+    #[serde(skip)]
     pub sources: BTreeMap<String, Source>,
     /// Each collection's byte range in `/api/search-index.json` (collections in name order, then
     /// `entries`), so a rebuild copies the ranges of collections that did not change.
     pub flat_ranges: BTreeMap<String, (usize, usize)>,
-    /// The page URLs of each sitemap section (see `pages::sitemap`).
+    /// The page URLs of each sitemap section (see `pages::sitemap`; kept in a file of its own).
+    #[serde(skip)]
     pub sitemap: BTreeMap<String, Vec<String>>,
     /// URLs the build serves, in all.
     pub routes: usize,
@@ -117,13 +120,60 @@ fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     std::fs::rename(&temporary, path).with_context(|| format!("writing {}", path.display()))
 }
 
-/// The head of the last build into `out`, if it left one this version can read.
-pub fn head(out: &Path) -> Option<Head> {
-    read::<Head>(&head_file(out)).ok().filter(|head| head.format == FORMAT)
+fn sources_file(out: &Path, group: &str) -> PathBuf {
+    dir(out).join("sources").join(format!("{group}.bin"))
 }
 
-/// Writes the head (last: it vouches for the cards and tables written before it).
-pub fn save_head(out: &Path, head: &Head) -> Result<()> {
+fn sitemap_file(out: &Path) -> PathBuf {
+    dir(out).join("sitemap.bin")
+}
+
+/// The head of the last build into `out`, if it left one this version can read, with its sources
+/// (read from their files in parallel) and sitemap.
+pub fn head(out: &Path) -> Option<Head> {
+    use rayon::prelude::*;
+    let mut head = read::<Head>(&head_file(out)).ok().filter(|head| head.format == FORMAT)?;
+    let listed = std::fs::read_dir(dir(out).join("sources")).into_iter().flatten().flatten();
+    let files: Vec<PathBuf> = listed.map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "bin")).collect();
+    let parts: Vec<BTreeMap<String, Source>> = files.par_iter().map(|path| read(path).ok()).collect::<Option<_>>()?;
+    head.sources = parts.into_iter().flatten().collect();
+    head.sitemap = read(&sitemap_file(out)).ok()?;
+    Some(head)
+}
+
+/// What of the head changed since the state was read, to be written again.
+#[derive(Debug, Clone, Default)]
+pub struct Changed {
+    /// The groups (see `save::card_group`) whose sources changed; `None`: all of them.
+    pub sources: Option<BTreeSet<String>>,
+    /// Whether the sitemap changed.
+    pub sitemap: bool,
+}
+
+/// Writes the head: the sources of the groups and the sitemap that `changed`, then the head itself
+/// (last: it vouches for the cards and tables written before it).
+pub fn save_head(out: &Path, head: &Head, changed: &Changed, group_of: impl Fn(&str) -> String) -> Result<()> {
+    let mut groups: BTreeMap<String, BTreeMap<&String, &Source>> = BTreeMap::new();
+    if let Some(only) = &changed.sources {
+        for group in only {
+            groups.insert(group.clone(), BTreeMap::new());
+        }
+    }
+    for (file, source) in &head.sources {
+        let group = group_of(&source.collection);
+        if changed.sources.as_ref().is_none_or(|only| only.contains(&group)) {
+            groups.entry(group).or_default().insert(file, source);
+        }
+    }
+    if changed.sources.is_none() {
+        let _ = std::fs::remove_dir_all(dir(out).join("sources"));
+    }
+    for (group, sources) in &groups {
+        write(&sources_file(out, group), sources)?;
+    }
+    if changed.sitemap {
+        write(&sitemap_file(out), &head.sitemap)?;
+    }
     write(&head_file(out), head)
 }
 
@@ -191,10 +241,11 @@ mod tests {
             site_warnings: Vec::new(),
             upload: Upload::default(),
         };
-        save_head(dir.path(), &kept).expect("saved");
+        let all = Changed { sources: None, sitemap: true };
+        save_head(dir.path(), &kept, &all, str::to_string).expect("saved");
         assert_eq!(head(dir.path()).map(|h| h.routes), Some(3));
         kept.format = FORMAT + 1;
-        save_head(dir.path(), &kept).expect("saved");
+        save_head(dir.path(), &kept, &all, str::to_string).expect("saved");
         assert!(head(dir.path()).is_none());
     }
 }
