@@ -141,6 +141,8 @@ pub struct Rendered {
     pub warnings: Vec<ContentError>,
     /// The build time.
     pub generated_at: DateTime,
+    /// Each collection's range in the flat search index.
+    pub flat_ranges: std::collections::BTreeMap<String, (usize, usize)>,
 }
 
 /// Loads the content and renders every output in memory: what `build` writes and what `check`
@@ -164,7 +166,8 @@ pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Resu
     let generated_at = build_time();
     let model = steps.time("cards", || Model::of(&content));
     let mut files = steps.time("api", || api::files(&content))?;
-    files.extend(steps.time("search", || search::files(&content, &model))?);
+    let (search_files, flat_ranges) = steps.time("search", || search::files(&content, &model))?;
+    files.extend(search_files);
     files.extend(steps.time("encyclopedia", || encyclopedia::files(&content, &model))?);
     files.extend(site_files(&content, &model, options.templates.as_deref(), generated_at)?);
     let templates = options.templates.as_deref();
@@ -182,7 +185,7 @@ pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Resu
     files.extend(layout_files(&manifest, &routes, files.iter().filter(|f| !f.group.record_scale()))?);
     files.sort_by(|a, b| a.file.cmp(&b.file));
     steps.report();
-    Ok(Rendered { content, model, files, manifest, routes, warnings, generated_at })
+    Ok(Rendered { content, model, files, manifest, routes, warnings, generated_at, flat_ranges })
 }
 
 /// The files of the site as a whole that are not pages: discovery documents, the feed, datasets,
@@ -261,7 +264,9 @@ pub fn check(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
 pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     if !strict {
-        if let Some(head) = rebuild::state::head(&options.out) {
+        let mut steps = Steps::default();
+        if let Some(head) = steps.time("state", || rebuild::state::head(&options.out)) {
+            steps.report();
             if let Some(report) = rebuild::run(options, head, started)? {
                 return Ok(report);
             }

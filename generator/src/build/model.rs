@@ -215,6 +215,21 @@ impl Card {
         })
     }
 
+    /// Feeds `part` what [`Card::item`] shows of the card (a listing page's key).
+    pub fn item_fingerprint(&self, part: &mut impl FnMut(&[u8])) {
+        for text in [&self.title, &self.url, &self.collection, &self.language] {
+            part(text.as_bytes());
+        }
+        for text in [&self.summary, &self.thumb] {
+            part(&[u8::from(text.is_some())]);
+            part(text.as_deref().unwrap_or_default().as_bytes());
+        }
+        let date = self.date.or_else(|| self.event.map(|e| e.start)).map(|d| d.unix);
+        part(&[u8::from(date.is_some())]);
+        part(&date.unwrap_or_default().to_le_bytes());
+        part(&[u8::from(self.draft)]);
+    }
+
     /// Its entry of `/api/search-index.json`.
     pub fn flat(&self) -> String {
         let date =

@@ -31,14 +31,17 @@ pub fn search_doc(record: &Record) -> SearchDoc {
     }
 }
 
-/// Each collection's entries of the flat index (and the encyclopedia's, as `entries`), joined.
-pub fn blocks(model: &Model) -> impl Iterator<Item = (String, String)> + '_ {
+/// Each collection's cards (and the encyclopedia's, as `entries`), in the flat index's order.
+pub fn blocks(model: &Model) -> impl Iterator<Item = (String, &[Card])> + '_ {
     let collections = model.collections.iter().map(|(name, cards)| (name.to_string(), cards.as_slice()));
-    collections.chain([(ENCYCLOPEDIA.to_string(), model.entries.as_slice())]).map(|(name, cards)| {
-        let flats: Vec<String> = cards.iter().map(Card::flat).collect();
-        let joined = json_array(flats.iter().map(String::as_str));
-        (name, joined[1..joined.len() - 1].to_string())
-    })
+    collections.chain([(ENCYCLOPEDIA.to_string(), model.entries.as_slice())])
+}
+
+/// The entries of `cards` in the flat index, joined: one block of it.
+pub fn block(cards: &[Card]) -> String {
+    let flats: Vec<String> = cards.iter().map(Card::flat).collect();
+    let joined = json_array(flats.iter().map(String::as_str));
+    joined[1..joined.len() - 1].to_string()
 }
 
 /// `/api/search-index.json` from its blocks (see [`blocks`]): the bytes, and the range of each
@@ -87,16 +90,17 @@ pub fn doc_of_json(item: &Value) -> SearchDoc {
     }
 }
 
-/// The index's segment files, its manifest and the flat index (records and encyclopedia entries).
-pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {
+/// The index's segment files, its manifest and the flat index (records and encyclopedia entries),
+/// with each collection's range in the flat index.
+pub fn files(content: &Content, model: &Model) -> Result<(Vec<OutFile>, BTreeMap<String, (usize, usize)>)> {
     let docs = content.collections.values().flatten().map(search_doc).chain(content.entries.iter().map(entry_doc));
     let segments = build_all(split(docs.collect()))?;
     let metas: Vec<SegmentMeta> = segments.iter().map(Segment::meta).collect();
     let mut out = segment_files(&segments);
     out.push(manifest_file(&metas));
-    let (flat, _) = flat_index(blocks(model));
+    let (flat, ranges) = flat_index(blocks(model).map(|(name, cards)| (name, block(cards))));
     out.push(OutFile::at("/api/search-index.json", flat.into_bytes())?.in_group(Group::Search));
-    Ok(out)
+    Ok((out, ranges))
 }
 
 /// The segments of `groups` (the documents of each, see `split`), built in parallel.

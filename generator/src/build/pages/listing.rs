@@ -57,12 +57,19 @@ pub fn order_events(records: &[Card], now: DateTime) -> Vec<(&Card, bool)> {
     upcoming.chain(past).chain(undated.into_iter().map(|r| (r, false))).collect()
 }
 
+/// A record on a listing page: its card, and whether it is marked past.
+pub type Item<'a> = (&'a Card, bool);
+
 /// Every page of `listing` over `items`, each with its markdown twin; a page that `keep` says the
-/// last build made from the same inputs is kept rather than rendered.
-pub fn paged(r: &Renderer, listing: &Listing, items: &[Value], keep: Keep) -> Result<Vec<Paged>> {
+/// last build made from the same inputs is kept rather than rendered. A page's key hashes the
+/// listing, the page's place in it and what each of its items shows; the items themselves are
+/// made only for the pages rendered.
+pub fn paged(r: &Renderer, listing: &Listing, items: &[Item], keep: Keep) -> Result<Vec<Paged>> {
     let size = r.content.site.pagination.page_size;
     let pages = page_count(items.len(), size);
     let strings = r.strings();
+    let listed =
+        serde_json::to_vec(&(&listing.title, &listing.lead, &listing.url, &listing.extra.clone().into_json()))?;
     (1..=pages)
         .into_par_iter()
         .map(|number| {
@@ -77,34 +84,45 @@ pub fn paged(r: &Renderer, listing: &Listing, items: &[Value], keep: Keep) -> Re
                     "next": (number < pages).then(|| page_url(&listing.url, number + 1)),
                 })
             });
+            let key = key_of(listing, &listed, &url, pagination.as_ref(), on_page);
+            if keep(&url, &key) {
+                return Ok(Paged::Kept(url));
+            }
+            let values: Vec<Value> = on_page.iter().map(|(card, past)| card.item(r.content, *past)).collect();
             let mut context = listing.extra.clone();
             context.insert("title", &listing.title);
             context.insert("lead", &listing.lead);
             context.insert("listing_url", &listing.url);
-            context.insert("records", on_page);
+            context.insert("records", &values);
             context.insert("pagination", &pagination);
-            let key = key_of(listing, &url, &context)?;
-            if keep(&url, &key) {
-                return Ok(Paged::Kept(url));
-            }
             let html = r.render(listing.template, Some(&url), context)?;
-            let [mut html, twin] = page(&url, html, markdown(r, listing, on_page, pagination.as_ref()));
+            let [mut html, twin] = page(&url, html, markdown(r, listing, &values, pagination.as_ref()));
             html.key = Some(key);
             Ok(Paged::Rendered(Box::new([html, twin])))
         })
         .collect()
 }
 
-/// A hash of what a listing page is made from (the shared inputs of every page, such as the
-/// templates, are the same in any build that keeps pages).
-fn key_of(listing: &Listing, url: &str, context: &Context) -> Result<Key> {
-    let own = serde_json::to_vec(&context.clone().into_json())?;
+/// A hash of what a listing page is made from: the listing (`listed`: its title, lead, URL and
+/// extra values), the page's URL and place, and each item's card as its item shows it (the shared
+/// inputs of every page, such as the templates and the interface text, are the same in any build
+/// that keeps pages).
+fn key_of(listing: &Listing, listed: &[u8], url: &str, pagination: Option<&Value>, items: &[Item]) -> Key {
     let mut hasher = Sha256::new();
-    for part in [listing.template.as_bytes(), url.as_bytes(), listing.markdown_note.as_bytes(), &own] {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
+    let mut part = |bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    part(listing.template.as_bytes());
+    part(listing.markdown_note.as_bytes());
+    part(listed);
+    part(url.as_bytes());
+    part(pagination.map(Value::to_string).unwrap_or_default().as_bytes());
+    for (card, past) in items {
+        card.item_fingerprint(&mut part);
+        part(&[u8::from(*past)]);
     }
-    Ok(hasher.finalize().into())
+    hasher.finalize().into()
 }
 
 fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option<&Value>) -> String {
@@ -150,11 +168,8 @@ fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option
 /// The listing pages of collection `name`, in its group.
 pub fn collection(r: &Renderer, name: &'static str, keep: Keep) -> Result<Vec<Paged>> {
     let records = r.model.cards(name);
-    let items: Vec<Value> = if name == EVENTS {
-        order_events(records, r.now).into_iter().map(|(card, past)| card.item(r.content, past)).collect()
-    } else {
-        records.iter().map(|card| card.item(r.content, false)).collect()
-    };
+    let items: Vec<Item> =
+        if name == EVENTS { order_events(records, r.now) } else { records.iter().map(|card| (card, false)).collect() };
     let mut extra = Context::new();
     extra.insert("name", name);
     let listing = Listing {

@@ -131,7 +131,7 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) ->
         .par_iter()
         .filter(|term| which.includes(taxonomy, &term.slug))
         .map(|term| {
-            let items: Vec<Value> = term.newest_first().iter().map(|card| card.item(r.content, false)).collect();
+            let items: Vec<super::listing::Item> = term.newest_first().into_iter().map(|card| (card, false)).collect();
             let mut extra = Context::new();
             extra.insert("taxonomy", name);
             extra.insert("taxonomy_title", &title);

@@ -207,14 +207,19 @@ fn keep(
         ..work.head
     };
     state::save_head(out, &head, &changed, card_group)?;
-    Ok(BuildReport {
+    let report = BuildReport {
         collections: work.model.collections.iter().map(|(name, cards)| (*name, cards.len())).collect(),
         entries: work.model.entries.len(),
         write: stats,
         warnings: report_warnings,
         elapsed: started.elapsed(),
         rebuilt: true,
-    })
+    };
+    // Freeing a big site's model takes a while; nothing waits for it (a command exits, a server
+    // goes on serving).
+    let (model, content) = (work.model, work.content);
+    std::thread::spawn(move || drop((model, content)));
+    Ok(report)
 }
 
 /// Every warning of the build, sorted as a clean build reports them.

@@ -21,6 +21,9 @@ pub struct Made {
     pub files: Vec<OutFile>,
     /// Outputs of the last build kept as they are.
     pub kept: Vec<Output>,
+    /// A collection's records as JSON, in API order, when its listing was made again (search
+    /// reads its documents from them).
+    pub items: Option<Vec<Value>>,
 }
 
 /// The keep test of keyed pages: the last build's page at the URL was made from the same inputs.
@@ -77,7 +80,9 @@ pub fn collection(
     }
     made.files.extend(pages::record_pages(r, records, &Translations::of(r.model))?);
     if changed {
-        made.files.extend(api::listing(name, items(r, name, records, out)?, &r.content.site)?);
+        let items = items(r, name, records, out)?;
+        made.files.extend(api::listing(name, items.clone(), &r.content.site)?);
+        made.items = Some(items);
         let keep = keeper(old);
         add_pages(&mut made, listing::collection(r, name, &keep)?, old);
     }
@@ -93,11 +98,12 @@ fn items(r: &Renderer, name: &str, records: &[&Record], out: &Path) -> Result<Ve
         Ok(bytes) => serde_json::from_slice(&bytes).with_context(|| format!("reading {}", file.display()))?,
         Err(_) => Value::Null,
     };
+    let mut last = last;
     let mut known: BTreeMap<String, Value> = BTreeMap::new();
-    if let Value::Array(items) = &last["data"][name] {
+    if let Value::Array(items) = last["data"][name].take() {
         for item in items {
             if let Some(url) = item["url"].as_str() {
-                known.insert(url.to_string(), item.clone());
+                known.insert(url.to_string(), item);
             }
         }
     }

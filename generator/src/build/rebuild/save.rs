@@ -15,7 +15,6 @@ use super::state::{self, Head, Output, Source, FORMAT};
 use crate::build::model::Model;
 use crate::build::output::{Group, OutFile};
 use crate::build::pages::sitemap;
-use crate::build::search::{blocks, flat_index};
 use crate::build::upload::Upload;
 use crate::build::Rendered;
 
@@ -48,7 +47,7 @@ pub fn clean(
         inputs,
         now: rendered.generated_at,
         sources,
-        flat_ranges: flat_index(blocks(model)).1,
+        flat_ranges: rendered.flat_ranges.clone(),
         sitemap: sitemap::sections(&pages.iter().map(String::as_str).collect::<Vec<_>>()),
         routes: rendered.routes.len(),
         bytes,

@@ -27,9 +27,15 @@ fn key_of(card: &Card) -> Key {
     (card.collection.clone(), card.id.clone())
 }
 
-/// The index made again, given the files made now (`made_now`, by file) and the last build's
-/// table of the search group (`old`). `None` when the last build's index cannot be matched.
-pub fn index(work: &Work, made_now: &BTreeMap<&str, &[u8]>, old: &[Output]) -> Result<Option<Made>> {
+/// The index made again, given the files made now (`made_now`, by file), the records' JSON of the
+/// collections made again (`items`) and the last build's table of the search group (`old`). `None`
+/// when the last build's index cannot be matched.
+pub fn index(
+    work: &Work,
+    made_now: &BTreeMap<&str, &[u8]>,
+    items: &BTreeMap<&str, &[Value]>,
+    old: &[Output],
+) -> Result<Option<Made>> {
     let out = work.options.out.as_path();
     let read_again: BTreeSet<Key> =
         work.model.all().filter(|card| work.read.contains(&card.file)).map(key_of).collect();
@@ -62,7 +68,7 @@ pub fn index(work: &Work, made_now: &BTreeMap<&str, &[u8]>, old: &[Output]) -> R
             }
         }
     }
-    let Some(docs) = documents(work, made_now, &rebuild)? else { return Ok(None) };
+    let Some(docs) = documents(work, made_now, items, &rebuild)? else { return Ok(None) };
     let built = search::build_all(docs)?;
     for ((at, _), segment) in rebuild.iter().zip(&built) {
         metas[*at] = segment.meta();
@@ -72,7 +78,7 @@ pub fn index(work: &Work, made_now: &BTreeMap<&str, &[u8]>, old: &[Output]) -> R
     let kept_files: BTreeSet<String> = metas.iter().map(SegmentMeta::file).collect();
     let made: BTreeSet<String> = files.iter().map(|f| f.file.clone()).collect();
     let kept = old.iter().filter(|o| kept_files.contains(&o.file) && !made.contains(&o.file)).cloned().collect();
-    Ok(Some(Made { files, kept }))
+    Ok(Some(Made { files, kept, items: None }))
 }
 
 fn borrowed(keys: &[Key]) -> Vec<(&str, &str)> {
@@ -90,6 +96,7 @@ fn last_manifest(out: &Path) -> Result<PackManifest> {
 fn documents(
     work: &Work,
     made_now: &BTreeMap<&str, &[u8]>,
+    items: &BTreeMap<&str, &[Value]>,
     rebuild: &[(usize, &[Key])],
 ) -> Result<Option<Vec<Vec<SearchDoc>>>> {
     let out = work.options.out.as_path();
@@ -113,9 +120,14 @@ fn documents(
                 continue;
             }
             if !listings.contains_key(collection) {
-                let listing = read(&format!("api/{collection}.json"))?;
-                let items = listing["data"][collection.as_str()].as_array().cloned().unwrap_or_default();
-                let by_id = items.iter().map(search::doc_of_json).map(|d| (d.id.clone(), d)).collect();
+                let by_id = match items.get(collection.as_str()) {
+                    Some(items) => items.iter().map(search::doc_of_json).map(|d| (d.id.clone(), d)).collect(),
+                    None => {
+                        let listing = read(&format!("api/{collection}.json"))?;
+                        let items = listing["data"][collection.as_str()].as_array().cloned().unwrap_or_default();
+                        items.iter().map(search::doc_of_json).map(|d| (d.id.clone(), d)).collect()
+                    }
+                };
                 listings.insert(collection.clone(), by_id);
             }
             let Some(doc) = listings.get_mut(collection).and_then(|docs| docs.remove(id)) else { return Ok(None) };

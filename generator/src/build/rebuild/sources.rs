@@ -3,12 +3,13 @@
 //! not read again). Listed by the loader's own functions, so both name files alike.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use portal_core::collections::ENCYCLOPEDIA;
+use portal_core::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use rayon::prelude::*;
 
 use super::state::Source;
+use crate::load::records::{self, Format};
 use crate::load::{self, encyclopedia};
 
 /// One record or entry file found.
@@ -23,23 +24,63 @@ pub struct Found {
 }
 
 /// Every record and entry file of `root`, by the name the loader gives it; `None` when listing
-/// found a problem (a stray file, an unknown folder), which only a clean build reports.
+/// found a problem (a stray file, an unknown folder, a folder it cannot read), which only a clean
+/// build reports. Lists the same files as the loader (hidden files skipped, nested folders of
+/// collections walked, links not followed), reading each folder once and each file's size and
+/// time relative to its folder, the collections in parallel.
 pub fn scan(root: &Path) -> Option<BTreeMap<String, Found>> {
-    let mut errors = Vec::new();
-    let mut files: Vec<(&'static str, std::path::PathBuf)> = load::collect_files(root, &mut errors).ok()?;
-    let entries = encyclopedia::entry_files(&root.join(encyclopedia::FOLDER), &mut errors);
-    files.extend(entries.into_iter().map(|path| (ENCYCLOPEDIA, path)));
-    if !errors.is_empty() {
-        return None;
+    let mut folders: Vec<(&'static str, PathBuf)> = Vec::new();
+    for entry in std::fs::read_dir(root).ok()? {
+        let entry = entry.ok()?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !entry.file_type().ok()?.is_dir() {
+            continue;
+        }
+        if let Some(collection) = COLLECTIONS.iter().find(|c| **c == name) {
+            folders.push((collection, root.join(collection)));
+        } else if name == encyclopedia::FOLDER {
+            folders.push((ENCYCLOPEDIA, root.join(encyclopedia::FOLDER)));
+        } else if !load::OTHER_FOLDERS.contains(&name.as_str()) {
+            return None;
+        }
     }
-    files
+    let lists: Vec<Vec<(String, Found)>> = folders
         .par_iter()
-        .map(|(collection, path)| {
-            let meta = std::fs::metadata(path).ok()?;
-            let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
-            Some((path.display().to_string(), Found { collection, size: meta.len(), modified }))
-        })
-        .collect()
+        .map(|(collection, dir)| walk(collection, dir, *collection == ENCYCLOPEDIA))
+        .collect::<Option<_>>()?;
+    Some(lists.into_iter().flatten().collect())
+}
+
+/// The record files under `dir` (only directly in it when `flat`: entries are not nested).
+fn walk(collection: &'static str, dir: &Path, flat: bool) -> Option<Vec<(String, Found)>> {
+    let accepted: &[Format] = if flat { &[Format::Markdown] } else { &[Format::Markdown, Format::Yaml, Format::Json] };
+    let mut out = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder).ok()? {
+            let entry = entry.ok()?;
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let path = entry.path();
+            // The encyclopedia's loader follows links (a linked file is an entry); collections' do not.
+            let kind = if flat { std::fs::metadata(&path).ok()?.file_type() } else { entry.file_type().ok()? };
+            if kind.is_dir() {
+                if flat {
+                    return None;
+                }
+                pending.push(path);
+            } else if kind.is_file() {
+                if records::stray_file(&path, accepted).is_some() {
+                    return None;
+                }
+                let meta = if flat { std::fs::metadata(&path).ok()? } else { entry.metadata().ok()? };
+                let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
+                out.push((path.display().to_string(), Found { collection, size: meta.len(), modified }));
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Whether `found` is the file the last build read as `source`.

@@ -10,6 +10,7 @@ use portal_core::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use portal_core::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
 use portal_core::media::HTML;
 use portal_core::time::DateTime;
+use serde_json::Value;
 
 use super::changes::Changes;
 use super::groups::{self, Made};
@@ -43,6 +44,22 @@ impl Redo {
     /// Routes the group served in the last build.
     fn routes_before(&self, group: Group) -> BTreeSet<&str> {
         self.old.get(&group).into_iter().flatten().filter_map(|o| o.route.as_deref()).collect()
+    }
+
+    /// What the last build served at each URL of the groups made again.
+    fn assets_before(&self) -> std::collections::HashMap<&str, Asset> {
+        let old = self.old.values().flatten();
+        old.filter_map(|o| {
+            let asset = Asset {
+                file: o.file.clone(),
+                content_type: o.content_type.clone(),
+                etag: o.etag.clone(),
+                headers: o.headers.clone(),
+                markdown: o.markdown.clone(),
+            };
+            Some((o.route.as_deref()?, asset))
+        })
+        .collect()
     }
 
     /// URLs that came or went in the groups made again.
@@ -84,18 +101,20 @@ pub fn finish(
     let view = RouteView::new(&out, head_shards(&out)?);
     let Some(mut view) = steps.time("settle", || settle(view, &redo))? else { return Ok(None) };
     let mut files: Vec<OutFile> = redo.made.values_mut().flat_map(|made| std::mem::take(&mut made.files)).collect();
-    let resolver = Resolver { view: &view, pages: work.model.all().map(|card| card.url.as_str()).collect() };
+    let resolver = Resolver::new(&view, &work.model, &redo);
     steps.time("links", || links::apply_with(&mut files, &resolver, content.site.base()));
     let routes = steps.time("etags", || crate::build::output::routes(&files))?;
+    let before = redo.assets_before();
     for (route, asset) in &routes {
-        if view.last(route)?.as_ref() != Some(asset) {
+        if before.get(route.as_str()) != Some(asset) {
             view.changes.insert(route.clone(), Some(asset.clone()));
         } else {
             view.changes.remove(route);
         }
     }
     let tables = tables(&redo, &files, &routes);
-    let total = total_routes(&work, &view)?;
+    let added = view.changes.iter().filter(|(route, change)| change.is_some() && !before.contains_key(route.as_str()));
+    let total = work.head.routes + added.count() - view.changes.values().filter(|c| c.is_none()).count();
     let manifest = manifest_head(content, &work.model, now, total);
     let layout = steps.time("shards", || layout_files(&out, &manifest, &tables, &view, total))?;
     let state = commit::State { sections, tables, manifest, total, now, flat_ranges };
@@ -109,7 +128,23 @@ pub fn finish(
 /// and the rest from the last build's route index.
 struct Resolver<'a> {
     view: &'a RouteView,
+    /// Pages of cards: their files follow from their URLs.
     pages: std::collections::HashSet<&'a str>,
+    /// Files of the outputs the groups made again keep.
+    kept: std::collections::HashMap<&'a str, &'a str>,
+}
+
+impl<'a> Resolver<'a> {
+    fn new(view: &'a RouteView, model: &'a crate::build::model::Model, redo: &'a Redo) -> Self {
+        let pages = model.all().map(|card| card.url.as_str()).collect();
+        let kept = redo
+            .made
+            .values()
+            .flat_map(|m| &m.kept)
+            .filter_map(|o| Some((o.route.as_deref()?, o.file.as_str())))
+            .collect();
+        Resolver { view, pages, kept }
+    }
 }
 
 impl links::Resolve for Resolver<'_> {
@@ -119,6 +154,9 @@ impl links::Resolve for Resolver<'_> {
         }
         if self.pages.contains(route) {
             return Some(portal_core::routes::page_file(route));
+        }
+        if let Some(file) = self.kept.get(route) {
+            return Some(file.to_string());
         }
         self.view.file_of(route)
     }
@@ -195,7 +233,7 @@ fn add_linking(r: &Renderer, work: &Work, redo: &mut Redo) -> Result<Option<()>,
         };
         if !redo.old.contains_key(&group) {
             let old = state::outputs(out, &group.name())?;
-            redo.made.insert(group, Made { files: Vec::new(), kept: old.clone() });
+            redo.made.insert(group, Made { files: Vec::new(), kept: old.clone(), items: None });
             redo.old.insert(group, old);
         }
         if let Some(made) = redo.made.get_mut(&group) {
@@ -246,7 +284,7 @@ fn site_group(
     let mut files = site_files(r.content, r.model, work.options.templates.as_deref(), now)?;
     files.extend(pages::site_pages(r)?);
     files.extend(sitemap::files_of_sections(r.content.site.base(), sections, sitemap::MAX_URLS)?);
-    Ok(Made { files, kept: Vec::new() })
+    Ok(Made { files, kept: Vec::new(), items: None })
 }
 
 /// Search made again: the segments of the index that hold a changed record (see [`super::search`])
@@ -255,8 +293,16 @@ fn site_group(
 fn search_group(work: &Work, redo: &Redo, changes: &Changes) -> Result<Option<(Made, FlatRanges)>, BuildError> {
     let made_now: BTreeMap<&str, &[u8]> =
         redo.made.values().flat_map(|m| m.files.iter()).map(|f| (f.file.as_str(), f.bytes.as_slice())).collect();
+    let items: BTreeMap<&str, &[Value]> = redo
+        .made
+        .iter()
+        .filter_map(|(group, made)| match (group, &made.items) {
+            (Group::Collection(name), Some(items)) => Some((*name, items.as_slice())),
+            _ => None,
+        })
+        .collect();
     let old = state::outputs(&work.options.out, &Group::Search.name())?;
-    let Some(mut made) = super::search::index(work, &made_now, &old)? else { return Ok(None) };
+    let Some(mut made) = super::search::index(work, &made_now, &items, &old)? else { return Ok(None) };
     let (flat, ranges) = flat_file(work, changes)?;
     made.files.push(flat);
     Ok(Some((made, ranges)))
@@ -270,11 +316,11 @@ fn flat_file(work: &Work, changes: &Changes) -> Result<(OutFile, FlatRanges), Bu
     let touched = changes.collections();
     let path = work.options.out.join("api/search-index.json");
     let last = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let blocks = search::blocks(&work.model).map(|(name, block)| {
+    let blocks = search::blocks(&work.model).map(|(name, cards)| {
         let kept = work.head.flat_ranges.get(&name).filter(|_| !touched.contains(&name));
         match kept.and_then(|(start, end)| last.get(*start..*end)) {
             Some(slice) => (name, slice.to_string()),
-            None => (name, block),
+            None => (name, search::block(cards)),
         }
     });
     let (flat, ranges) = flat_index(blocks);
@@ -327,19 +373,6 @@ fn tables(redo: &Redo, files: &[OutFile], routes: &Routes) -> BTreeMap<Group, Ve
     }
     tables.values_mut().for_each(|table| table.sort_by(|a, b| a.file.cmp(&b.file)));
     tables
-}
-
-/// How many URLs the build serves now.
-fn total_routes(work: &Work, view: &RouteView) -> Result<usize, BuildError> {
-    let mut total = work.head.routes;
-    for (route, change) in &view.changes {
-        match (view.last(route)?.is_some(), change.is_some()) {
-            (false, true) => total += 1,
-            (true, false) => total -= 1,
-            _ => {}
-        }
-    }
-    Ok(total)
 }
 
 /// `_headers`, the nginx snippet (over the site's own URLs: the site's, search's and the static
