@@ -142,7 +142,7 @@ pub struct Rendered {
     /// The build time.
     pub generated_at: DateTime,
     /// Each collection's range in the flat search index.
-    pub flat_ranges: std::collections::BTreeMap<String, (usize, usize)>,
+    pub flat_ranges: search::FlatRanges,
 }
 
 /// Loads the content and renders every output in memory: what `build` writes and what `check`

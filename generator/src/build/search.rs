@@ -44,9 +44,12 @@ pub fn block(cards: &[Card]) -> String {
     joined[1..joined.len() - 1].to_string()
 }
 
+/// Each collection's byte range in the flat index (see [`flat_index`]).
+pub type FlatRanges = BTreeMap<String, (usize, usize)>;
+
 /// `/api/search-index.json` from its blocks (see [`blocks`]): the bytes, and the range of each
 /// block that has entries, so a rebuild can copy the blocks that did not change.
-pub fn flat_index(blocks: impl Iterator<Item = (String, String)>) -> (String, BTreeMap<String, (usize, usize)>) {
+pub fn flat_index(blocks: impl Iterator<Item = (String, String)>) -> (String, FlatRanges) {
     let mut out = String::from("[");
     let mut ranges = BTreeMap::new();
     for (name, block) in blocks.filter(|(_, block)| !block.is_empty()) {
@@ -92,7 +95,7 @@ pub fn doc_of_json(item: &Value) -> SearchDoc {
 
 /// The index's segment files, its manifest and the flat index (records and encyclopedia entries),
 /// with each collection's range in the flat index.
-pub fn files(content: &Content, model: &Model) -> Result<(Vec<OutFile>, BTreeMap<String, (usize, usize)>)> {
+pub fn files(content: &Content, model: &Model) -> Result<(Vec<OutFile>, FlatRanges)> {
     let docs = content.collections.values().flatten().map(search_doc).chain(content.entries.iter().map(entry_doc));
     let segments = build_all(split(docs.collect()))?;
     let metas: Vec<SegmentMeta> = segments.iter().map(Segment::meta).collect();

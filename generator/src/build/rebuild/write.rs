@@ -20,7 +20,7 @@ use super::state::{self, Output};
 use super::{commit, dirty, Work};
 use crate::build::output::{Group, OutFile};
 use crate::build::pages::{self, sitemap, Renderer};
-use crate::build::search::{self, flat_index};
+use crate::build::search::{self, flat_index, FlatRanges};
 use crate::build::{build_time, collisions, links, manifest_head, site_files, BuildError, BuildReport, Steps};
 use crate::load::Loaded;
 
@@ -307,9 +307,6 @@ fn search_group(work: &Work, redo: &Redo, changes: &Changes) -> Result<Option<(M
     made.files.push(flat);
     Ok(Some((made, ranges)))
 }
-
-/// Each collection's range in the flat index.
-pub type FlatRanges = BTreeMap<String, (usize, usize)>;
 
 /// `/api/search-index.json`, copying the blocks of unchanged collections from the last build's.
 fn flat_file(work: &Work, changes: &Changes) -> Result<(OutFile, FlatRanges), BuildError> {
