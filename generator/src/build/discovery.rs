@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::model::Model;
-use super::output::OutFile;
+use super::output::{Group, OutFile};
 use crate::load::Content;
 
 const JSON: &str = "application/json";
@@ -257,8 +257,18 @@ fn llms_txt(content: &Content, model: &Model) -> String {
     out
 }
 
-/// Every discovery document.
-pub fn files(content: &Content, model: &Model, generated_at: DateTime) -> Result<Vec<OutFile>> {
+/// The discovery documents that count the records or carry the build time: the status and
+/// llms.txt.
+pub fn site_files(content: &Content, model: &Model, generated_at: DateTime) -> Result<Vec<OutFile>> {
+    let files = vec![
+        OutFile::at("/api/status", status(content, model, generated_at).to_string().into_bytes())?,
+        OutFile::at("/llms.txt", llms_txt(content, model).into_bytes())?,
+    ];
+    Ok(files.into_iter().map(|f| f.in_group(Group::Site)).collect())
+}
+
+/// The discovery documents made of the settings and the core's tables alone.
+pub fn theme_files(content: &Content) -> Result<Vec<OutFile>> {
     let site = &content.site;
     let card = server_card(site).to_string().into_bytes();
     let mut catalog = OutFile::at("/.well-known/api-catalog", api_catalog(site).to_string().into_bytes())?;
@@ -266,14 +276,12 @@ pub fn files(content: &Content, model: &Model, generated_at: DateTime) -> Result
     let mut files = vec![
         OutFile::at("/api/openapi.json", openapi_document(content).to_string().into_bytes())?,
         OutFile::at("/api", api_root(content).to_string().into_bytes())?,
-        OutFile::at("/api/status", status(content, model, generated_at).to_string().into_bytes())?,
         OutFile::at("/api/deprecation-policy", deprecation_policy().to_string().into_bytes())?,
         OutFile::at(SERVER_CARD, card.clone())?,
         OutFile::at("/mcp/server-card", card)?,
-        OutFile::at("/llms.txt", llms_txt(content, model).into_bytes())?,
         OutFile::at(format!("/{}", webmcp::TOOLS_FILE), webmcp::tools_json().to_string().into_bytes())?,
         catalog,
     ];
     files.extend(skills(content)?);
-    Ok(files)
+    Ok(files.into_iter().map(|f| f.in_group(Group::Theme)).collect())
 }

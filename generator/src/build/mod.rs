@@ -169,7 +169,8 @@ pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Resu
     let (search_files, flat_ranges) = steps.time("search", || search::files(&content, &model))?;
     files.extend(search_files);
     files.extend(steps.time("encyclopedia", || encyclopedia::files(&content, &model))?);
-    files.extend(site_files(&content, &model, options.templates.as_deref(), generated_at)?);
+    files.extend(site_files(&content, &model, generated_at)?);
+    files.extend(theme_files(&content, options.templates.as_deref())?);
     let templates = options.templates.as_deref();
     files.extend(steps.time("pages", || pages::files(&content, &model, templates, generated_at))?);
     let published = steps.time("static", || statics::files(&content.statics))?;
@@ -188,20 +189,22 @@ pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Resu
     Ok(Rendered { content, model, files, manifest, routes, warnings, generated_at, flat_ranges })
 }
 
-/// The files of the site as a whole that are not pages: discovery documents, the feed, datasets,
-/// places and the mail templates of the actions.
-pub fn site_files(
-    content: &Content,
-    model: &Model,
-    templates: Option<&std::path::Path>,
-    generated_at: DateTime,
-) -> Result<Vec<OutFile>, BuildError> {
-    let mut files = discovery::files(content, model, generated_at)?;
+/// The files of the site as a whole, not pages, that show its records or the build time: the
+/// status, llms.txt, the feed and the datasets (whose `updatedAt` defaults to the build time).
+pub fn site_files(content: &Content, model: &Model, generated_at: DateTime) -> Result<Vec<OutFile>, BuildError> {
+    let mut files = discovery::site_files(content, model, generated_at)?;
     files.push(feed::file(content, model, generated_at)?);
     files.extend(data::files(content, generated_at)?);
+    Ok(files.into_iter().map(|f| f.in_group(Group::Site)).collect())
+}
+
+/// The files of the site as a whole, not pages, made of its settings alone: discovery documents,
+/// places and the mail templates of the actions.
+pub fn theme_files(content: &Content, templates: Option<&std::path::Path>) -> Result<Vec<OutFile>, BuildError> {
+    let mut files = discovery::theme_files(content)?;
     files.extend(spatial::files(content)?);
     files.extend(actions::files(templates)?);
-    Ok(files)
+    Ok(files.into_iter().map(|f| f.in_group(Group::Theme)).collect())
 }
 
 /// The warnings of a build: those of `loaded` and those about the site's settings.

@@ -52,8 +52,13 @@ pub enum Group {
     Search,
     /// `content/static/` and its image variants.
     Statics,
-    /// Everything else: discovery, feed, home, data, spatial, forms' mail templates, theme assets.
+    /// What the site as a whole shows of its records or of the build time: the status, llms.txt,
+    /// the feed, the datasets (their `updatedAt`), the home page and the sitemap.
     Site,
+    /// What depends only on the inputs every page depends on (settings, templates, datasets,
+    /// places, skills): the API description and catalogs, places, mail templates, the docs, 404
+    /// and shell pages, robots.txt and the theme's assets. A rebuild keeps them as they are.
+    Theme,
     /// The manifest, route shards, packs, parts, `_headers`, the nginx snippet, `.assetsignore`.
     Layout,
 }
@@ -74,6 +79,7 @@ impl Group {
             Group::Search => "search".into(),
             Group::Statics => "statics".into(),
             Group::Site => "site".into(),
+            Group::Theme => "theme".into(),
             Group::Layout => "layout".into(),
         }
     }

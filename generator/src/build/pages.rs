@@ -179,7 +179,8 @@ pub fn files(
     let all_terms = taxonomy::pages(&renderer, taxonomy::Which::All, &|_, _| false)?;
     files.extend(all_terms.into_iter().flat_map(Paged::rendered));
     let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
-    let site = site_pages(&renderer)?;
+    let mut site = site_pages(&renderer)?;
+    site.extend(theme_pages(&renderer)?);
     let routes: Vec<&str> = files
         .iter()
         .chain(&site)
@@ -205,17 +206,22 @@ pub fn record_pages(r: &Renderer, records: &[&Record], translations: &record::Tr
     Ok(pages.into_iter().flatten().collect())
 }
 
-/// The pages of one site as a whole: the home page, the docs page, the 404 page, the shell of
-/// pages rendered per request, robots.txt and the theme's assets (the sitemap aside).
+/// The pages of the site as a whole that show its records: the home page (the sitemap aside).
 pub fn site_pages(r: &Renderer) -> Result<Vec<OutFile>> {
-    let mut files: Vec<OutFile> = [home::render(r)?, docs::render(r)?].into_iter().flatten().collect();
+    Ok(home::render(r)?.into_iter().map(|f| f.in_group(Group::Site)).collect())
+}
+
+/// The pages and files of the theme, made of the settings alone: the docs page, the 404 page, the
+/// shell of pages rendered per request, robots.txt and the theme's assets.
+pub fn theme_pages(r: &Renderer) -> Result<Vec<OutFile>> {
+    let mut files: Vec<OutFile> = docs::render(r)?.into_iter().collect();
     files.push(robots(r.content)?);
     files.push(OutFile::internal(NOT_FOUND_FILE, r.render("404.html", None, Context::new())?.into_bytes()));
     // The shell of the pages rendered per request; its links stay root-relative (see core's `html`).
     let shell = r.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
     files.extend(r.asset_files.iter().cloned());
-    Ok(files)
+    Ok(files.into_iter().map(|f| f.in_group(Group::Theme)).collect())
 }
 
 /// A page of a listing (a collection's, a tag's...): rendered with its twin, or kept from the last

@@ -1,8 +1,9 @@
 //! The inputs every page depends on, hashed: when any of them changes, a rebuild cannot keep
 //! anything and the build is a clean one. They are the binary itself (its build id, see
 //! `build.rs`), `site.yaml`, the templates folder, the interface text (`content/i18n/`), the
-//! static files (by name, size and modification time: pages show their sizes and variants), and
-//! the build's own options.
+//! datasets, places and skills (the API description lists their values), the static files (by
+//! name, size and modification time: pages show their sizes and variants), and the build's own
+//! options.
 
 use std::path::Path;
 
@@ -10,7 +11,7 @@ use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
 
 use crate::build::BuildOptions;
-use crate::load::{i18n, statics};
+use crate::load::{data, i18n, skills, spatial, statics};
 
 /// The binary's build id (see `build.rs`).
 pub const BUILD_ID: &str = env!("PORTAL_BUILD_ID");
@@ -29,7 +30,9 @@ pub fn hash(options: &BuildOptions) -> Result<[u8; 32]> {
     if let Some(templates) = &options.templates {
         tree(templates, true, &mut part)?;
     }
-    tree(&options.content.join(i18n::FOLDER), true, &mut part)?;
+    for folder in [i18n::FOLDER, data::FOLDER, spatial::FOLDER, skills::FOLDER] {
+        tree(&options.content.join(folder), true, &mut part)?;
+    }
     tree(&options.content.join(statics::FOLDER), false, &mut part)?;
     Ok(hasher.finalize().into())
 }

@@ -107,6 +107,7 @@ pub fn tables(files: &[OutFile], routes: &Routes) -> BTreeMap<String, Vec<Output
         Group::Search,
         Group::Statics,
         Group::Site,
+        Group::Theme,
     ]);
     let mut tables: BTreeMap<String, Vec<Output>> = every.map(|group| (group.name(), Vec::new())).collect();
     for f in files.iter().filter(|f| f.group != Group::Layout) {

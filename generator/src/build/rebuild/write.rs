@@ -96,7 +96,7 @@ pub fn finish(
         redo.made.insert(Group::Search, made);
         redo.old.insert(Group::Search, state::outputs(&out, &Group::Search.name())?);
     }
-    redo.made.insert(Group::Site, steps.time("site", || site_group(&r, &work, &sections, now))?);
+    redo.made.insert(Group::Site, steps.time("site", || site_group(&r, &sections, now))?);
     redo.old.insert(Group::Site, state::outputs(&out, &Group::Site.name())?);
     let view = RouteView::new(&out, head_shards(&out)?);
     let Some(mut view) = steps.time("settle", || settle(view, &redo))? else { return Ok(None) };
@@ -273,15 +273,10 @@ fn sitemap_sections(work: &Work, redo: &Redo) -> BTreeMap<String, Vec<String>> {
         .collect()
 }
 
-/// The site made again, whole: discovery, feed, datasets, places, mail templates, the home, docs,
-/// 404 and shell pages, the theme's assets, robots.txt and the sitemap.
-fn site_group(
-    r: &Renderer,
-    work: &Work,
-    sections: &BTreeMap<String, Vec<String>>,
-    now: DateTime,
-) -> Result<Made, BuildError> {
-    let mut files = site_files(r.content, r.model, work.options.templates.as_deref(), now)?;
+/// The site made again, whole: the status, llms.txt, the feed, the datasets, the home page and the
+/// sitemap (the theme, made of the settings alone, stands).
+fn site_group(r: &Renderer, sections: &BTreeMap<String, Vec<String>>, now: DateTime) -> Result<Made, BuildError> {
+    let mut files = site_files(r.content, r.model, now)?;
     files.extend(pages::site_pages(r)?);
     files.extend(sitemap::files_of_sections(r.content.site.base(), sections, sitemap::MAX_URLS)?);
     Ok(Made { files, kept: Vec::new(), items: None })
@@ -382,7 +377,7 @@ fn layout_files(
     total: usize,
 ) -> Result<Vec<OutFile>, BuildError> {
     let mut own_tables = Vec::new();
-    for group in [Group::Site, Group::Search, Group::Statics] {
+    for group in [Group::Site, Group::Theme, Group::Search, Group::Statics] {
         own_tables.push(match tables.get(&group) {
             Some(table) => table.clone(),
             None => state::outputs(out, &group.name())?,
