@@ -101,7 +101,14 @@ pub fn finish(
     let view = RouteView::new(&out, head_shards(&out)?);
     let Some(mut view) = steps.time("settle", || settle(view, &redo))? else { return Ok(None) };
     let mut files: Vec<OutFile> = redo.made.values_mut().flat_map(|made| std::mem::take(&mut made.files)).collect();
-    let resolver = Resolver::new(&view, &work.model, &redo);
+    let own: Vec<Output> = [Group::Theme, Group::Statics]
+        .iter()
+        .map(|g| state::outputs(&out, &g.name()))
+        .collect::<anyhow::Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    let resolver = Resolver::new(&view, &work.model, &redo, &own);
     steps.time("links", || links::apply_with(&mut files, &resolver, content.site.base()));
     let routes = steps.time("etags", || crate::build::output::routes(&files))?;
     let before = redo.assets_before();
@@ -135,16 +142,26 @@ struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
-    fn new(view: &'a RouteView, model: &'a crate::build::model::Model, redo: &'a Redo) -> Self {
-        let pages = model.all().map(|card| card.url.as_str()).collect();
-        let kept = redo
-            .made
-            .values()
-            .flat_map(|m| &m.kept)
-            .filter_map(|o| Some((o.route.as_deref()?, o.file.as_str())))
-            .collect();
+    /// The resolver of a rebuild: `own` are tables of groups not made again that pages link to
+    /// (the theme's and the static files').
+    fn new(view: &'a RouteView, model: &'a crate::build::model::Model, redo: &'a Redo, own: &'a [Output]) -> Self {
+        let mut pages: std::collections::HashSet<&str> = model.all().map(|card| card.url.as_str()).collect();
+        // The navigation links the listing of every collection with records.
+        let listings = model.collections.iter().filter(|(_, cards)| !cards.is_empty());
+        pages.extend(
+            listings.filter_map(|(_, cards)| cards.first().and_then(|card| listing_url(&card.url, &card.slug))),
+        );
+        let made = redo.made.values().flat_map(|m| &m.kept);
+        let kept = made.chain(own).filter_map(|o| Some((o.route.as_deref()?, o.file.as_str()))).collect();
         Resolver { view, pages, kept }
     }
+}
+
+/// The listing page a record's page belongs to (`/news` for `/news/x`); none for a page at the
+/// root.
+fn listing_url<'u>(url: &'u str, slug: &str) -> Option<&'u str> {
+    let listing = url.strip_suffix(slug)?.strip_suffix('/')?;
+    (!listing.is_empty()).then_some(listing)
 }
 
 impl links::Resolve for Resolver<'_> {
