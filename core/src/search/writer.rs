@@ -10,7 +10,7 @@ use tantivy::{doc, Index, IndexWriter, TantivyDocument, TantivyError};
 
 use super::pack::{SegmentMeta, MAX_SEGMENT_BYTES};
 use super::plan::plan;
-use super::schema::{register, schema, ANALYZER, PREFIX_ANALYZER};
+use super::schema::{hit_value, register, schema, ANALYZER, PREFIX_ANALYZER};
 
 /// One record or encyclopedia entry as the index sees it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -163,8 +163,7 @@ pub fn build_segment(mut docs: Vec<SearchDoc>) -> tantivy::Result<Segment> {
         let tags = d.tags.join(" ");
         let mut document = doc!(
             fields.collection => d.collection,
-            fields.slug => d.slug,
-            fields.url => d.url,
+            fields.hit => hit_value(&d.slug, &d.url, &d.title),
         );
         for (twin, text) in fields.prefixes.into_iter().zip([&d.title, &d.summary, &tags, &d.body]) {
             document.add_text(twin, text);
