@@ -256,8 +256,10 @@ impl Engine {
         &self.segments
     }
 
-    /// The clauses of `words`, in the order tantivy's query adds their scores.
-    fn clauses(&self, words: &[String]) -> tantivy::Result<Vec<Clause>> {
+    /// The clauses of `words`, in the order tantivy's query adds their scores. Exact terms are
+    /// looked up in every segment (their statistics count the whole index), prefix twins only in
+    /// the segments `searched`.
+    fn clauses(&self, words: &[String], searched: &[bool]) -> tantivy::Result<Vec<Clause>> {
         let mut clauses = Vec::new();
         for (word, text) in words.iter().enumerate() {
             for (field, &(tantivy_field, boost)) in self.weighted.iter().enumerate() {
@@ -281,7 +283,11 @@ impl Engine {
                         let postings = self
                             .segments
                             .iter()
-                            .map(|segment| segment.prefixes[field].get_term_info(&term))
+                            .zip(searched)
+                            .map(|(segment, &searched)| match searched {
+                                true => segment.prefixes[field].get_term_info(&term),
+                                false => Ok(None),
+                            })
                             .collect::<Result<_, _>>()?;
                         Kind::ShortPrefix { score, postings }
                     } else if text.chars().count() < PREFIX_CHARS {
@@ -309,7 +315,9 @@ impl Engine {
     ) -> tantivy::Result<Vec<Bucket>> {
         let mut found = Found::new(collections, limit);
         if !words.is_empty() {
-            let clauses = self.clauses(words)?;
+            let wanted: Vec<bool> =
+                (0..self.segments.len()).map(|o| buckets.get(o).copied().flatten().is_some()).collect();
+            let clauses = self.clauses(words, &wanted)?;
             let searched: Vec<(usize, usize)> = (0..self.segments.len())
                 .filter_map(|ordinal| buckets.get(ordinal).copied().flatten().map(|bucket| (ordinal, bucket)))
                 .collect();
