@@ -3,13 +3,13 @@
 //! a prefix match), computed straight from tantivy's postings and statistics, faster than its
 //! general query machinery and with the same scores.
 //!
-//! Per segment (one collection, see [`super::plan`]) and query; segments of collections not asked
-//! are skipped:
+//! Per segment (one collection, see [`super::plan`](mod@super::plan)) and query; segments of
+//! collections not asked are skipped:
 //! 1. Every clause (a word in a field, or the last word as a prefix in a field) becomes a bitset
 //!    of the documents that have it; exact terms also keep their frequencies. A prefix of one or
-//!    two characters is read from the field's prefix twin ([`super::schema`]), a longer one from
-//!    the terms it starts. The documents of a word are the union of its clauses, the matches the
-//!    intersection of the words: counting them (`totals`) needs no score at all.
+//!    two characters is read from the field's prefix twin ([`super::schema`](mod@super::schema)),
+//!    a longer one from the terms it starts. The documents of a word are the union of its clauses,
+//!    the matches the intersection of the words: counting them (`totals`) needs no score at all.
 //! 2. Scores are computed only where they can change the top hits (MaxScore): clauses in order of
 //!    their best possible contribution in the segment (from its highest frequency and shortest
 //!    field); the matches that have the best clause are scored first, then those that have the

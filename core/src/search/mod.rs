@@ -1,10 +1,10 @@
 //! Full-text search over every record and encyclopedia entry (spec 4.2, decision D4).
 //!
-//! A tantivy index of independent segments, each holding documents of one collection ([`plan`]),
-//! written by `portal build` ([`writer`]), carried through `dist/` as one file per segment plus a
-//! manifest ([`pack`]), and opened read-only from those bytes by `portal serve` and by the Worker
-//! alike ([`SearchIndex`]), so both answer every query identically. Queries mean what
-//! [`query::matching`] says and run on [`matching`].
+//! A tantivy index of independent segments, each holding documents of one collection
+//! ([`plan`](mod@plan)), written by `portal build` ([`writer`]), carried through `dist/` as one
+//! file per segment plus a manifest ([`pack`]), and opened read-only from those bytes by `portal
+//! serve` and by the Worker alike ([`SearchIndex`]), so both answer every query identically.
+//! Queries mean what [`query::matching`] says and run on [`matching`].
 
 pub mod collector;
 pub mod matching;

@@ -1,11 +1,11 @@
 //! Building the index (in `portal build`, natively: writing spawns threads, which wasm cannot).
 //!
-//! The index is a list of independent segments ([`super::plan`]): each one a single-segment tantivy
-//! index of its documents, written by tantivy's `SingleSegmentIndexWriter` (one segment, no merge,
-//! no writer threads: with tantivy pinned, see the workspace `Cargo.toml`), named by a hash of its
-//! documents and of the format, so the same documents always give the same bytes under the same
-//! name and a build can keep a segment whose documents did not change. Building segments in
-//! parallel is the caller's affair (`portal build` uses rayon).
+//! The index is a list of independent segments ([`super::plan`](mod@super::plan)): each one a
+//! single-segment tantivy index of its documents, written by tantivy's `SingleSegmentIndexWriter`
+//! (one segment, no merge, no writer threads; tantivy is pinned, see the workspace `Cargo.toml`),
+//! named by a hash of its documents and of the format, so the same documents always give the same
+//! bytes under the same name and a build can keep a segment whose documents did not change.
+//! Building segments in parallel is the caller's affair (`portal build` uses rayon).
 
 use tantivy::directory::{Directory, RamDirectory};
 use tantivy::{doc, Index, SingleSegmentIndexWriter, TantivyDocument, TantivyError};
