@@ -8,7 +8,8 @@
 //!     cargo test --release -p portal-core --test search_bench -- --ignored --nocapture
 //! ```
 //!
-//! `PORTAL_BENCH_PLAN=K,MAX` cuts segments with another boundary and maximum than the build's
+//! `PORTAL_BENCH_DIST=<build folder>` opens the index a `portal build` wrote instead of building
+//! one; `PORTAL_BENCH_PLAN=K,MAX` cuts segments with another boundary and maximum than the build's
 //! (what the choice in `search::plan` was measured with); `PORTAL_BENCH_ROUNDS=n` repeats the
 //! queries; `PORTAL_BENCH_PAUSE_US=n` pauses between queries as a server idles between requests
 //! (on the 2-core VM this alone makes a query about 1.7 times slower); `PORTAL_BENCH_SLOWEST=1`
@@ -18,7 +19,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use portal_core::collections::{COLLECTIONS, ENCYCLOPEDIA};
-use portal_core::search::pack::PackManifest;
+use portal_core::search::pack::{PackManifest, INDEX_MANIFEST};
 use portal_core::search::plan::{plan_with, MAX_SEGMENT_DOCS, SEGMENT_BOUNDARY};
 use portal_core::search::schema::words;
 use portal_core::search::writer::SearchDoc;
@@ -81,15 +82,26 @@ fn open(segments: &[Segment]) -> SearchIndex {
     SearchIndex::open(&manifest, segments.iter().map(Segment::bytes).collect()).expect("index opens")
 }
 
-#[test]
-#[ignore = "a benchmark; see the module documentation"]
-fn distinct_queries_over_a_corpus() {
-    let (Some(corpus), Some(queries)) =
-        (std::env::var_os("PORTAL_BENCH_CORPUS"), std::env::var_os("PORTAL_BENCH_QUERIES"))
-    else {
-        panic!("set PORTAL_BENCH_CORPUS and PORTAL_BENCH_QUERIES");
-    };
-    let docs = load(Path::new(&corpus));
+/// The index of a build folder, as the servers open it.
+fn open_dist(dist: &Path) -> (SearchIndex, usize) {
+    let manifest: PackManifest =
+        serde_json::from_slice(&std::fs::read(dist.join(INDEX_MANIFEST)).expect("index.json")).expect("manifest");
+    let started = Instant::now();
+    let files = manifest.segments.iter().map(|s| std::fs::read(dist.join(s.file())).expect("segment")).collect();
+    let index = SearchIndex::open(&manifest, files).expect("index opens");
+    let count = manifest.segments.iter().map(|s| s.docs as usize).sum();
+    println!(
+        "{}: {} segments, read and opened in {:.1} ms",
+        dist.display(),
+        manifest.segments.len(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    (index, count)
+}
+
+/// The index of a corpus, built here (with `PORTAL_BENCH_PLAN` if set).
+fn build_corpus(corpus: &Path) -> (SearchIndex, usize) {
+    let docs = load(corpus);
     let count = docs.len();
     let (boundary, max) = match std::env::var("PORTAL_BENCH_PLAN") {
         Ok(plan) => {
@@ -107,11 +119,24 @@ fn distinct_queries_over_a_corpus() {
     let index = open(&segments);
     let open_ms = started.elapsed().as_secs_f64() * 1000.0;
     println!(
-        "K={boundary} max={max}: {} segments, {:.1} MiB, largest {:.1} MiB, slowest segment build {slowest_ms:.0} ms, open {open_ms:.1} ms",
+        "K={boundary} max={max}: {} segments, {:.1} MiB, largest {:.1} MiB; build {build_ms:.0} ms (one thread), slowest segment {slowest_ms:.0} ms; open {open_ms:.1} ms",
         segments.len(),
         total as f64 / 1048576.0,
         largest as f64 / 1048576.0
     );
+    (index, count)
+}
+
+#[test]
+#[ignore = "a benchmark; see the module documentation"]
+fn distinct_queries_over_a_corpus() {
+    let Some(queries) = std::env::var_os("PORTAL_BENCH_QUERIES") else {
+        panic!("set PORTAL_BENCH_QUERIES and PORTAL_BENCH_CORPUS (or PORTAL_BENCH_DIST)");
+    };
+    let (index, count) = match std::env::var_os("PORTAL_BENCH_DIST") {
+        Some(dist) => open_dist(Path::new(&dist)),
+        None => build_corpus(Path::new(&std::env::var_os("PORTAL_BENCH_CORPUS").expect("PORTAL_BENCH_CORPUS"))),
+    };
     let queries = std::fs::read_to_string(queries).expect("queries");
     let scope: Vec<String> = COLLECTIONS.iter().map(|c| c.to_string()).collect();
     let rounds: usize = std::env::var("PORTAL_BENCH_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(1);
@@ -145,7 +170,7 @@ fn distinct_queries_over_a_corpus() {
     let at = |p: f64| times[((times.len() as f64 * p) as usize).saturating_sub(1).min(times.len() - 1)];
     let mean = times.iter().sum::<f64>() / times.len() as f64;
     println!(
-        "{count} docs: build {build_ms:.0} ms (one thread); {} queries: p50 {:.3} ms, p99 {:.3} ms, mean {mean:.3} ms, max {:.3} ms; {matched} matches",
+        "{count} docs: {} queries: p50 {:.3} ms, p99 {:.3} ms, mean {mean:.3} ms, max {:.3} ms; {matched} matches",
         times.len(),
         at(0.5),
         at(0.99),

@@ -1,7 +1,7 @@
 //! The top hits and match counts of every searched collection. Every segment holds documents of
-//! one collection ([`super::plan`]), so a hit's collection is its segment's: [`PerCollection`]
-//! gives each segment the bucket of its collection (or none, for collections not asked), and
-//! [`TopK`] keeps a collection's best hits over all its segments.
+//! one collection ([`super::plan`](mod@super::plan)), so a hit's collection is its segment's:
+//! [`PerCollection`] gives each segment the bucket of its collection (or none, for collections not
+//! asked), and [`TopK`] keeps a collection's best hits over all its segments.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;

@@ -3,13 +3,13 @@
 //! a prefix match), computed straight from tantivy's postings and statistics, faster than its
 //! general query machinery and with the same scores.
 //!
-//! Per segment (one collection, see [`super::plan`]) and query; segments of collections not asked
-//! are skipped:
+//! Per segment (one collection, see [`super::plan`](mod@super::plan)) and query; segments of
+//! collections not asked are skipped:
 //! 1. Every clause (a word in a field, or the last word as a prefix in a field) becomes a bitset
 //!    of the documents that have it; exact terms also keep their frequencies. A prefix of one or
-//!    two characters is read from the field's prefix twin ([`super::schema`]), a longer one from
-//!    the terms it starts. The documents of a word are the union of its clauses, the matches the
-//!    intersection of the words: counting them (`totals`) needs no score at all.
+//!    two characters is read from the field's prefix twin ([`super::schema`](mod@super::schema)),
+//!    a longer one from the terms it starts. The documents of a word are the union of its clauses,
+//!    the matches the intersection of the words: counting them (`totals`) needs no score at all.
 //! 2. Scores are computed only where they can change the top hits (MaxScore): clauses in order of
 //!    their best possible contribution in the segment (from its highest frequency and shortest
 //!    field); the matches that have the best clause are scored first, then those that have the
@@ -256,8 +256,10 @@ impl Engine {
         &self.segments
     }
 
-    /// The clauses of `words`, in the order tantivy's query adds their scores.
-    fn clauses(&self, words: &[String]) -> tantivy::Result<Vec<Clause>> {
+    /// The clauses of `words`, in the order tantivy's query adds their scores. Exact terms are
+    /// looked up in every segment (their statistics count the whole index), prefix twins only in
+    /// the segments `searched`.
+    fn clauses(&self, words: &[String], searched: &[bool]) -> tantivy::Result<Vec<Clause>> {
         let mut clauses = Vec::new();
         for (word, text) in words.iter().enumerate() {
             for (field, &(tantivy_field, boost)) in self.weighted.iter().enumerate() {
@@ -281,7 +283,11 @@ impl Engine {
                         let postings = self
                             .segments
                             .iter()
-                            .map(|segment| segment.prefixes[field].get_term_info(&term))
+                            .zip(searched)
+                            .map(|(segment, &searched)| match searched {
+                                true => segment.prefixes[field].get_term_info(&term),
+                                false => Ok(None),
+                            })
                             .collect::<Result<_, _>>()?;
                         Kind::ShortPrefix { score, postings }
                     } else if text.chars().count() < PREFIX_CHARS {
@@ -309,7 +315,9 @@ impl Engine {
     ) -> tantivy::Result<Vec<Bucket>> {
         let mut found = Found::new(collections, limit);
         if !words.is_empty() {
-            let clauses = self.clauses(words)?;
+            let wanted: Vec<bool> =
+                (0..self.segments.len()).map(|o| buckets.get(o).copied().flatten().is_some()).collect();
+            let clauses = self.clauses(words, &wanted)?;
             let searched: Vec<(usize, usize)> = (0..self.segments.len())
                 .filter_map(|ordinal| buckets.get(ordinal).copied().flatten().map(|bucket| (ordinal, bucket)))
                 .collect();

@@ -1,10 +1,10 @@
 //! Full-text search over every record and encyclopedia entry (spec 4.2, decision D4).
 //!
-//! A tantivy index of independent segments, each holding documents of one collection ([`plan`]),
-//! written by `portal build` ([`writer`]), carried through `dist/` as one file per segment plus a
-//! manifest ([`pack`]), and opened read-only from those bytes by `portal serve` and by the Worker
-//! alike ([`SearchIndex`]), so both answer every query identically. Queries mean what
-//! [`query::matching`] says and run on [`matching`].
+//! A tantivy index of independent segments, each holding documents of one collection
+//! ([`plan`](mod@plan)), written by `portal build` ([`writer`]), carried through `dist/` as one
+//! file per segment plus a manifest ([`pack`]), and opened read-only from those bytes by `portal
+//! serve` and by the Worker alike ([`SearchIndex`]), so both answer every query identically.
+//! Queries mean what [`query::matching`] says and run on [`matching`].
 
 pub mod collector;
 pub mod matching;
@@ -17,8 +17,6 @@ pub mod writer;
 pub use self::pack::{index_manifest, SegmentMeta};
 pub use self::plan::plan;
 pub use self::writer::{build, build_segment, Segment};
-
-use std::sync::OnceLock;
 
 use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentDeserializer};
 use tantivy::{DocAddress, Index, ReloadPolicy, Searcher};
@@ -101,6 +99,12 @@ impl std::fmt::Debug for SearchIndex {
 impl SearchIndex {
     /// Opens the index from its manifest and the bytes of its segment files, in manifest order.
     pub fn open(manifest: &PackManifest, segments: Vec<Vec<u8>>) -> Result<Self, SearchError> {
+        if serde_json::to_value(schema().0).ok().as_ref() != manifest.meta.get("schema") {
+            return Err(SearchError::Layout(
+                "the search index was written with another schema (by another version of portal): build the site again"
+                    .into(),
+            ));
+        }
         let directory = SegmentDirectory::new(manifest, segments)?;
         let index = Index::open(directory).map_err(engine("opening the search index"))?;
         register(&index);
@@ -158,24 +162,16 @@ impl SearchIndex {
     }
 }
 
-/// A hit read straight from the stored fields (all text: slug, URL and title; the collection is
-/// its segment's), without building a whole document first.
+/// A hit read straight from its one stored value ([`schema::hit_value`]; the collection is its
+/// segment's), without building a whole document first.
 struct StoredHit(Hit);
 
 impl DocumentDeserialize for StoredHit {
     fn deserialize<'de, D: DocumentDeserializer<'de>>(mut document: D) -> Result<Self, DeserializeError> {
-        static FIELDS: OnceLock<Fields> = OnceLock::new();
-        let fields = FIELDS.get_or_init(|| schema().1);
         let mut hit = Hit { slug: String::new(), title: String::new(), collection: String::new(), url: String::new() };
-        while let Some((field, text)) = document.next_field::<String>()? {
-            let into = match field {
-                f if f == fields.slug => &mut hit.slug,
-                f if f == fields.title => &mut hit.title,
-                f if f == fields.url => &mut hit.url,
-                _ => continue,
-            };
-            if into.is_empty() {
-                *into = text;
+        while let Some((_, value)) = document.next_field::<String>()? {
+            if let Some((slug, url, title)) = schema::parse_hit_value(&value) {
+                hit = Hit { slug: slug.into(), title: title.into(), collection: String::new(), url: url.into() };
             }
         }
         Ok(StoredHit(hit))

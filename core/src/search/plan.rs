@@ -9,27 +9,37 @@
 //!
 //! Removing a document that starts a segment joins its segment to the previous one, and adding a
 //! document that starts one splits the segment it lands in: either way one range of the new plan is
-//! new. A forced cut (a run of [`MAX_SEGMENT_DOCS`] documents without a content-defined cut, one run
-//! in 50 at these settings) moves with insertions until the next content-defined cut.
+//! new. Editing a document never moves a cut. A forced cut moves with insertions and removals
+//! until the next content-defined cut; with `K` = 8192 and a maximum of 16,384, runs longer than
+//! the maximum hold about 40 % of the documents of a collection much larger than `K` (none below
+//! 16,384 documents), and an insertion there rebuilds about one segment more.
 //!
-//! ## The choice of `K` and the maximum (measured 2026-11 on the 2-core build machine)
+//! ## The choice of `K` and the maximum (measured 2026-11 on the shared 2-core build machine)
 //!
-//! Rebuilding one segment costs its documents' indexing time (about 25 µs a document on one core
-//! on the synthetic corpus, 30 µs on the realistic one), so `K` bounds the cost of a one-record
-//! edit; every segment adds a fixed cost to every query (a term-dictionary lookup per word and
-//! field, a prefix walk per field, the bitsets), so `K` also bounds the segment count. Engine-only
-//! latency of 1,000 distinct queries (`core/tests/search_bench.rs`) at 100k records plus 10k
-//! entries, and the rebuild of the largest segment:
+//! A one-record edit rebuilds one segment: about 30 to 50 µs a document on one core (so about 0.3
+//! to 0.4 s for a segment of `K` = 8192 documents), against 3 to 6 s for the whole index of 110k
+//! documents. Every segment adds a fixed cost to every query (term-dictionary lookups per word and
+//! field, a prefix walk or twin lookup per field, postings readers, bitsets), and splitting a
+//! collection duplicates its term dictionaries. Engine-only figures at 100k records plus 10k
+//! entries (`core/tests/search_bench.rs`, 1,000 distinct queries, 1 ms pause between queries as in
+//! a server; medians of two runs on a loaded machine, so the ordering holds better than the
+//! figures):
 //!
-//! | K | max | segments | synthetic p50 / p99 | realistic p50 / p99 | largest segment rebuild |
+//! | K | max | segments | index, synthetic / realistic | p50, synthetic / realistic | slowest segment build |
 //! |---|---|---|---|---|---|
-//! | see `BENCHMARKS.md` | | | | | |
+//! | 2048 | 8192 | 90 | 16.7 / 50.7 MiB | 1.60 / 1.19 ms | 0.17 to 0.31 s |
+//! | 4096 | 16384 | 58 | 15.8 / 46.6 MiB | 1.39 / 0.88 ms | 0.17 to 0.34 s |
+//! | **8192** | **16384** | 43 | 15.4 / 44.1 MiB | 1.25 / 0.68 ms | 0.15 to 0.40 s |
+//! | 16384 | 32768 | 35 | 15.2 / 42.7 MiB | 1.26 / 0.63 ms | 0.26 to 0.44 s |
 //!
-//! `K` = 4096 and a maximum of 16,384 documents: below 4096 the segment count, and with it the
-//! latency of rare-word queries, grows faster than a rebuild shrinks; above it a one-record edit
-//! costs over 0.1 s. A segment file of 16,384 documents is about 2 MiB on the synthetic corpus and
-//! 4 MiB on the realistic one, far under the 20 MiB asset limit ([`super::writer::build`] refuses
-//! a larger one rather than write what a Worker could not load).
+//! (The slowest segment at 100k records is bounded by the size of a collection, about 5,300
+//! records, 10,000 entries; on a larger site a segment holds about `K` documents.) Below 8192,
+//! queries slow down faster than rebuilds speed up; above it, queries hardly gain while a rebuild
+//! doubles. The maximum is 2 `K` rather than more because it also bounds a segment's file: 16,384
+//! documents take about 1.5 MiB on the synthetic corpus and 4 MiB on the realistic one (about
+//! 250 bytes of index a document), so documents four times as heavy still fit in 20 MiB;
+//! [`super::writer::build_segment`] refuses a segment over the limit rather than write a file a
+//! Worker could not load.
 
 use std::ops::Range;
 
@@ -38,7 +48,7 @@ use std::ops::Range;
 pub const SEGMENT_BOUNDARY: u64 = 8192;
 
 /// The most documents one segment holds; a cut is forced when a segment reaches it.
-pub const MAX_SEGMENT_DOCS: usize = 32_768;
+pub const MAX_SEGMENT_DOCS: usize = 16_384;
 
 /// FNV-1a, 64 bits: a stable hash (the same on every machine, build and version), unlike `std`'s
 /// randomly keyed hasher. Not collision-resistant; used for cut points only.

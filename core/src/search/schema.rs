@@ -27,11 +27,10 @@ pub struct Fields {
     /// The collection name (`entries` for the encyclopedia): exact; a segment holds one, which
     /// opening the index checks against the manifest (hits take it from their segment).
     pub collection: Field,
-    /// The slug, stored for hits.
-    pub slug: Field,
-    /// The site-relative URL, stored for hits.
-    pub url: Field,
-    /// The title: searched with the highest weight, stored for hits.
+    /// What a hit shows (slug, URL and title), stored as one value ([`hit_value`]): the only
+    /// stored field, so reading a hit decodes one value.
+    pub hit: Field,
+    /// The title: searched with the highest weight.
     pub title: Field,
     /// The summary.
     pub summary: Field,
@@ -67,9 +66,8 @@ pub fn schema() -> (Schema, Fields) {
     );
     let fields = Fields {
         collection: builder.add_text_field("collection", STRING),
-        slug: builder.add_text_field("slug", STORED),
-        url: builder.add_text_field("url", STORED),
-        title: builder.add_text_field("title", text.clone().set_stored()),
+        hit: builder.add_text_field("hit", STORED),
+        title: builder.add_text_field("title", text.clone()),
         summary: builder.add_text_field("summary", text.clone()),
         tags: builder.add_text_field("tags", text.clone()),
         body: builder.add_text_field("body", text),
@@ -77,6 +75,21 @@ pub fn schema() -> (Schema, Fields) {
             .map(|name| builder.add_text_field(&format!("{name}_prefixes"), prefixes.clone())),
     };
     (builder.build(), fields)
+}
+
+/// The stored value of a hit: the byte lengths of the slug and the URL, then the three texts
+/// (`"5 12 water/news/watertitle"`), so no text needs escaping.
+pub fn hit_value(slug: &str, url: &str, title: &str) -> String {
+    format!("{} {} {slug}{url}{title}", slug.len(), url.len())
+}
+
+/// The slug, URL and title of a [`hit_value`], or `None` if it is not one.
+pub fn parse_hit_value(value: &str) -> Option<(&str, &str, &str)> {
+    let (slug_len, rest) = value.split_once(' ')?;
+    let (url_len, rest) = rest.split_once(' ')?;
+    let (slug, rest) = rest.split_at_checked(slug_len.parse().ok()?)?;
+    let (url, title) = rest.split_at_checked(url_len.parse().ok()?)?;
+    Some((slug, url, title))
 }
 
 /// The analyzer shared by indexing and querying.
@@ -202,6 +215,14 @@ mod tests {
         assert_eq!(words("running runs"), ["running", "runs"]);
         assert_eq!(words("مرحبا بكم"), ["مرحبا", "بكم"]);
         assert_eq!(fold("  Élan   vital "), "elan vital");
+    }
+
+    #[test]
+    fn a_hit_value_holds_any_slug_url_and_title() {
+        let value = hit_value("a b", "/news/a b", "Café 3 4 x");
+        assert_eq!(parse_hit_value(&value), Some(("a b", "/news/a b", "Café 3 4 x")));
+        assert_eq!(parse_hit_value(&hit_value("", "", "")), Some(("", "", "")));
+        assert_eq!(parse_hit_value("9 1 short"), None);
     }
 
     #[test]

@@ -261,8 +261,12 @@ fn segment_files_that_do_not_match_the_manifest_are_refused() {
     let missing = SearchIndex::open(&manifest, files[1..].to_vec()).expect_err("a file missing");
     assert!(matches!(missing, SearchError::Pack(PackError::Count { .. })), "{missing}");
     files[1].pop();
-    let truncated = SearchIndex::open(&manifest, files).expect_err("a file truncated");
+    let truncated = SearchIndex::open(&manifest, files.clone()).expect_err("a file truncated");
     assert!(truncated.to_string().contains(&segments[1].id), "{truncated}");
+    let mut other = manifest.clone();
+    other.meta["schema"][0]["name"] = "kind".into();
+    let older = SearchIndex::open(&other, files).expect_err("another schema");
+    assert!(older.to_string().contains("another schema"), "{older}");
 }
 
 #[test]

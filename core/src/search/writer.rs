@@ -1,16 +1,18 @@
 //! Building the index (in `portal build`, natively: writing spawns threads, which wasm cannot).
 //!
-//! The index is a list of independent segments ([`super::plan`]): each one a single-segment tantivy
-//! index of its documents, written through one indexing thread, named by a hash of its documents
-//! and of the format, so the same documents always give the same bytes under the same name and a
-//! build can keep a segment whose documents did not change.
+//! The index is a list of independent segments ([`super::plan`](mod@super::plan)): each one a
+//! single-segment tantivy index of its documents, written by tantivy's `SingleSegmentIndexWriter`
+//! (one segment, no merge, no writer threads; tantivy is pinned, see the workspace `Cargo.toml`),
+//! named by a hash of its documents and of the format, so the same documents always give the same
+//! bytes under the same name and a build can keep a segment whose documents did not change.
+//! Building segments in parallel is the caller's affair (`portal build` uses rayon).
 
-use tantivy::directory::Directory;
-use tantivy::{doc, Index, IndexWriter, TantivyDocument, TantivyError};
+use tantivy::directory::{Directory, RamDirectory};
+use tantivy::{doc, Index, SingleSegmentIndexWriter, TantivyDocument, TantivyError};
 
 use super::pack::{SegmentMeta, MAX_SEGMENT_BYTES};
 use super::plan::plan;
-use super::schema::{register, schema, ANALYZER, PREFIX_ANALYZER};
+use super::schema::{hit_value, register, schema, ANALYZER, PREFIX_ANALYZER};
 
 /// One record or encyclopedia entry as the index sees it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -72,11 +74,13 @@ impl Segment {
 /// What the bytes of a segment depend on besides its documents; part of every segment id, so a
 /// change here renames every segment and no build reuses a segment written another way. Change it
 /// with the writer's settings, the analyzer or the tantivy version (the schema is hashed too).
-pub const FORMAT: &str = "portal search segment 1; tantivy 0.27.0; lz4; one thread";
+pub const FORMAT: &str = "portal search segment 1; tantivy 0.27.0; lz4; single-segment writer";
 
-/// The arena of the one indexing thread: more than a segment of [`super::plan::MAX_SEGMENT_DOCS`]
-/// needs, so a segment is written in one flush (tantivy allocates it as it fills).
-const WRITER_MEMORY: usize = 256 << 20;
+/// The memory budget given to the writer, which writes one segment whatever it holds: the budget
+/// only sizes its term hash table (a third of it), which grows as needed. The smallest tantivy
+/// accepts: a larger table is allocated, cleared and walked whole for every segment, which for small
+/// segments cost more than the indexing.
+const WRITER_MEMORY: usize = 15_000_000;
 
 /// FNV-1a, 128 bits, fed with length-prefixed fields, for segment ids.
 struct Fnv128(u128);
@@ -156,15 +160,17 @@ pub fn build_segment(mut docs: Vec<SearchDoc>) -> tantivy::Result<Segment> {
     let count = docs.len();
     let (first_id, last_id) = (docs[0].id.clone(), docs[count - 1].id.clone());
     let (schema, fields) = schema();
-    let index = Index::create_in_ram(schema);
-    register(&index);
-    let mut writer: IndexWriter<TantivyDocument> = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    // The analyzers, registered on a throwaway index for the builder to take.
+    let template = Index::create_in_ram(schema.clone());
+    register(&template);
+    let builder = Index::builder().schema(schema).tokenizers(template.tokenizers().clone());
+    let mut writer: SingleSegmentIndexWriter<TantivyDocument> =
+        builder.single_segment_index_writer(RamDirectory::create(), WRITER_MEMORY)?;
     for d in docs {
         let tags = d.tags.join(" ");
         let mut document = doc!(
             fields.collection => d.collection,
-            fields.slug => d.slug,
-            fields.url => d.url,
+            fields.hit => hit_value(&d.slug, &d.url, &d.title),
         );
         for (twin, text) in fields.prefixes.into_iter().zip([&d.title, &d.summary, &tags, &d.body]) {
             document.add_text(twin, text);
@@ -175,12 +181,7 @@ pub fn build_segment(mut docs: Vec<SearchDoc>) -> tantivy::Result<Segment> {
         document.add_text(fields.body, d.body);
         writer.add_document(document)?;
     }
-    writer.commit()?;
-    let segments = index.searchable_segment_ids()?;
-    if segments.len() > 1 {
-        writer.merge(&segments).wait()?;
-    }
-    writer.wait_merging_threads()?;
+    let index = writer.finalize()?;
     let files = collect_files(&index, &id, count)?;
     let size: usize = files.iter().map(|(_, bytes)| bytes.len()).sum();
     if size > MAX_SEGMENT_BYTES {
