@@ -34,7 +34,7 @@ def test_config(dist, rate_window, rate_limit=None):
     return text
 
 
-def start_wrangler(dist, rate_window=60, timeout=120, rate_limit=None):
+def start_wrangler(dist, rate_window=60, timeout=120, rate_limit=None, first_url="/api/status"):
     work = Path(tempfile.mkdtemp(prefix="portal-wrangler-"))
     config = work / "wrangler.toml"
     config.write_text(test_config(dist, rate_window, rate_limit))
@@ -60,10 +60,11 @@ def start_wrangler(dist, rate_window=60, timeout=120, rate_limit=None):
         if process.poll() is not None:
             raise RuntimeError(f"wrangler exited with {process.returncode}:\n{Path(log.name).read_text()}")
         try:
-            first = requests.get(base_url + "/api/status", timeout=30)
+            first = requests.get(base_url + first_url, timeout=30)
             server = Server(process, base_url, log)
             # What the benchmarks report: seconds until wrangler answered, and the first request's
-            # own time (a fresh isolate: the Worker's cold start).
+            # own time (`first_url`: a static asset measures wrangler's own start, the Worker's
+            # first request is a fresh isolate's cold start).
             server.ready_s, server.first_ms = time.monotonic() - started, first.elapsed.total_seconds() * 1000
             return server
         except requests.RequestException:
