@@ -146,8 +146,9 @@ pub fn sort_cards(cards: &mut [Card]) {
 }
 
 impl Card {
-    /// The card of `record`.
-    pub fn of(record: &Record, content: &Content) -> Card {
+    /// A card with what a record says of itself, without what the site adds (language, thumbnail,
+    /// excerpt, links): what [`Card::of`] starts from, and tests that need no site use.
+    pub fn bare(record: &Record) -> Card {
         Card {
             file: record.file.clone(),
             collection: record.collection.clone(),
@@ -162,14 +163,27 @@ impl Card {
             draft: record.draft,
             tags: record.tags.clone(),
             category: record.category.clone(),
+            language: String::new(),
+            translation_key: None,
+            event: event_span(record),
+            thumb: None,
+            date_written: None,
+            excerpt: None,
+            links: Vec::new(),
+            entry: None,
+        }
+    }
+
+    /// The card of `record`.
+    pub fn of(record: &Record, content: &Content) -> Card {
+        Card {
             language: language_of(record, &content.site.language).to_string(),
             translation_key: record.fields.get("translation_key").and_then(Value::as_str).map(str::to_string),
-            event: event_span(record),
             thumb: figure::image(record, &content.statics, figure::THUMB_SIZES).map(|image| image.to_string()),
             date_written: record.fields.get("date").or_else(|| record.fields.get("updated")).map(Value::to_string),
             excerpt: (record.collection == "news").then(|| excerpt(record)),
             links: record.html.as_deref().map(super::links::targets).unwrap_or_default(),
-            entry: None,
+            ..Card::bare(record)
         }
     }
 
@@ -244,36 +258,6 @@ impl Card {
             "date": date,
         })
         .to_string()
-    }
-}
-
-#[cfg(test)]
-impl Card {
-    /// A card with what a record says of itself, for tests that need no site.
-    pub fn bare(record: &Record) -> Card {
-        Card {
-            file: record.file.clone(),
-            collection: record.collection.clone(),
-            id: record.id.clone(),
-            slug: record.slug.clone(),
-            url: record.url.clone(),
-            title: record.title.clone(),
-            summary: record.summary.clone(),
-            date: record.date,
-            updated: record.updated,
-            weight: record.weight,
-            draft: record.draft,
-            tags: record.tags.clone(),
-            category: record.category.clone(),
-            language: String::new(),
-            translation_key: None,
-            event: event_span(record),
-            thumb: None,
-            date_written: None,
-            excerpt: None,
-            links: Vec::new(),
-            entry: None,
-        }
     }
 }
 

@@ -93,12 +93,7 @@ pub fn load_site(root: &Path, drafts: bool) -> Result<Content, LoadError> {
     }
     let mut errors = Vec::new();
     let site = site::load(root).map_err(|e| errors.push(e)).ok();
-    let statics = statics::load(root, &mut errors);
-    let skills = skills::load(root, &mut errors);
-    let (datasets, weather_fallback) = data::load(root, &mut errors);
-    let features = spatial::load(root, &mut errors);
-    let language = site.as_ref().map_or("en", |s| s.language.as_str());
-    let strings = i18n::load(root, language, &mut errors);
+    let shared = Shared::load(root, site.as_ref(), &mut errors);
     if !errors.is_empty() {
         errors.sort();
         return Err(LoadError::Content(errors));
@@ -108,20 +103,56 @@ pub fn load_site(root: &Path, drafts: bool) -> Result<Content, LoadError> {
     if site.markdown.unsafe_html {
         warnings.push(unsafe_html_warning(root));
     }
-    Ok(Content {
-        site,
-        collections: COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect(),
-        entries: Vec::new(),
-        skills,
-        datasets,
-        weather_fallback,
-        features,
-        strings,
-        statics,
-        drafts,
-        warnings,
-        root: root.to_path_buf(),
-    })
+    let collections = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
+    Ok(shared.into_content(root, site, collections, Vec::new(), drafts, warnings))
+}
+
+/// What the pages depend on besides the settings and the records (static files, skills, datasets,
+/// places, interface text): loaded alike by a build ([`load_with`]) and a rebuild ([`load_site`]).
+struct Shared {
+    statics: statics::StaticFiles,
+    skills: Vec<skills::Skill>,
+    datasets: BTreeMap<String, serde_json::Value>,
+    weather_fallback: Option<serde_json::Value>,
+    features: Vec<serde_json::Value>,
+    strings: Strings,
+}
+
+impl Shared {
+    fn load(root: &Path, site: Option<&SiteConfig>, errors: &mut Vec<ContentError>) -> Shared {
+        let statics = statics::load(root, errors);
+        let skills = skills::load(root, errors);
+        let (datasets, weather_fallback) = data::load(root, errors);
+        let features = spatial::load(root, errors);
+        let language = site.map_or("en", |s| s.language.as_str());
+        let strings = i18n::load(root, language, errors);
+        Shared { statics, skills, datasets, weather_fallback, features, strings }
+    }
+
+    fn into_content(
+        self,
+        root: &Path,
+        site: SiteConfig,
+        collections: BTreeMap<&'static str, Vec<Record>>,
+        entries: Vec<Entry>,
+        drafts: bool,
+        warnings: Vec<ContentError>,
+    ) -> Content {
+        Content {
+            site,
+            collections,
+            entries,
+            skills: self.skills,
+            datasets: self.datasets,
+            weather_fallback: self.weather_fallback,
+            features: self.features,
+            strings: self.strings,
+            statics: self.statics,
+            drafts,
+            warnings,
+            root: root.to_path_buf(),
+        }
+    }
 }
 
 /// A record or an entry.
@@ -197,7 +228,8 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
     let mut errors = Vec::new();
     let site = site::load(root).map_err(|e| errors.push(e)).ok();
     let files = collect_files(root, &mut errors).map_err(LoadError::Io)?;
-    let statics = statics::load(root, &mut errors);
+    let shared = Shared::load(root, site.as_ref(), &mut errors);
+    let statics = &shared.statics;
     let mut warnings = Vec::new();
     let allow: &[String] = site.as_ref().map_or(&[], |s| s.front_matter.allow.as_slice());
     let bar = progress.bar("parsing", files.len() as u64);
@@ -206,18 +238,13 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
         .map(|(collection, path)| {
             let file = path.display().to_string();
             let mut found = Vec::new();
-            let result = records::load_checked(collection, &root.join(collection), path, &statics, allow, &mut found);
+            let result = records::load_checked(collection, &root.join(collection), path, statics, allow, &mut found);
             bar.inc(1);
             (COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0), result, file, found)
         })
         .collect();
     bar.finish();
-    let entries = encyclopedia::load(root, drafts, &statics, allow, &mut errors, &mut warnings);
-    let skills = skills::load(root, &mut errors);
-    let (datasets, weather_fallback) = data::load(root, &mut errors);
-    let features = spatial::load(root, &mut errors);
-    let language = site.as_ref().map_or("en", |s| s.language.as_str());
-    let strings = i18n::load(root, language, &mut errors);
+    let entries = encyclopedia::load(root, drafts, statics, allow, &mut errors, &mut warnings);
     let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file, found) in parsed {
@@ -250,20 +277,7 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
     let mut entries = entries;
     clean_bodies(root, &site, &mut collections, &mut entries, &mut warnings);
     warnings.sort();
-    Ok(Content {
-        site,
-        collections,
-        entries,
-        skills,
-        datasets,
-        weather_fallback,
-        features,
-        strings,
-        statics,
-        drafts,
-        warnings,
-        root: root.to_path_buf(),
-    })
+    Ok(shared.into_content(root, site, collections, entries, drafts, warnings))
 }
 
 /// Cleans the rendered body of every record and entry with the site's HTML policy
