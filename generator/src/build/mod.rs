@@ -104,25 +104,47 @@ pub fn build_time() -> DateTime {
     DateTime::from_unix(from_env.unwrap_or_else(now))
 }
 
-/// How long each step of a build took, printed to stderr when `PORTAL_TIMINGS` is set (for
-/// profiling builds; see BENCHMARKS.md).
+/// How long each step of a build took and the memory the process held after it, printed to
+/// stderr when `PORTAL_TIMINGS` is set (for profiling builds; see BENCHMARKS.md).
 #[derive(Debug, Default)]
-pub(crate) struct Steps(Vec<(&'static str, Duration)>);
+pub(crate) struct Steps(Vec<(&'static str, Duration, Option<u64>)>);
 
 impl Steps {
     pub(crate) fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> T) -> T {
         let started = Instant::now();
         let result = step();
-        self.0.push((name, started.elapsed()));
+        let resident = std::env::var_os("PORTAL_TIMINGS").and_then(|_| resident_mib());
+        self.0.push((name, started.elapsed(), resident));
         result
     }
 
     pub(crate) fn report(&self) {
         if std::env::var_os("PORTAL_TIMINGS").is_some() {
-            let parts: Vec<String> = self.0.iter().map(|(name, d)| format!("{name} {} ms", d.as_millis())).collect();
+            let parts: Vec<String> = self
+                .0
+                .iter()
+                .map(|(name, d, resident)| match resident {
+                    Some(mib) => format!("{name} {} ms ({mib} MiB)", d.as_millis()),
+                    None => format!("{name} {} ms", d.as_millis()),
+                })
+                .collect();
             eprintln!("portal: timings: {}", parts.join(", "));
         }
     }
+}
+
+/// The memory the process holds now (its resident set), where the system says (Linux).
+fn resident_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Frees `value` on a thread of its own: freeing a big site's outputs and model takes a while, and
+/// nothing needs to wait for it (a command exits, a server goes on serving).
+pub(crate) fn free_later<T: Send + 'static>(value: T) {
+    std::thread::spawn(move || drop(value));
 }
 
 /// Everything a build makes, before anything is written.
@@ -296,12 +318,14 @@ fn clean(
     let bytes = write.bytes;
     steps.time("state", || rebuild::save::clean(&options.out, &rendered, sources, inputs, upload, bytes))?;
     steps.report();
-    Ok(BuildReport {
+    let report = BuildReport {
         collections: rendered.model.collections.iter().map(|(name, cards)| (*name, cards.len())).collect(),
         entries: rendered.model.entries.len(),
         write,
-        warnings: rendered.warnings,
+        warnings: std::mem::take(&mut rendered.warnings),
         elapsed: started.elapsed(),
         rebuilt: false,
-    })
+    };
+    free_later(rendered);
+    Ok(report)
 }

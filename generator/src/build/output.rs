@@ -217,56 +217,67 @@ pub fn write(
     manifest: &Manifest,
     layout: Layout,
 ) -> Result<(WriteStats, Upload)> {
-    guard_output_folder(out)?;
+    let fresh = guard_output_folder(out)?;
     let manifest_bytes = serde_json::to_vec(manifest).context("serialising the manifest")?;
     files.push(OutFile::internal(MANIFEST_FILE, manifest_bytes).in_group(Group::Layout));
-    let upload = upload::prepare(files, layout);
-    // The manifest head goes last (see below).
-    if let Some(at) = files.iter().position(|f| f.file == MANIFEST_FILE) {
-        let head = files.remove(at);
-        files.push(head);
-    }
+    let (upload, packs) = upload::prepare(files, layout);
+    let names: Vec<&str> = files.iter().map(|f| f.file.as_str()).chain(packs.iter().map(|p| p.file.as_str())).collect();
     let mut seen = HashSet::new();
-    for f in files.iter() {
-        if !seen.insert(f.file.as_str()) {
-            bail!("two outputs would be written to {}; rename one of the records", f.file);
+    for name in &names {
+        if !seen.insert(*name) {
+            bail!("two outputs would be written to {name}; rename one of the records");
         }
     }
     // Folders first, once each, rather than a create_dir_all per file.
     let folders: std::collections::BTreeSet<&Path> =
-        files.iter().filter_map(|f| Path::new(&f.file).parent()).filter(|p| !p.as_os_str().is_empty()).collect();
+        names.iter().filter_map(|f| Path::new(f).parent()).filter(|p| !p.as_os_str().is_empty()).collect();
     for folder in folders {
         let path = out.join(folder);
         std::fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
     }
+    let put = |file: &str, bytes: &[u8]| -> Result<(bool, u64)> {
+        let path = out.join(file);
+        let written = if fresh { write_new(&path, bytes)? } else { write_if_changed(&path, bytes)? };
+        Ok((written, bytes.len() as u64))
+    };
     // Creating files is bound by the file system, not the CPU: more threads than cores keep the
-    // disk busy. The manifest goes last, so a server never reads a manifest ahead of its files.
-    let (manifest_file, site_files) = files.split_last().context("a build always has a manifest")?;
+    // disk busy. Packs are made as they are written, one at a time per thread. The manifest goes
+    // last, so a server never reads a manifest ahead of its files.
+    let head = files.iter().position(|f| f.file == MANIFEST_FILE).context("a build always has a manifest")?;
+    let jobs: Vec<Job> =
+        (0..files.len()).filter(|i| *i != head).map(Job::File).chain(packs.iter().map(Job::Pack)).collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(WRITE_THREADS.max(rayon::current_num_threads()))
         .build()
         .context("starting the writer threads")?;
-    let written: usize = pool
-        .install(|| {
-            site_files
-                .par_iter()
-                .map(|f| write_if_changed(&out.join(&f.file), &f.bytes).map(usize::from))
-                .collect::<Result<Vec<_>>>()
-        })?
-        .into_iter()
-        .sum::<usize>()
-        + usize::from(write_if_changed(&out.join(&manifest_file.file), &manifest_file.bytes)?);
-    let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.file)).collect();
-    let removed = remove_stale(out, &keep)?;
-    let bytes = files.iter().map(|f| f.bytes.len() as u64).sum();
-    let stats = WriteStats { files: files.len(), bytes, written, removed, uploaded: upload.uploaded() };
+    let done: Vec<(bool, u64)> = pool.install(|| {
+        jobs.par_iter()
+            .map(|job| match job {
+                Job::File(i) => put(&files[*i].file, &files[*i].bytes),
+                Job::Pack(pack) => put(&pack.file, &pack.bytes(files)),
+            })
+            .collect::<Result<_>>()
+    })?;
+    let last = put(&files[head].file, &files[head].bytes)?;
+    let written = done.iter().chain([&last]).filter(|(written, _)| *written).count();
+    let bytes = done.iter().chain([&last]).map(|(_, len)| len).sum();
+    let removed = if fresh { 0 } else { remove_stale(out, &names.iter().map(|f| out.join(f)).collect())? };
+    let stats = WriteStats { files: names.len(), bytes, written, removed, uploaded: upload.uploaded() };
     Ok((stats, upload))
 }
 
+/// One file the writer threads write: a file of the build, or a pack made of some.
+enum Job<'a> {
+    File(usize),
+    Pack(&'a upload::PlannedPack),
+}
+
 /// Refuses to write into a non-empty folder that is not a previous build (it would be pruned).
-fn guard_output_folder(out: &Path) -> Result<()> {
+/// Whether the folder is new or empty: then nothing in it needs comparing or pruning.
+fn guard_output_folder(out: &Path) -> Result<bool> {
     if !out.exists() {
-        return std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()));
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        return Ok(true);
     }
     let empty = std::fs::read_dir(out).with_context(|| format!("reading {}", out.display()))?.next().is_none();
     if !empty && !out.join(MANIFEST_FILE).exists() {
@@ -276,7 +287,13 @@ fn guard_output_folder(out: &Path) -> Result<()> {
             out.display()
         );
     }
-    Ok(())
+    Ok(empty)
+}
+
+/// Writes a file into a folder that was empty when the build began.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<bool> {
+    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    Ok(true)
 }
 
 fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {

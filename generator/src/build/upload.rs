@@ -59,20 +59,42 @@ impl Upload {
     }
 }
 
-/// Adds to `files` the parts of files over the size limit, the packs when the site is big, and
-/// `.assetsignore`; says what the upload is made of.
-pub fn prepare(files: &mut Vec<OutFile>, layout: Layout) -> Upload {
+/// A pack a clean build writes: its file and its members, as indices into the build's files (in
+/// path order). Its bytes are made when it is written ([`PlannedPack::bytes`]), so the build never
+/// holds a second copy of every small file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedPack {
+    /// The pack's file.
+    pub file: String,
+    /// Its members, in order.
+    pub members: Vec<usize>,
+}
+
+impl PlannedPack {
+    /// The pack's bytes, from the members' bytes in `files`.
+    pub fn bytes(&self, files: &[OutFile]) -> Vec<u8> {
+        let members: Vec<(&str, &[u8])> =
+            self.members.iter().map(|&i| (files[i].file.as_str(), files[i].bytes.as_slice())).collect();
+        packs::encode(&members)
+    }
+}
+
+/// Adds to `files` the parts of files over the size limit, the pack index when the site is big,
+/// and `.assetsignore`; says what the upload is made of, and which packs to write.
+pub fn prepare(files: &mut Vec<OutFile>, layout: Layout) -> (Upload, Vec<PlannedPack>) {
     let split = add_parts(files, layout.split_over);
     let loose: usize = files.iter().filter(|f| uploaded(&f.file) && !split.contains(&f.file)).count();
     let mut upload = Upload { split, ..Upload::default() };
+    let mut planned = Vec::new();
     if loose > layout.pack_over {
-        let (in_packs, big) = add_packs(files, &upload.split);
+        let (in_packs, big, packs) = add_packs(files, &upload.split);
         upload = Upload { packed: true, in_packs, big, ..upload };
+        planned = packs;
     }
     files.push(OutFile::internal(ASSETS_IGNORE, assets_ignore(&upload).into_bytes()).in_group(Group::Layout));
-    upload.files = files.len();
+    upload.files = files.len() + planned.len();
     upload.never = files.iter().filter(|f| !uploaded(&f.file)).count();
-    upload
+    (upload, planned)
 }
 
 /// `.assetsignore` (gitignore syntax, which wrangler applies with the `ignore` package): the build
@@ -124,34 +146,36 @@ fn add_parts(files: &mut Vec<OutFile>, split_over: usize) -> BTreeSet<String> {
     whole
 }
 
-/// Packs the packable files among `files` (not those uploaded in parts) and writes the pack index;
-/// returns how many files went into packs, and the packable ones too big for one.
-fn add_packs(files: &mut Vec<OutFile>, split: &BTreeSet<String>) -> (usize, BTreeSet<String>) {
-    let packable = |f: &&OutFile| packs::packable(&f.file, 0) && !split.contains(&f.file);
-    let mut candidates: Vec<&OutFile> = files.iter().filter(packable).collect();
-    candidates.sort_by(|a, b| a.file.cmp(&b.file));
-    let (small, big): (Vec<&OutFile>, Vec<&OutFile>) =
-        candidates.into_iter().partition(|f| packs::packable(&f.file, f.bytes.len()));
-    let sizes: Vec<(&str, usize)> = small.iter().map(|f| (f.file.as_str(), f.bytes.len())).collect();
+/// A file of the build with its index among the build's files.
+type Numbered<'a> = (usize, &'a OutFile);
+
+/// Plans the packs of the packable files among `files` (not those uploaded in parts) and adds the
+/// pack index; returns how many files go into packs, the packable ones too big for one, and the
+/// packs.
+fn add_packs(files: &mut Vec<OutFile>, split: &BTreeSet<String>) -> (usize, BTreeSet<String>, Vec<PlannedPack>) {
+    let packable = |(_, f): &(usize, &OutFile)| packs::packable(&f.file, 0) && !split.contains(&f.file);
+    let mut candidates: Vec<Numbered> = files.iter().enumerate().filter(packable).collect();
+    candidates.sort_by(|(_, a), (_, b)| a.file.cmp(&b.file));
+    let (small, big): (Vec<Numbered>, Vec<Numbered>) =
+        candidates.into_iter().partition(|(_, f)| packs::packable(&f.file, f.bytes.len()));
+    let sizes: Vec<(&str, usize)> = small.iter().map(|(_, f)| (f.file.as_str(), f.bytes.len())).collect();
     let spacing = packs::spacing(small.len());
-    let big: BTreeSet<String> = big.iter().map(|f| f.file.clone()).collect();
+    let big: BTreeSet<String> = big.iter().map(|(_, f)| f.file.clone()).collect();
     // The index names every packable-by-path file a pack does not hold, so the Worker reads it
     // loose (or from its parts) at once.
     let split_packable = split.iter().filter(|f| packs::packable(f, 0)).cloned();
     let loose = big.iter().cloned().chain(split_packable).collect();
     let mut index = PackIndex { spacing, packs: Vec::new(), loose };
-    let mut made = Vec::new();
+    let mut planned = Vec::new();
     for range in packs::plan(&sizes, spacing) {
-        let members: Vec<(&str, &[u8])> = small[range].iter().map(|f| (f.file.as_str(), f.bytes.as_slice())).collect();
-        let first = members[0].0.to_string();
+        let first = small[range.start].1.file.clone();
         let name = packs::pack_file(&first);
-        made.push(OutFile::internal(name.clone(), packs::encode(&members)).in_group(Group::Layout));
+        planned.push(PlannedPack { file: name.clone(), members: small[range].iter().map(|(i, _)| *i).collect() });
         index.packs.push((first, name));
     }
     let in_packs = small.len();
-    made.push(OutFile::internal(PACK_INDEX, serde_json::to_vec(&index).unwrap_or_default()).in_group(Group::Layout));
-    files.extend(made);
-    (in_packs, big)
+    files.push(OutFile::internal(PACK_INDEX, serde_json::to_vec(&index).unwrap_or_default()).in_group(Group::Layout));
+    (in_packs, big, planned)
 }
 
 /// A name as a literal in gitignore syntax: its wildcards and leading `#` or `!` escaped.
@@ -179,7 +203,9 @@ mod tests {
     }
 
     fn ignore_text(files: &mut Vec<OutFile>, layout: Layout) -> (usize, String) {
-        let upload = prepare(files, layout);
+        let (upload, planned) = prepare(files, layout);
+        let packs: Vec<OutFile> = planned.iter().map(|p| OutFile::internal(p.file.clone(), p.bytes(files))).collect();
+        files.extend(packs);
         let text = files.iter().find(|f| f.file == ASSETS_IGNORE).map(|f| f.bytes.clone()).unwrap_or_default();
         (upload.uploaded(), String::from_utf8(text).unwrap_or_default())
     }

@@ -216,10 +216,7 @@ fn keep(
         elapsed: started.elapsed(),
         rebuilt: true,
     };
-    // Freeing a big site's model takes a while; nothing waits for it (a command exits, a server
-    // goes on serving).
-    let (model, content) = (work.model, work.content);
-    std::thread::spawn(move || drop((model, content)));
+    crate::build::free_later((work.model, work.content));
     Ok(report)
 }
 
