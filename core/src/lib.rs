@@ -15,6 +15,7 @@ pub mod client;
 pub mod collections;
 pub mod content;
 pub mod deprecation;
+pub mod dispatch;
 pub mod encyclopedia;
 pub mod envelope;
 pub mod form_page;

@@ -640,8 +640,8 @@ pub struct Params {
     pub slug: Option<String>,
 }
 
-/// Matches `path` (already decoded, no trailing slash) against `pattern`. Runs for every route on
-/// every request, so it walks both strings without allocating until a parameter is captured.
+/// Matches `path` (already decoded, no trailing slash) against `pattern`, as text: the meaning of
+/// a pattern, which [`find`]'s compiled table must keep (its tests compare the two).
 pub fn match_pattern(pattern: &str, path: &str) -> Option<Params> {
     if pattern == "/" || path == "/" {
         return (pattern == path).then(Params::default);
@@ -687,13 +687,10 @@ pub fn is_api_path(path: &str) -> bool {
     API_PREFIXES.iter().any(|p| path.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
 }
 
-/// The first route whose pattern matches `path`, with its parameters.
+/// The first route whose pattern matches `path`, with its parameters (routes of pages never
+/// match a path of the API); the table compiled for speed in [`crate::dispatch`].
 pub fn find(path: &str) -> Option<(&'static Route, Params)> {
-    let is_api = is_api_path(path);
-    ROUTES
-        .iter()
-        .filter(|route| !is_api || !route.tag.eq("pages"))
-        .find_map(|route| match_pattern(route.pattern, path).map(|params| (route, params)))
+    crate::dispatch::find(path)
 }
 
 impl Route {
