@@ -2,7 +2,7 @@
 //! per-collection top-N by relevance; identical queries within a minute come from the cache.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::collections::{is_collection, COLLECTIONS, ENCYCLOPEDIA};
 use crate::envelope::SUCCESS;
@@ -88,9 +88,9 @@ async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<String, 
     let Asked { query, limit, scope } = asked;
     let key = format!("search\u{1f}{limit}\u{1f}{}\u{1f}{query}", scope.join(","));
     if let Some(cached) = ctx.platform.cache_get(&key).await {
-        if let Ok(Value::Object(mut body)) = serde_json::from_slice::<Value>(&cached) {
-            body.insert("cached".into(), json!(true));
-            return Ok(Value::Object(body).to_string());
+        // A fresh answer ends with `"cached":false}` (see `Body`): the cached one says true.
+        if let Some(head) = std::str::from_utf8(&cached).ok().and_then(|text| text.strip_suffix(FRESH_TAIL)) {
+            return Ok(format!("{head}{CACHED_TAIL}"));
         }
     }
     let index = ctx.app.search_index(ctx.platform).await?;
@@ -100,6 +100,10 @@ async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<String, 
     ctx.platform.cache_put(&key, text.clone().into(), CACHE_SECONDS).await;
     Ok(text)
 }
+
+/// How a fresh answer ends, and how the same answer from the cache ends.
+const FRESH_TAIL: &str = r#""cached":false}"#;
+const CACHED_TAIL: &str = r#""cached":true}"#;
 
 /// A fresh answer as [`crate::envelope::success`] would wrap it (`status` first), written straight
 /// from the hits: `results` has the collections with hits, `totals` every collection searched.
@@ -162,7 +166,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
 mod tests {
     use super::*;
     use crate::envelope::success;
-    use serde_json::Map;
+    use serde_json::{json, Map};
 
     #[test]
     fn an_answer_is_written_as_the_envelope_would_write_it() {
@@ -175,6 +179,7 @@ mod tests {
         let scope = ["news".to_string(), "docs".to_string(), "news".to_string()];
         let found = [(vec![hit("a"), hit("b")], 7), (Vec::new(), 0), (vec![hit("a"), hit("b")], 7)];
         let text = serde_json::to_string(&Body { query: "water ca", scope: &scope, found: &found }).expect("json");
+        assert!(text.ends_with(FRESH_TAIL), "the cache marks an answer by its tail: {text}");
         let mut results = Map::new();
         results.insert("news".into(), json!([hit("a"), hit("b")]));
         let expected = success(json!({

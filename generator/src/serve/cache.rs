@@ -60,14 +60,21 @@ impl TtlCache {
         }
     }
 
-    /// Drops expired entries, then those expiring soonest, until `incoming` more bytes fit.
+    /// Drops expired entries, then those expiring soonest, until `incoming` more bytes fit with a
+    /// tenth of both bounds to spare: evicting walks every entry, so a full cache does it once per
+    /// many puts rather than on every one (a server answering distinct searches puts on every
+    /// request).
     fn evict(&mut self, now_ms: u64, incoming: usize) {
         self.entries.retain(|_, (_, expires)| *expires > now_ms);
+        self.bytes = self.entries.iter().map(|(k, (v, _))| k.len() + v.len()).sum();
+        let (entries, bytes) = (self.max_entries - self.max_entries / 10, self.max_bytes - self.max_bytes / 10);
+        if self.entries.len() < entries && self.bytes + incoming <= bytes {
+            return;
+        }
         let mut by_expiry: Vec<(u64, String)> = self.entries.iter().map(|(k, (_, e))| (*e, k.clone())).collect();
         by_expiry.sort_unstable();
         let mut victims = by_expiry.into_iter();
-        self.bytes = self.entries.iter().map(|(k, (v, _))| k.len() + v.len()).sum();
-        while self.entries.len() >= self.max_entries || self.bytes + incoming > self.max_bytes {
+        while self.entries.len() >= entries || self.bytes + incoming > bytes {
             let Some((_, key)) = victims.next() else { break };
             self.remove(&key);
         }
@@ -95,5 +102,16 @@ mod tests {
             assert!(cache.bytes() <= 10_000);
         }
         assert!(cache.get("key-9999", 10_000).is_some(), "the newest entry survives");
+    }
+
+    #[test]
+    fn a_full_cache_makes_room_for_many_puts_at_once() {
+        let mut cache = TtlCache::new(100, 1_000_000);
+        for i in 0..100u64 {
+            cache.put(&format!("key-{i}"), Bytes::from_static(b"v"), i, 60_000);
+        }
+        cache.put("one more", Bytes::from_static(b"v"), 100, 60_000);
+        assert_eq!(cache.len(), 90, "the eleven entries expiring soonest went (leaving 89), then the new one came");
+        assert!(cache.get("key-10", 100).is_none() && cache.get("key-11", 100).is_some());
     }
 }

@@ -160,17 +160,29 @@ fn body_error(error: &axum::Error) -> Interrupted {
     Interrupted::BodyUnreadable
 }
 
-/// The axum response of a core response.
+/// The axum response of a core response (a 500 should core ever name a header or status HTTP
+/// cannot carry). Header values are moved, not copied: this runs for every request.
 pub(crate) fn into_axum(response: Response) -> axum::response::Response {
-    let mut builder = axum::http::Response::builder().status(response.status);
-    for (name, value) in &response.headers {
-        builder = builder.header(name.as_str(), value.as_str());
-    }
-    builder.body(Body::from(response.body)).unwrap_or_else(|_| {
+    use axum::http::{HeaderName, HeaderValue, StatusCode};
+    let failed = || {
         let mut fallback = axum::response::Response::new(Body::empty());
-        *fallback.status_mut() = axum::http::StatusCode::INTERNAL_SERVER_ERROR;
+        *fallback.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
         fallback
-    })
+    };
+    let Ok(status) = StatusCode::from_u16(response.status) else { return failed() };
+    let mut out = axum::response::Response::new(Body::from(response.body));
+    *out.status_mut() = status;
+    let headers = out.headers_mut();
+    headers.reserve(response.headers.len());
+    for (name, value) in response.headers {
+        match (HeaderName::from_bytes(name.as_bytes()), HeaderValue::try_from(value)) {
+            (Ok(name), Ok(value)) => {
+                headers.append(name, value);
+            }
+            _ => return failed(),
+        }
+    }
+    out
 }
 
 /// Serves `state` on `listener` until SIGINT or SIGTERM, letting requests in flight finish.
