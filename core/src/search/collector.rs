@@ -74,6 +74,13 @@ impl TopK {
         }
     }
 
+    /// Keeps the best of `self` and `other` (two parts of one collection searched apart).
+    pub fn merge(&mut self, other: TopK) {
+        for Reverse(candidate) in other.heap {
+            self.offer(candidate);
+        }
+    }
+
     /// The score a hit must beat to get in, once `limit` hits are kept.
     pub fn threshold(&self) -> Option<Score> {
         (self.heap.len() >= self.limit).then(|| self.heap.peek().map_or(Score::MIN, |Reverse(worst)| worst.score))

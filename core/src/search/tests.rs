@@ -288,6 +288,25 @@ fn many_segments_rank_exactly_like_one() {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_search_split_over_two_threads_ranks_exactly_like_one_thread() {
+    let collections = ["events", "news", "services", "entries"];
+    let docs = corpus(900, &collections, 8);
+    let one = open(&built_with(docs.clone(), 8, 40));
+    let mut two = open(&built_with(docs, 8, 40));
+    two.engine.split_over(0);
+    let scope: Vec<String> = ["services", "news", "entries", "events"].map(String::from).to_vec();
+    for q in QUERIES {
+        let words = schema::words(q);
+        for limit in [1, 7, 500] {
+            let a = ranked(&one, &one.rank(&words, &scope, limit).expect("one thread"));
+            let b = ranked(&two, &two.rank(&words, &scope, limit).expect("two threads"));
+            assert_eq!(a, b, "{q:?}, limit {limit}");
+        }
+    }
+}
+
 #[test]
 fn segments_per_collection_rank_like_one_segment_per_collection() {
     let collections = ["events", "news", "services", "entries"];
