@@ -24,6 +24,7 @@ noisy. Nothing here asserts a time; all traffic goes to 127.0.0.1.
 import argparse
 import datetime
 import gzip
+import hashlib
 import os
 import platform
 import re
@@ -62,35 +63,75 @@ def run_timed(command):
     return int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds), int(rss.group(1)) / 1024
 
 
-def median_of(runs, command, before):
-    walls, peaks = [], []
-    for _ in range(runs):
-        before()
-        os.sync()  # start each run without the previous one's writeback in flight
-        wall, peak = run_timed(command)
-        walls.append(wall)
-        peaks.append(peak)
-    return statistics.median(walls), statistics.median(peaks)
+# Folders to remove once every build is measured (see `discard`).
+TRASH = WORK / "trash"
+
+
+def discard(folder):
+    """Moves `folder` aside, to be removed by `empty_trash` after the builds are measured. On a file
+    system without a journal (this machine's ext4), creating a file right after many were deleted
+    is slow: the inode allocator skips every inode freed in the last minutes, checking each on disk,
+    so a build that follows the removal of the previous one's 40,000 files spends most of its time
+    in the kernel, and Hugo, which writes a quarter as many files, far less (seen in perf as
+    `recently_deleted`). Builds in a CI job start from a fresh checkout, so no build here runs right
+    after a removal."""
+    if folder.exists():
+        TRASH.mkdir(parents=True, exist_ok=True)
+        folder.rename(TRASH / f"{folder.name}-{time.time_ns()}")
+
+
+def empty_trash():
+    shutil.rmtree(TRASH, ignore_errors=True)
+
+
+def ensure_corpus(size, content, vocabulary="synthetic"):
+    """Generates the corpus of `size` into `content` unless it is there already, made by this
+    version of bench/corpus.py (regenerating deletes and writes again 1.1 files per record)."""
+    stamp = content.with_name(content.name + ".stamp")
+    made_by = f"{size} {vocabulary} {hashlib.sha256((ROOT / 'bench' / 'corpus.py').read_bytes()).hexdigest()}"
+    if content.exists() and stamp.exists() and stamp.read_text() == made_by:
+        return
+    discard(content)
+    corpus.generate(size, content, vocabulary=vocabulary)
+    stamp.write_text(made_by)
 
 
 def bench_build(size, runs):
+    """`portal build` and Hugo on the corpus of `size`, alternating, each run into an empty folder
+    of its own (see `discard`): medians of wall time and peak memory. The last run's output stays
+    as WORK/dist-<size> (and hugo-<size>) for the other benchmarks."""
     content = WORK / f"corpus-{size}"
-    corpus.generate(size, content)
+    ensure_corpus(size, content)
     dist, hugo_out = WORK / f"dist-{size}", WORK / f"hugo-{size}"
-
-    def clean(folder):
-        return lambda: shutil.rmtree(folder, ignore_errors=True)
-
+    discard(dist)
+    discard(hugo_out)
     # Both read the corpus from the page cache: whichever ran first would otherwise pay for the disk.
     for path in content.rglob("*"):
         if path.is_file():
             path.read_bytes()
-    portal = median_of(runs, [str(PORTAL), "build", "--content", str(content), "--out", str(dist)], clean(dist))
-    hugo = median_of(runs, ["hugo", "--source", str(ROOT / "bench" / "hugo"), "--contentDir", str(content),
-                            "--destination", str(hugo_out), "--quiet"], clean(hugo_out))
+    portal_runs, hugo_runs = [], []
+    for run in range(runs):
+        portal_out, hugo_run_out = WORK / f"dist-{size}.run{run}", WORK / f"hugo-{size}.run{run}"
+        discard(portal_out)
+        discard(hugo_run_out)
+        os.sync()  # start each run without the previous one's writeback in flight
+        portal_runs.append(run_timed([str(PORTAL), "build", "--content", str(content), "--out", str(portal_out)]))
+        os.sync()
+        hugo_runs.append(run_timed(["hugo", "--source", str(ROOT / "bench" / "hugo"), "--contentDir", str(content),
+                                    "--destination", str(hugo_run_out), "--quiet"]))
+        if run < runs - 1:
+            discard(portal_out)
+            discard(hugo_run_out)
+    portal_out.rename(dist)
+    hugo_run_out.rename(hugo_out)
+
+    def medians(measured):
+        return statistics.median(w for w, _ in measured), statistics.median(m for _, m in measured)
+
     files = sum(1 for p in dist.rglob("*") if p.is_file())
     hugo_files = sum(1 for p in hugo_out.rglob("*") if p.is_file())
-    return {"size": size, "portal": portal, "hugo": hugo, "files": files, "hugo_files": hugo_files,
+    return {"size": size, "portal": medians(portal_runs), "hugo": medians(hugo_runs), "files": files,
+            "hugo_files": hugo_files,
             "index_mib": sum(p.stat().st_size for p in (dist / "_portal" / "search").iterdir()) / 1048576}
 
 
@@ -136,7 +177,7 @@ def bench_watch(size, repeats=3):
     """Milliseconds from saving one changed record to the API serving it, with `--watch`."""
     content = WORK / f"corpus-{size}"
     out = WORK / f"watch-{size}"
-    shutil.rmtree(out, ignore_errors=True)
+    discard(out)
     server = servers.start_portal(["serve", "--content", str(content), "--out", str(out), "--port", "0", "--watch",
                                    *NO_LIMIT], env={"PORTAL_BIN": str(PORTAL)}, timeout=600)
     times = []
@@ -245,8 +286,8 @@ def bench_edge(size):
 def bench_realistic_search(size):
     """Distinct-query latency through `portal serve` on the realistic-vocabulary corpus of `size`."""
     content, dist = WORK / f"corpus-realistic-{size}", WORK / f"dist-realistic-{size}"
-    corpus.generate(size, content, vocabulary="realistic")
-    shutil.rmtree(dist, ignore_errors=True)
+    ensure_corpus(size, content, vocabulary="realistic")
+    discard(dist)
     subprocess.run([str(PORTAL), "build", "--content", str(content), "--out", str(dist)], check=True, capture_output=True)
     native = servers.start_portal(["serve", "--dist", str(dist), "--port", "0", *NO_LIMIT], env={"PORTAL_BIN": str(PORTAL)})
     try:
@@ -264,7 +305,7 @@ def bench_profile(size):
                    check=True, cwd=ROOT, env=env)
     binary = ROOT / "target" / "profile" / "release" / "portal"
     dist, data = WORK / f"profile-dist-{size}", WORK / "perf.data"
-    shutil.rmtree(dist, ignore_errors=True)
+    discard(dist)
     subprocess.run(["perf", "record", "-F", "999", "-g", "--call-graph", "dwarf,16384", "-o", str(data), "--",
                     str(binary), "build", "--content", str(WORK / f"corpus-{size}"), "--out", str(dist)],
                    check=True, capture_output=True)
@@ -277,7 +318,7 @@ def bench_profile(size):
     report = subprocess.run(["perf", "report", "-i", str(data), "--no-children", "--stdio", "--sort", "symbol",
                              "--percent-limit", "1", "-g", "none"], check=True, capture_output=True, text=True).stdout
     top = [(float(m.group(1)), m.group(2).strip()) for m in re.finditer(r"^\s+([\d.]+)%\s+\[[.k]\]\s+(\S.*?)\s*$", report, re.M)]
-    shutil.rmtree(dist, ignore_errors=True)
+    discard(dist)
     data.unlink(missing_ok=True)
     return {"size": size, "top": top[:20]}
 
@@ -320,8 +361,10 @@ def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=No
         "encyclopedia entries. Hugo (`bench/hugo`) renders an HTML page per record and entry, a listing page and a JSON "
         "listing per section, the home page and the RSS feed. `portal build` writes its full output: the same pages plus "
         "a markdown twin of each, a JSON file per record, collection listings, the search index, the encyclopedia catalog, "
-        "discovery documents, feeds and the manifest. Both start from an empty output folder each run; "
-        f"medians of {args.runs} runs ({args.runs_large} at 100k and above).", "",
+        "discovery documents, feeds and the manifest. Both start from an empty output folder of their own each run, "
+        "alternating, and no build runs right after a removal of many files (see `discard` in bench/run.py: on this "
+        "machine's journal-less ext4 that would measure the file system's memory of the removed inodes rather than the "
+        f"tools); medians of {args.runs} runs ({args.runs_large} at 100k and above).", "",
         "| records | portal wall | Hugo wall | wall ratio (target ≤ 0.33) | portal peak RSS | Hugo peak RSS | memory ratio (target ≤ 0.5) | portal files | Hugo files | search index |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -443,6 +486,7 @@ def main():
         if "build" in wanted or not (WORK / f"dist-{size}").exists():
             print(f"build {size}", flush=True)
             builds.append(bench_build(size, runs))
+    empty_trash()
     rebuilds, deploys = {}, {}
     for size in [s for s in sizes if s >= 10000]:
         if "rebuild" in wanted:
@@ -472,6 +516,7 @@ def main():
     if "profile" in wanted and args.profile_size in sizes:
         print(f"profile {args.profile_size}", flush=True)
         profile = bench_profile(args.profile_size)
+    empty_trash()
     args.out.write_text(report(args, builds, watch, serving, edge_figures, rebuilds, deploys, profile))
     print(f"wrote {args.out}")
 
