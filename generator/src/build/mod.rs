@@ -307,9 +307,11 @@ fn clean(
     strict: bool,
     started: Instant,
 ) -> Result<BuildReport, BuildError> {
-    let sources = rebuild::sources::scan(&options.content);
-    let inputs = rebuild::inputs::hash(options)?;
+    let mut steps = Steps::default();
+    let sources = steps.time("scan", || rebuild::sources::scan(&options.content));
+    let inputs = steps.time("inputs", || rebuild::inputs::hash(options))?;
     rebuild::state::forget(&options.out);
+    steps.report();
     let mut rendered = render(options, progress, strict)?;
     let mut steps = Steps::default();
     let manifest = &rendered.manifest;
