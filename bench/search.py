@@ -51,18 +51,27 @@ def queries(n, vocabulary="synthetic", seed=11):
     return out
 
 
-def measure_curl(base_url, qs):
-    """p50 and p99 of `qs` sent once each, in order, by one curl over one keep-alive connection
-    (asking for gzip, as browsers and HTTP libraries do), and the median of the records each
-    matched. curl times each transfer in C: a Python client adds about a millisecond of its own to
-    every request on the 2-core machines these run on, more than the engine takes for most queries."""
-    requests.get(base_url + "/api/search", params={"q": "warm up"})
+def curl_times(base_url, qs):
+    """Milliseconds of each of `qs`, sent once each, in order, by one curl over one keep-alive
+    connection (asking for gzip, as browsers and HTTP libraries do). curl times each transfer in C:
+    a Python client adds about a millisecond of its own to every request on the 2-core machines
+    these run on, more than the engine takes for most queries."""
     urls = "".join(f'url = "{base_url}/api/search?q={requests.utils.quote(q)}"\noutput = "/dev/null"\n' for q in qs)
     out = subprocess.run(["curl", "--silent", "--compressed", "--write-out", "%{http_code} %{time_total}\n", "--config", "-"],
                          input=urls, capture_output=True, text=True, check=True).stdout
     answers = [line.split() for line in out.splitlines()]
     assert all(code == "200" for code, _ in answers) and len(answers) == len(qs), out[-500:]
-    times = sorted(float(seconds) * 1000 for _, seconds in answers)
+    return [float(seconds) * 1000 for _, seconds in answers]
+
+
+def measure_curl(base_url, qs, warm=()):
+    """p50 and p99 of `qs` (see `curl_times`) after the queries `warm` (other distinct queries:
+    the server has answered searches before, as one in service has, so its caches of stored
+    documents are warm; none of `qs` is cached), and the median of the records each matched."""
+    requests.get(base_url + "/api/search", params={"q": "warm up"})
+    if warm:
+        curl_times(base_url, warm)
+    times = sorted(curl_times(base_url, qs))
     session = requests.Session()  # every answer is cached now: the totals, quickly
     matched = [sum(session.get(base_url + "/api/search", params={"q": q}).json()["totals"].values()) for q in qs]
     return statistics.median(times), times[int(len(times) * 0.99) - 1], statistics.median(matched)
