@@ -3,8 +3,9 @@
 //! table order. Servers run this on every request and the build on every file it writes; walking
 //! all sixty patterns as text was a tenth of a server's time on a page.
 //!
-//! It answers exactly what [`crate::routes::match_pattern`] over the table in order answers (a
-//! test compares both on every pattern's own paths and on odd ones); it owns no route of its own.
+//! It answers exactly what `routes::match_pattern` (the patterns read as text) answers over the
+//! table in order (a test compares both on every pattern's own paths and on odd ones); it owns no
+//! route of its own.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
