@@ -3,9 +3,9 @@
 //! table order. Servers run this on every request and the build on every file it writes; walking
 //! all sixty patterns as text was a tenth of a server's time on a page.
 //!
-//! It answers exactly what `routes::match_pattern` (the patterns read as text) answers over the
-//! table in order (a test compares both on every pattern's own paths and on odd ones); it owns no
-//! route of its own.
+//! Choosing candidates by first segment must not change the answer: a test compares it with the
+//! whole table walked in order, on every pattern's own paths and on odd ones. It owns no route of
+//! its own.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -108,6 +108,12 @@ pub fn find(path: &str) -> Option<(&'static Route, Params)> {
         .find_map(|compiled| matches(&compiled.segments, rest).map(|params| (compiled.route, params)))
 }
 
+/// Matches `path` (decoded, no trailing slash) against one `pattern` of the table's syntax.
+#[cfg(test)]
+pub(crate) fn match_pattern(pattern: &'static str, path: &str) -> Option<Params> {
+    matches(&segments(pattern), path.strip_prefix('/')?)
+}
+
 /// Matches the path after its leading `/` against a pattern's segments.
 fn matches(segments: &[Segment], path: &str) -> Option<Params> {
     if segments.is_empty() || path.is_empty() {
@@ -145,10 +151,10 @@ fn matches(segments: &[Segment], path: &str) -> Option<Params> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routes::match_pattern;
 
-    /// The route table walked in order, pattern by pattern, as text: what `find` must agree with.
-    fn by_text(path: &str) -> Option<(&'static str, Params)> {
+    /// The route table walked in order, every pattern tried: what `find`, which tries only the
+    /// candidates of the path's first segment, must agree with.
+    fn walked(path: &str) -> Option<(&'static str, Params)> {
         let is_api = is_api_path(path);
         ROUTES
             .iter()
@@ -180,10 +186,10 @@ mod tests {
     }
 
     #[test]
-    fn the_compiled_table_answers_what_the_patterns_answer() {
+    fn the_candidates_of_a_first_segment_answer_what_the_whole_table_answers() {
         for path in paths() {
             let compiled = find(&path).map(|(route, params)| (route.pattern, params));
-            assert_eq!(compiled, by_text(&path), "{path:?}");
+            assert_eq!(compiled, walked(&path), "{path:?}");
         }
     }
 }

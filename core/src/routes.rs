@@ -639,46 +639,6 @@ pub struct Params {
     pub slug: Option<String>,
 }
 
-/// Matches `path` (already decoded, no trailing slash) against `pattern`, as text: the meaning of
-/// a pattern, which [`find`]'s compiled table must keep. Only tests use it, as the reference the
-/// compiled table is compared with; a second, plainer reading is what lets that test fail.
-#[cfg(test)]
-pub(crate) fn match_pattern(pattern: &str, path: &str) -> Option<Params> {
-    if pattern == "/" || path == "/" {
-        return (pattern == path).then(Params::default);
-    }
-    let mut params = Params::default();
-    // The path segments not yet matched; `None` once every segment is used.
-    let mut rest = Some(path.strip_prefix('/')?);
-    let mut segments = pattern.split('/').skip(1).peekable();
-    while let Some(segment) = segments.next() {
-        let remaining = rest?;
-        if segment == "{slug+}" && segments.peek().is_none() {
-            if remaining.split('/').any(str::is_empty) {
-                return None;
-            }
-            params.slug = Some(remaining.to_string());
-            return Some(params);
-        }
-        let (head, tail) = match remaining.split_once('/') {
-            Some((head, tail)) => (head, Some(tail)),
-            None => (remaining, None),
-        };
-        if head.is_empty() {
-            return None;
-        }
-        match segment {
-            "{collection}" if crate::collections::is_collection(head) => params.collection = Some(head.to_string()),
-            "{collection}" => return None,
-            "{name}" => params.name = Some(head.to_string()),
-            literal if literal == head => {}
-            _ => return None,
-        }
-        rest = tail;
-    }
-    rest.is_none().then_some(params)
-}
-
 /// Where the machine-facing API lives: paths under these are never pages (no page route matches
 /// them, and their errors are problem documents, never the site's 404 page).
 pub const API_PREFIXES: &[&str] = &["/api", "/.well-known", "/mcp", "/_portal"];
@@ -739,9 +699,9 @@ mod tests {
         assert_eq!(pattern_of("/pages/page/2"), Some("/{collection}/page/{name}"), "before the page redirect");
         assert_eq!(pattern_of("/tags/water/page/2"), Some("/tags/{name}/page/{name}"));
         assert_eq!(pattern_of("/categories/health"), Some("/categories/{name}"));
-        assert!(match_pattern("/api/status", "/api/status/").is_none());
-        assert!(match_pattern("/api/{collection}", "/api/news/x").is_none());
-        let params = match_pattern("/api/{collection}/{slug+}", "/api/docs/a/b").unwrap_or_default();
+        assert!(crate::dispatch::match_pattern("/api/status", "/api/status/").is_none());
+        assert!(crate::dispatch::match_pattern("/api/{collection}", "/api/news/x").is_none());
+        let params = crate::dispatch::match_pattern("/api/{collection}/{slug+}", "/api/docs/a/b").unwrap_or_default();
         assert_eq!((params.collection.as_deref(), params.slug.as_deref()), (Some("docs"), Some("a/b")));
     }
 
