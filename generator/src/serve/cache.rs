@@ -65,8 +65,14 @@ impl TtlCache {
     /// many puts rather than on every one (a server answering distinct searches puts on every
     /// request).
     fn evict(&mut self, now_ms: u64, incoming: usize) {
-        self.entries.retain(|_, (_, expires)| *expires > now_ms);
-        self.bytes = self.entries.iter().map(|(k, (v, _))| k.len() + v.len()).sum();
+        let bytes = &mut self.bytes;
+        self.entries.retain(|key, (value, expires)| {
+            let keep = *expires > now_ms;
+            if !keep {
+                *bytes -= key.len() + value.len();
+            }
+            keep
+        });
         let (entries, bytes) = (self.max_entries - self.max_entries / 10, self.max_bytes - self.max_bytes / 10);
         if self.entries.len() < entries && self.bytes + incoming <= bytes {
             return;
