@@ -344,6 +344,66 @@ def ratio(a, b):
     return f"{a / b:.2f}" if b else "n/a"
 
 
+def serving_section(args, serving):
+    """The serving and search tables (see `bench_serving`)."""
+    lines = ["", "## Serving: `portal serve` against nginx", "",
+              f"`wrk -t2 -c32 -d{args.seconds}s` on 127.0.0.1 (the load generator shares the machine's cores). nginx 2 workers with the "
+              "build's own `_portal/nginx.conf`; `portal serve --dist` with the rate limit raised (`--rate-limit "
+              "4000000000`) so that every request is served rather than refused.", "",
+              "Portal and nginx runs alternate in pairs; the ratio is the median of the pairs' ratios, with the "
+              "lowest and highest beside it (how stable the figure is); req/s and latencies are those of the "
+              "median pair.", "",
+              "| records | URL | portal req/s | nginx req/s | ratio (target ≥ 0.9) | spread of the pairs | portal p50 / p99 | nginx p50 / p99 |",
+              "|---|---|---|---|---|---|---|---|"]
+    for size, s in serving.items():
+        for name, key in [("/api/news (collection JSON)", "static"), ("/news (HTML page)", "page")]:
+            p, n, r = s[key]["portal"], s[key]["nginx"], s[key]
+            lines.append(f"| {size:,} | {name} | {p['rps']:,.0f} | {n['rps']:,.0f} | **{r['ratio']:.2f}** | "
+                         f"{r['low']:.2f}–{r['high']:.2f} ({r['pairs']} pairs) | "
+                         f"{p['p50']:.2f} / {p['p99']:.2f} ms | {n['p50']:.2f} / {n['p99']:.2f} ms |")
+    lines += ["", "Search (`/api/search`, all collections). *Mix*: wrk cycling through 1,000 distinct 1-2 word queries "
+              "(30 % with a truncated last word), so after the first pass answers come from the 60 s cache. "
+              "*Distinct*: one client (curl, over keep-alive, asking for gzip) sending 1,000 queries never asked "
+              "before (every one runs the engine), after 300 other distinct queries (a server in service has "
+              "answered searches before: its caches of stored documents are warm, its answer cache holds none of "
+              "these), timed by curl (a Python client adds about a millisecond of its own per request on this "
+              "machine). *Realistic*: the same on a corpus of the same size "
+              "with a realistic vocabulary (`bench/corpus.py --vocabulary realistic`: about 12,000 words, names and "
+              "places in five languages, Zipf-distributed) and queries drawn from it; the synthetic corpus (about a "
+              "hundred words, so a query matches most records) is the worst case.", "",
+              "| records | mix req/s | mix p50 / p99 | distinct p50 | distinct p99 (target < 3 ms at 100k) | records matched (median) | realistic p50 / p99 | realistic records matched |",
+              "|---|---|---|---|---|---|---|---|"]
+    for size, s in serving.items():
+        m, (d50, d99, matched) = s["search_mix"], s["search_distinct"]
+        real = s.get("realistic")
+        real_cells = f"{real[0]:.2f} / {real[1]:.2f} ms | {real[2]:,.0f}" if real else "– | –"
+        lines.append(f"| {size:,} | {m['rps']:,.0f} | {m['p50']:.2f} / {m['p99']:.2f} ms | {d50:.2f} ms | **{d99:.2f} ms** | "
+                     f"{matched:,.0f} | {real_cells} |")
+    return lines
+
+
+def edge_section(edge_figures):
+    """The Worker table (see `bench_edge`)."""
+    lines = ["", "## Edge: the Worker under `wrangler dev`", "",
+              "Over the build made with default flags (packed past 15,000 uploaded files, so at 100k records the "
+              "Worker reads records out of packs). *Ready*: from starting `wrangler dev` to its first answer, a file "
+              "served without the Worker (`/assets/style.css`), which waits for Miniflare to list and hash the "
+              "assets folder (a local cost only: Cloudflare serves uploaded assets from its own store). *Cold "
+              "start*: the Worker's first request (`/api/status`), a fresh isolate (the wasm instantiated, the "
+              "manifest head read). *First record*: "
+              "the first `GET /api/news/<slug>` (its pack fetched through ASSETS, when packed). *First search*: "
+              "the first `/api/search` (the index fetched and opened).", "",
+              "| records | packed | wasm gzipped (target < 1.5 MiB) | ready | cold start | first record | first search (target < 50 ms at 10k) | distinct queries p50 / p99 |",
+              "|---|---|---|---|---|---|---|---|"]
+    for e in edge_figures:
+        lines.append(f"| {e['size']:,} | {'yes' if e['packed'] else 'no'} | **{e['wasm_gz'] / 1048576:.2f} MiB** | "
+                     f"{e['ready_s']:.1f} s | {e['first_ms']:.0f} ms | {e['record_ms']:.0f} ms | **{e['cold_ms']:.0f} ms** | "
+                     f"{e['warm'][0]:.2f} / {e['warm'][1]:.2f} ms |")
+    lines += ["", "`wrangler dev` runs workerd locally with Miniflare's simulated bindings; its latency includes the local "
+              "proxy, so it bounds the engine's cost from above rather than predicting Cloudflare's network."]
+    return lines
+
+
 def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=None, profile=None):
     commit = version(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
     lines = [
@@ -405,57 +465,9 @@ def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=No
                   "build), median of 3 changes:", "",
                   "| change visible over HTTP |", "|---|", f"| {watch:.0f} ms |"]
     if serving:
-        lines += ["", "## Serving: `portal serve` against nginx", "",
-                  f"`wrk -t2 -c32 -d{args.seconds}s` on 127.0.0.1 (the load generator shares the machine's cores). nginx 2 workers with the "
-                  "build's own `_portal/nginx.conf`; `portal serve --dist` with the rate limit raised (`--rate-limit "
-                  "4000000000`) so that every request is served rather than refused.", "",
-                  "Portal and nginx runs alternate in pairs; the ratio is the median of the pairs' ratios, with the "
-                  "lowest and highest beside it (how stable the figure is); req/s and latencies are those of the "
-                  "median pair.", "",
-                  "| records | URL | portal req/s | nginx req/s | ratio (target ≥ 0.9) | spread of the pairs | portal p50 / p99 | nginx p50 / p99 |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for size, s in serving.items():
-            for name, key in [("/api/news (collection JSON)", "static"), ("/news (HTML page)", "page")]:
-                p, n, r = s[key]["portal"], s[key]["nginx"], s[key]
-                lines.append(f"| {size:,} | {name} | {p['rps']:,.0f} | {n['rps']:,.0f} | **{r['ratio']:.2f}** | "
-                             f"{r['low']:.2f}–{r['high']:.2f} ({r['pairs']} pairs) | "
-                             f"{p['p50']:.2f} / {p['p99']:.2f} ms | {n['p50']:.2f} / {n['p99']:.2f} ms |")
-        lines += ["", "Search (`/api/search`, all collections). *Mix*: wrk cycling through 1,000 distinct 1-2 word queries "
-                  "(30 % with a truncated last word), so after the first pass answers come from the 60 s cache. "
-                  "*Distinct*: one client (curl, over keep-alive, asking for gzip) sending 1,000 queries never asked "
-                  "before (every one runs the engine), after 300 other distinct queries (a server in service has "
-                  "answered searches before: its caches of stored documents are warm, its answer cache holds none of "
-                  "these), timed by curl (a Python client adds about a millisecond of its own per request on this "
-                  "machine). *Realistic*: the same on a corpus of the same size "
-                  "with a realistic vocabulary (`bench/corpus.py --vocabulary realistic`: about 12,000 words, names and "
-                  "places in five languages, Zipf-distributed) and queries drawn from it; the synthetic corpus (about a "
-                  "hundred words, so a query matches most records) is the worst case.", "",
-                  "| records | mix req/s | mix p50 / p99 | distinct p50 | distinct p99 (target < 3 ms at 100k) | records matched (median) | realistic p50 / p99 | realistic records matched |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for size, s in serving.items():
-            m, (d50, d99, matched) = s["search_mix"], s["search_distinct"]
-            real = s.get("realistic")
-            real_cells = f"{real[0]:.2f} / {real[1]:.2f} ms | {real[2]:,.0f}" if real else "– | –"
-            lines.append(f"| {size:,} | {m['rps']:,.0f} | {m['p50']:.2f} / {m['p99']:.2f} ms | {d50:.2f} ms | **{d99:.2f} ms** | "
-                         f"{matched:,.0f} | {real_cells} |")
+        lines += serving_section(args, serving)
     if edge_figures:
-        lines += ["", "## Edge: the Worker under `wrangler dev`", "",
-                  "Over the build made with default flags (packed past 15,000 uploaded files, so at 100k records the "
-                  "Worker reads records out of packs). *Ready*: from starting `wrangler dev` to its first answer, a file "
-                  "served without the Worker (`/assets/style.css`), which waits for Miniflare to list and hash the "
-                  "assets folder (a local cost only: Cloudflare serves uploaded assets from its own store). *Cold "
-                  "start*: the Worker's first request (`/api/status`), a fresh isolate (the wasm instantiated, the "
-                  "manifest head read). *First record*: "
-                  "the first `GET /api/news/<slug>` (its pack fetched through ASSETS, when packed). *First search*: "
-                  "the first `/api/search` (the index fetched and opened).", "",
-                  "| records | packed | wasm gzipped (target < 1.5 MiB) | ready | cold start | first record | first search (target < 50 ms at 10k) | distinct queries p50 / p99 |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for e in edge_figures:
-            lines.append(f"| {e['size']:,} | {'yes' if e['packed'] else 'no'} | **{e['wasm_gz'] / 1048576:.2f} MiB** | "
-                         f"{e['ready_s']:.1f} s | {e['first_ms']:.0f} ms | {e['record_ms']:.0f} ms | **{e['cold_ms']:.0f} ms** | "
-                         f"{e['warm'][0]:.2f} / {e['warm'][1]:.2f} ms |")
-        lines += ["", "`wrangler dev` runs workerd locally with Miniflare's simulated bindings; its latency includes the local "
-                  "proxy, so it bounds the engine's cost from above rather than predicting Cloudflare's network."]
+        lines += edge_section(edge_figures)
     if profile:
         lines += ["", f"## Profile: where a clean build's time goes ({profile['size']:,} records)", "",
                   "`perf record --call-graph dwarf` of a clean `portal build` (a release build with line tables); the "
