@@ -13,7 +13,9 @@ pub mod markdown;
 pub mod progress;
 pub mod report;
 pub mod sanitize;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod snapshot;
+#[cfg(feature = "serve")]
 pub mod submissions;
 pub mod theme;
