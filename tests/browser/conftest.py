@@ -23,6 +23,13 @@ def sample_dist():
     return Path(os.environ.get("PORTAL_SAMPLE_DIST", servers.ROOT / "target" / "sample-dist"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def upstream():
+    """The sample site calls no third-party upstream, so this suite starts no mock on the fixed
+    port (tests/conftest.py): its two workers (pytest-xdist) would both try to bind it."""
+    yield None
+
+
 @pytest.fixture(scope="session")
 def site():
     """`portal serve` over the sample site's build; yields (base URL, every route it serves)."""

@@ -34,11 +34,17 @@ def check(browser, base_url, paths, viewport, scheme):
     assert not found, "\n".join(f"{path}: {'; '.join(p)}" for path, p in sorted(found.items()))
 
 
-def test_no_page_has_a_serious_accessibility_violation_on_a_phone(site, browser):
+# The phone check is cut into shards so that scripts/test's two workers (pytest-xdist) share it.
+SHARDS = 4
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_no_page_has_a_serious_accessibility_violation_on_a_phone(site, browser, shard):
     """Every page at a phone's width, where most readers are: what a page's own content can get
     wrong (an image without a description, a skipped heading, a link without text) shows here."""
     base_url, routes = site
-    check(browser, base_url, html_pages(routes) + extra_pages(routes), PHONE, "light")
+    pages = html_pages(routes) + extra_pages(routes)
+    check(browser, base_url, pages[shard::SHARDS], PHONE, "light")
 
 
 @pytest.mark.parametrize(("viewport", "scheme"), [(DESKTOP, "light"), (PHONE, "dark"), (DESKTOP, "dark")],
