@@ -8,7 +8,9 @@
 //! 1. Every clause (a word in a field, or the last word as a prefix in a field) becomes a bitset
 //!    of the documents that have it; exact terms also keep their frequencies. A prefix of one or
 //!    two characters is read from the field's prefix twin ([`super::schema`](mod@super::schema)),
-//!    a longer one from the terms it starts. The documents of a word are the union of its clauses,
+//!    a longer one from the terms it starts. Natively every term is found in the [`Lexicon`] (one
+//!    table per field for all segments), in the Worker in each segment's dictionary; both give the
+//!    same postings. The documents of a word are the union of its clauses,
 //!    the matches the intersection of the words: counting them (`totals`) needs no score at all.
 //! 2. Scores are computed only where they can change the top hits (MaxScore): clauses in order of
 //!    their best possible contribution in the segment (from its highest frequency and shortest
@@ -27,15 +29,16 @@
 //! index, every segment), so it equals tantivy's score for one and two words (the tests compare
 //! them) and, whatever the words, it is the same number whichever segment holds the document.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::{BlockSegmentPostings, TermInfo};
 use tantivy::query::Bm25Weight;
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocAddress, InvertedIndexReader, Score, Searcher, Term};
+use tantivy::{DocAddress, InvertedIndexReader, Score, Searcher};
 
 use super::collector::{Bucket, Ranked, TopK};
+use super::lexicon::Lexicon;
 use super::query::PREFIX_DISCOUNT;
 use super::schema::{Fields, PREFIX_CHARS};
 
@@ -56,14 +59,32 @@ pub struct SegmentView {
     shortest: [u8; FIELDS],
 }
 
+impl SegmentView {
+    /// The inverted index of field `field` (in [`Fields::weighted`] order), or of its prefix twin.
+    fn dictionary(&self, field: usize, twin: bool) -> &InvertedIndexReader {
+        if twin {
+            &self.prefixes[field]
+        } else {
+            &self.inverted[field]
+        }
+    }
+}
+
 /// The segments of an index and the statistics its scores use.
 pub struct Engine {
     segments: Vec<SegmentView>,
     weighted: [(Field, Score); FIELDS],
-    prefix_fields: [Field; FIELDS],
     total_docs: u64,
     average_fieldnorm: [Score; FIELDS],
     largest_segment: usize,
+    /// Natively, every segment's terms in one table per field ([`Lexicon`]), built on a thread of
+    /// its own once the index is open (a few hundred milliseconds at 100k records, which a server's
+    /// start or a `--watch` reload does not wait for); until then, and always in the Worker, each
+    /// segment's dictionary is asked.
+    lexicon: Arc<OnceLock<Lexicon>>,
+    /// Tests ask the segments' dictionaries even when the lexicon is there.
+    #[cfg(test)]
+    dictionaries_only: bool,
     /// Scratch space of finished searches, for the next ones (one per concurrent search).
     scratch: Mutex<Vec<Scratch>>,
     /// Natively, searches over at least this many documents run on two threads.
@@ -115,10 +136,10 @@ enum Kind {
     /// postings in each segment (`None` where it does not occur).
     Exact { weight: Bm25Weight, postings: Vec<Option<TermInfo>> },
     /// The last word as a prefix: a constant, from every term that starts with it in the field, or
-    /// in its prefix `twin` when the word is shorter than the twin's terms. `exact` is the clause
-    /// of the whole word in the same field, if any: its documents are already known, so that term
-    /// is not read twice.
-    Prefix { score: Score, prefix: Vec<u8>, exact: Option<usize>, twin: bool },
+    /// in its prefix `twin` when the word is shorter than the twin's terms: per segment, their
+    /// postings. `exact` is the clause of the whole word in the same field, if any: its documents
+    /// are already known, so that term is not among `terms` and is not read twice.
+    Prefix { score: Score, terms: Vec<Vec<TermInfo>>, exact: Option<usize>, twin: bool },
     /// The last word as a prefix of [`PREFIX_CHARS`] characters: a constant, from one term of the
     /// field's prefix twin per segment.
     ShortPrefix { score: Score, postings: Vec<Option<TermInfo>> },
@@ -205,6 +226,31 @@ fn read_postings<'a>(
     slot.as_mut().ok_or_else(|| std::io::Error::other("a postings reader was just opened"))
 }
 
+/// Builds the lexicon of `segments` on a thread of its own and puts it in `slot`. Should that fail
+/// (a damaged dictionary, which searching would report), the engine goes on without it.
+#[cfg(not(target_arch = "wasm32"))]
+fn build_lexicon(segments: &[SegmentView], slot: Arc<OnceLock<Lexicon>>) {
+    let tables = |twin: bool| -> Vec<Vec<Arc<InvertedIndexReader>>> {
+        (0..FIELDS)
+            .map(|field| {
+                segments
+                    .iter()
+                    .map(|s| Arc::clone(if twin { &s.prefixes[field] } else { &s.inverted[field] }))
+                    .collect()
+            })
+            .collect()
+    };
+    let (fields, twins) = (tables(false), tables(true));
+    std::thread::spawn(move || {
+        fn borrow(of: &[Vec<Arc<InvertedIndexReader>>]) -> Vec<Vec<&InvertedIndexReader>> {
+            of.iter().map(|segments| segments.iter().map(|inverted| &**inverted).collect()).collect()
+        }
+        if let Ok(lexicon) = Lexicon::build(&borrow(&fields), &borrow(&twins)) {
+            let _ = slot.set(lexicon);
+        }
+    });
+}
+
 /// Calls `each` with every document of `bits`, in order.
 #[inline]
 fn for_each_doc(word_index: usize, mut word: u64, mut each: impl FnMut(usize)) {
@@ -261,14 +307,18 @@ impl Engine {
         }
         let average_fieldnorm = total_tokens.map(|tokens| tokens as Score / total_docs as Score);
         let largest_segment = segments.iter().map(|s| s.max_doc).max().unwrap_or(0);
-        let prefix_fields = fields.prefixes;
+        let lexicon = Arc::new(OnceLock::new());
+        #[cfg(not(target_arch = "wasm32"))]
+        build_lexicon(&segments, Arc::clone(&lexicon));
         Ok(Engine {
             segments,
             weighted,
-            prefix_fields,
             total_docs,
             average_fieldnorm,
             largest_segment,
+            lexicon,
+            #[cfg(test)]
+            dictionaries_only: false,
             scratch: Mutex::new(Vec::new()),
             #[cfg(not(target_arch = "wasm32"))]
             two_threads_over: TWO_THREADS_OVER,
@@ -279,6 +329,28 @@ impl Engine {
     #[cfg(all(test, not(target_arch = "wasm32")))]
     pub(crate) fn split_over(&mut self, docs: usize) {
         self.two_threads_over = docs;
+    }
+
+    /// Asks each segment's term dictionary rather than the [`Lexicon`], as the Worker does (tests
+    /// compare the two).
+    #[cfg(test)]
+    pub(crate) fn without_lexicon(&mut self) {
+        self.dictionaries_only = true;
+    }
+
+    /// Waits until the lexicon is built (tests of the native path).
+    #[cfg(all(test, not(target_arch = "wasm32")))]
+    pub(crate) fn wait_for_lexicon(&self) {
+        self.lexicon.wait();
+    }
+
+    /// The lexicon, once it is built.
+    fn lexicon(&self) -> Option<&Lexicon> {
+        #[cfg(test)]
+        if self.dictionaries_only {
+            return None;
+        }
+        self.lexicon.get()
     }
 
     /// The segments, in order.
@@ -292,15 +364,10 @@ impl Engine {
     fn clauses(&self, words: &[String], searched: &[bool]) -> tantivy::Result<Vec<Clause>> {
         let mut clauses = Vec::new();
         for (word, text) in words.iter().enumerate() {
-            for (field, &(tantivy_field, boost)) in self.weighted.iter().enumerate() {
-                let term = Term::from_field_text(tantivy_field, text);
-                let mut doc_freq = 0u64;
-                let mut postings = Vec::with_capacity(self.segments.len());
-                for segment in &self.segments {
-                    let info = segment.inverted[field].get_term_info(&term)?;
-                    doc_freq += info.as_ref().map_or(0, |i| u64::from(i.doc_freq));
-                    postings.push(info);
-                }
+            let key = text.as_bytes();
+            for (field, &(_, boost)) in self.weighted.iter().enumerate() {
+                let postings = self.lookup(field, false, key, None)?;
+                let doc_freq: u64 = postings.iter().flatten().map(|info| u64::from(info.doc_freq)).sum();
                 if doc_freq > 0 {
                     let weight = Bm25Weight::for_one_term(doc_freq, self.total_docs, self.average_fieldnorm[field])
                         .boost_by(boost);
@@ -308,30 +375,82 @@ impl Engine {
                 }
                 if word + 1 == words.len() {
                     let score = boost * PREFIX_DISCOUNT;
-                    let kind = if text.chars().count() == PREFIX_CHARS {
-                        let term = Term::from_field_text(self.prefix_fields[field], text);
-                        let postings = self
-                            .segments
-                            .iter()
-                            .zip(searched)
-                            .map(|(segment, &searched)| match searched {
-                                true => segment.prefixes[field].get_term_info(&term),
-                                false => Ok(None),
-                            })
-                            .collect::<Result<_, _>>()?;
-                        Kind::ShortPrefix { score, postings }
-                    } else if text.chars().count() < PREFIX_CHARS {
-                        // Shorter: the twin's terms that start with it (itself included).
-                        Kind::Prefix { score, prefix: text.as_bytes().to_vec(), exact: None, twin: true }
+                    let chars = text.chars().count();
+                    let kind = if chars == PREFIX_CHARS {
+                        Kind::ShortPrefix { score, postings: self.lookup(field, true, key, Some(searched))? }
                     } else {
-                        let exact = (doc_freq > 0).then(|| clauses.len() - 1);
-                        Kind::Prefix { score, prefix: text.as_bytes().to_vec(), exact, twin: false }
+                        // Shorter: the twin's terms that start with it (itself included); longer:
+                        // the field's, the whole word's postings being its exact clause's.
+                        let twin = chars < PREFIX_CHARS;
+                        let exact = (!twin && doc_freq > 0).then(|| clauses.len() - 1);
+                        let terms = self.starting_with(field, twin, key, exact.is_some(), searched)?;
+                        Kind::Prefix { score, terms, exact, twin }
                     };
                     clauses.push(Clause { word, field, kind });
                 }
             }
         }
         Ok(clauses)
+    }
+
+    /// Where `key` is in each segment of field `field` (or of its prefix `twin`), `None` where it
+    /// is absent or (when `wanted` is given) not wanted.
+    fn lookup(
+        &self,
+        field: usize,
+        twin: bool,
+        key: &[u8],
+        wanted: Option<&[bool]>,
+    ) -> tantivy::Result<Vec<Option<TermInfo>>> {
+        let wanted = |segment: usize| wanted.is_none_or(|wanted| wanted[segment]);
+        let mut found = vec![None; self.segments.len()];
+        if let Some(lexicon) = self.lexicon() {
+            for posting in lexicon.table(field, twin).find(key) {
+                let segment = posting.segment as usize;
+                if wanted(segment) {
+                    found[segment] = Some(posting.info());
+                }
+            }
+            return Ok(found);
+        }
+        for (segment, slot) in found.iter_mut().enumerate().filter(|(segment, _)| wanted(*segment)) {
+            *slot = self.segments[segment].dictionary(field, twin).terms().get(key)?;
+        }
+        Ok(found)
+    }
+
+    /// Per segment `wanted`, the postings of every term of field `field` (or of its prefix `twin`)
+    /// that starts with `prefix`, but `prefix` itself when `but_itself`.
+    fn starting_with(
+        &self,
+        field: usize,
+        twin: bool,
+        prefix: &[u8],
+        but_itself: bool,
+        wanted: &[bool],
+    ) -> tantivy::Result<Vec<Vec<TermInfo>>> {
+        let mut found = vec![Vec::new(); self.segments.len()];
+        if let Some(lexicon) = self.lexicon() {
+            for (term, postings) in lexicon.table(field, twin).starting_with(prefix) {
+                if but_itself && term == prefix {
+                    continue;
+                }
+                for posting in postings.iter().filter(|p| wanted[p.segment as usize]) {
+                    found[posting.segment as usize].push(posting.info());
+                }
+            }
+            return Ok(found);
+        }
+        for (segment, infos) in found.iter_mut().enumerate().filter(|(segment, _)| wanted[*segment]) {
+            let dictionary = self.segments[segment].dictionary(field, twin).terms();
+            let mut terms = dictionary.range().ge(prefix).lt(after_prefix(prefix)).into_stream()?;
+            while terms.advance() {
+                if !(but_itself && terms.key() == prefix) {
+                    infos.push(terms.value().clone());
+                }
+            }
+        }
+        Ok(found)
     }
 
     /// Searches `words` in the segments that `buckets` gives a bucket (`buckets[segment]`, one of
@@ -475,18 +594,16 @@ impl Engine {
                         block.advance();
                     }
                 }
-                Kind::Prefix { prefix, exact, twin, .. } => {
-                    let inverted = if *twin { &segment.prefixes[clause.field] } else { inverted };
-                    let mut terms = inverted.terms().range().ge(prefix).lt(after_prefix(prefix)).into_stream()?;
-                    let slot = if *twin { &mut scratch.twin } else { &mut scratch.docs_only };
-                    while terms.advance() {
-                        if let Some(exact) = exact.filter(|_| terms.key() == prefix.as_slice()) {
-                            for (into, from) in bits.iter_mut().zip(&before[exact * width..(exact + 1) * width]) {
-                                *into |= from;
-                            }
-                            continue;
+                Kind::Prefix { terms, exact, twin, .. } => {
+                    if let Some(exact) = exact {
+                        for (into, from) in bits.iter_mut().zip(&before[exact * width..(exact + 1) * width]) {
+                            *into |= from;
                         }
-                        let block = read_postings(slot, inverted, terms.value(), IndexRecordOption::Basic)?;
+                    }
+                    let inverted = segment.dictionary(clause.field, *twin);
+                    let slot = if *twin { &mut scratch.twin } else { &mut scratch.docs_only };
+                    for info in &terms[ordinal] {
+                        let block = read_postings(slot, inverted, info, IndexRecordOption::Basic)?;
                         while !block.docs().is_empty() {
                             for &doc in block.docs() {
                                 bits[doc as usize >> 6] |= 1 << (doc & 63);

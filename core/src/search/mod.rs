@@ -7,6 +7,7 @@
 //! Queries mean what [`query::matching`] says and run on [`matching`].
 
 pub mod collector;
+pub mod lexicon;
 pub mod matching;
 pub mod pack;
 pub mod plan;

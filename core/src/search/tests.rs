@@ -27,8 +27,14 @@ fn manifest(segments: &[Segment]) -> PackManifest {
     serde_json::from_slice(&index_manifest(&metas)).expect("index.json parses")
 }
 
+/// The index of `segments`, natively with its lexicon built (the path `portal serve` takes once
+/// it is; `the_lexicon_and_the_segments_dictionaries_rank_alike` checks the other).
 fn open(segments: &[Segment]) -> SearchIndex {
-    SearchIndex::open(&manifest(segments), segments.iter().map(Segment::bytes).collect()).expect("index opens")
+    let index =
+        SearchIndex::open(&manifest(segments), segments.iter().map(Segment::bytes).collect()).expect("index opens");
+    #[cfg(not(target_arch = "wasm32"))]
+    index.engine.wait_for_lexicon();
+    index
 }
 
 fn index(docs: Vec<SearchDoc>) -> SearchIndex {
@@ -303,6 +309,29 @@ fn a_search_split_over_two_threads_ranks_exactly_like_one_thread() {
             let a = ranked(&one, &one.rank(&words, &scope, limit).expect("one thread"));
             let b = ranked(&two, &two.rank(&words, &scope, limit).expect("two threads"));
             assert_eq!(a, b, "{q:?}, limit {limit}");
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// Natively the engine looks words up in its lexicon, the Worker in each segment's dictionary: both
+/// must rank alike, whichever collections are asked (a segment not asked is left out of both).
+#[test]
+fn the_lexicon_and_the_segments_dictionaries_rank_alike() {
+    let collections = ["events", "news", "services", "entries"];
+    let docs = corpus(900, &collections, 9);
+    let with = open(&built_with(docs.clone(), 8, 40));
+    let mut without = open(&built_with(docs, 8, 40));
+    without.engine.without_lexicon();
+    assert!(with.engine.segments().len() > 8);
+    let scopes: [&[&str]; 3] = [&["services", "news", "entries", "events"], &["news"], &["entries", "events"]];
+    for scope in scopes {
+        let scope: Vec<String> = scope.iter().map(|c| c.to_string()).collect();
+        for q in QUERIES.iter().chain(&["e", "ec", "ecol", "harv", "water wel", "sav"]) {
+            let words = schema::words(q);
+            let a = ranked(&with, &with.rank(&words, &scope, 7).expect("lexicon"));
+            let b = ranked(&without, &without.rank(&words, &scope, 7).expect("dictionaries"));
+            assert_eq!(a, b, "{q:?} in {scope:?}");
         }
     }
 }
