@@ -9,7 +9,7 @@
 //! one binary search and a prefix with one range, whichever the number of segments.
 //!
 //! Natively the engine builds the tables on a thread of its own once the index is open (16 bytes
-//! per term and segment: about 25 MiB at 100k records of a realistic vocabulary). The Worker does
+//! per term and segment: about 21 MiB at 100k records of a realistic vocabulary). The Worker does
 //! not: it opens an index on an isolate's first search, where building them would cost more than
 //! the lookups they save, so it asks the segments' dictionaries instead.
 //! Both give the engine the same postings, so the same answers ([`super::matching`]'s tests compare
