@@ -226,10 +226,24 @@ fn read_postings<'a>(
     slot.as_mut().ok_or_else(|| std::io::Error::other("a postings reader was just opened"))
 }
 
+/// The most terms (counted once per segment and field) the lexicon is built for: 16 bytes each,
+/// so at most 256 MiB, which an index that large (over a million records) already exceeds in its
+/// own bytes. Past it, the segments' dictionaries answer, as in the Worker.
+#[cfg(not(target_arch = "wasm32"))]
+const MAX_LEXICON_TERMS: usize = 16 << 20;
+
 /// Builds the lexicon of `segments` on a thread of its own and puts it in `slot`. Should that fail
 /// (a damaged dictionary, which searching would report), the engine goes on without it.
 #[cfg(not(target_arch = "wasm32"))]
 fn build_lexicon(segments: &[SegmentView], slot: Arc<OnceLock<Lexicon>>) {
+    let terms: usize = segments
+        .iter()
+        .flat_map(|s| s.inverted.iter().chain(&s.prefixes))
+        .map(|inverted| inverted.terms().num_terms())
+        .sum();
+    if terms > MAX_LEXICON_TERMS {
+        return;
+    }
     let tables = |twin: bool| -> Vec<Vec<Arc<InvertedIndexReader>>> {
         (0..FIELDS)
             .map(|field| {
