@@ -20,7 +20,7 @@
 //!    score is not scored either.
 //!
 //! Natively, a search over many documents runs its segments in two halves on two threads (rayon's
-//! pool) and merges what they found; below [`TWO_THREADS_OVER`] documents, and in the Worker, one
+//! pool) and merges what they found; below `TWO_THREADS_OVER` documents, and in the Worker, one
 //! thread. Measured at 100,000 records with a pause between queries, as a server idles between
 //! requests (`PORTAL_BENCH_PAUSE_US` in `core/tests/search_bench.rs`): p50 and p99 about 30 % lower.
 //!
