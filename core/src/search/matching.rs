@@ -61,7 +61,7 @@ pub struct SegmentView {
 
 impl SegmentView {
     /// The inverted index of field `field` (in [`Fields::weighted`] order), or of its prefix twin.
-    fn dictionary(&self, field: usize, twin: bool) -> &InvertedIndexReader {
+    fn dictionary(&self, field: usize, twin: bool) -> &Arc<InvertedIndexReader> {
         if twin {
             &self.prefixes[field]
         } else {
@@ -245,14 +245,7 @@ fn build_lexicon(segments: &[SegmentView], slot: Arc<OnceLock<Lexicon>>) {
         return;
     }
     let tables = |twin: bool| -> Vec<Vec<Arc<InvertedIndexReader>>> {
-        (0..FIELDS)
-            .map(|field| {
-                segments
-                    .iter()
-                    .map(|s| Arc::clone(if twin { &s.prefixes[field] } else { &s.inverted[field] }))
-                    .collect()
-            })
-            .collect()
+        (0..FIELDS).map(|field| segments.iter().map(|s| Arc::clone(s.dictionary(field, twin))).collect()).collect()
     };
     let (fields, twins) = (tables(false), tables(true));
     std::thread::spawn(move || {

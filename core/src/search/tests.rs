@@ -122,6 +122,22 @@ fn ranked(index: &SearchIndex, buckets: &[Bucket]) -> Vec<(usize, Vec<(String, u
         .collect()
 }
 
+/// Asserts that two indexes of the same documents rank `q` alike in `scope` (totals, hits, score
+/// bits), `limit` hits per collection; returns the ranking.
+fn assert_rank_alike(
+    a: &SearchIndex,
+    b: &SearchIndex,
+    q: &str,
+    scope: &[String],
+    limit: usize,
+) -> Vec<(usize, Vec<(String, u32)>)> {
+    let words = schema::words(q);
+    let first = ranked(a, &a.rank(&words, scope, limit).expect("first index"));
+    let second = ranked(b, &b.rank(&words, scope, limit).expect("second index"));
+    assert_eq!(first, second, "{q:?} in {scope:?}, limit {limit}");
+    first
+}
+
 #[test]
 fn accents_case_prefix_and_and() {
     let index = index(vec![
@@ -285,11 +301,8 @@ fn many_segments_rank_exactly_like_one() {
     assert!(many.engine.segments().len() > 14);
     let scope: Vec<String> = collections.iter().map(|c| c.to_string()).collect();
     for q in QUERIES {
-        let words = schema::words(q);
         for limit in [1, 10, 1000] {
-            let single = ranked(&one, &one.rank(&words, &scope, limit).expect("one"));
-            let multiple = ranked(&many, &many.rank(&words, &scope, limit).expect("many"));
-            assert_eq!(single, multiple, "{q:?}, limit {limit}");
+            assert_rank_alike(&one, &many, q, &scope, limit);
         }
     }
 }
@@ -304,11 +317,8 @@ fn a_search_split_over_two_threads_ranks_exactly_like_one_thread() {
     two.engine.split_over(0);
     let scope: Vec<String> = ["services", "news", "entries", "events"].map(String::from).to_vec();
     for q in QUERIES {
-        let words = schema::words(q);
         for limit in [1, 7, 500] {
-            let a = ranked(&one, &one.rank(&words, &scope, limit).expect("one thread"));
-            let b = ranked(&two, &two.rank(&words, &scope, limit).expect("two threads"));
-            assert_eq!(a, b, "{q:?}, limit {limit}");
+            assert_rank_alike(&one, &two, q, &scope, limit);
         }
     }
 }
@@ -328,10 +338,7 @@ fn the_lexicon_and_the_segments_dictionaries_rank_alike() {
     for scope in scopes {
         let scope: Vec<String> = scope.iter().map(|c| c.to_string()).collect();
         for q in QUERIES.iter().chain(&["e", "ec", "ecol", "harv", "water wel", "sav"]) {
-            let words = schema::words(q);
-            let a = ranked(&with, &with.rank(&words, &scope, 7).expect("lexicon"));
-            let b = ranked(&without, &without.rank(&words, &scope, 7).expect("dictionaries"));
-            assert_eq!(a, b, "{q:?} in {scope:?}");
+            assert_rank_alike(&with, &without, q, &scope, 7);
         }
     }
 }
@@ -345,11 +352,8 @@ fn segments_per_collection_rank_like_one_segment_per_collection() {
     assert_eq!(few.engine.segments().len(), 4);
     let scope: Vec<String> = ["services", "news", "entries", "events", "news"].map(String::from).to_vec();
     for q in QUERIES {
-        let words = schema::words(q);
-        let a = ranked(&few, &few.rank(&words, &scope, 7).expect("few"));
-        let b = ranked(&many, &many.rank(&words, &scope, 7).expect("many"));
-        assert_eq!(a, b, "{q:?}");
-        assert_eq!(a[1], a[4], "a collection asked twice gets the same");
+        let ranking = assert_rank_alike(&few, &many, q, &scope, 7);
+        assert_eq!(ranking[1], ranking[4], "a collection asked twice gets the same");
     }
 }
 
