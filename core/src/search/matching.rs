@@ -267,6 +267,116 @@ fn for_each_doc(word_index: usize, mut word: u64, mut each: impl FnMut(usize)) {
     }
 }
 
+/// Whether `word` (other than the last) is in no field of segment `ordinal`: then nothing in it
+/// matches.
+fn absent(clauses: &[Clause], ordinal: usize, word: usize) -> bool {
+    !clauses.iter().any(|c| {
+        c.word == word
+            && match &c.kind {
+                Kind::Exact { postings, .. } | Kind::ShortPrefix { postings, .. } => postings[ordinal].is_some(),
+                Kind::Prefix { .. } => true,
+            }
+    })
+}
+
+/// Sets each clause's bits (and an exact clause's frequencies) in `scratch` from its postings in
+/// segment `ordinal`.
+fn read_clauses(
+    ordinal: usize,
+    segment: &SegmentView,
+    clauses: &[Clause],
+    scratch: &mut Scratch,
+) -> std::io::Result<()> {
+    let width = scratch.width;
+    for (index, clause) in clauses.iter().enumerate() {
+        let (before, after) = scratch.clauses.split_at_mut(index * width);
+        let bits = &mut after[..width];
+        match &clause.kind {
+            Kind::Exact { postings, .. } => {
+                let Some(info) = &postings[ordinal] else { continue };
+                let slot = scratch.freq_slot[index];
+                let freqs = &mut scratch.freqs[slot..slot + segment.max_doc];
+                let inverted = &segment.inverted[clause.field];
+                let mut max_freq = 0;
+                let block = read_postings(&mut scratch.with_freqs, inverted, info, IndexRecordOption::WithFreqs)?;
+                while !block.docs().is_empty() {
+                    for (&doc, &freq) in block.docs().iter().zip(block.freqs()) {
+                        bits[doc as usize >> 6] |= 1 << (doc & 63);
+                        freqs[doc as usize] = freq;
+                        max_freq = max_freq.max(freq);
+                    }
+                    block.advance();
+                }
+                scratch.max_freq[index] = max_freq;
+            }
+            Kind::ShortPrefix { postings, .. } => {
+                let Some(info) = &postings[ordinal] else { continue };
+                let inverted = &segment.prefixes[clause.field];
+                let block = read_postings(&mut scratch.twin, inverted, info, IndexRecordOption::Basic)?;
+                set_docs(block, bits);
+            }
+            Kind::Prefix { terms, exact, twin, .. } => {
+                if let Some(exact) = exact {
+                    for (into, from) in bits.iter_mut().zip(&before[exact * width..(exact + 1) * width]) {
+                        *into |= from;
+                    }
+                }
+                let inverted = segment.dictionary(clause.field, *twin);
+                let slot = if *twin { &mut scratch.twin } else { &mut scratch.docs_only };
+                for info in &terms[ordinal] {
+                    set_docs(read_postings(slot, inverted, info, IndexRecordOption::Basic)?, bits);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Sets the bit of every document of `block`'s postings in `bits`.
+fn set_docs(block: &mut BlockSegmentPostings, bits: &mut [u64]) {
+    while !block.docs().is_empty() {
+        for &doc in block.docs() {
+            bits[doc as usize >> 6] |= 1 << (doc & 63);
+        }
+        block.advance();
+    }
+}
+
+/// The matches of the segment (every word in some clause) into `scratch.matches`; returns how
+/// many there are.
+fn intersect(segment: &SegmentView, clauses: &[Clause], words: usize, scratch: &mut Scratch) -> usize {
+    let width = scratch.width;
+    scratch.matches.iter_mut().for_each(|w| *w = u64::MAX);
+    if !segment.max_doc.is_multiple_of(64) {
+        scratch.matches[width - 1] = (1 << (segment.max_doc % 64)) - 1;
+    }
+    for word in 0..words {
+        scratch.word.iter_mut().for_each(|w| *w = 0);
+        for (index, _) in clauses.iter().enumerate().filter(|(_, c)| c.word == word) {
+            for (into, from) in scratch.word.iter_mut().zip(&scratch.clauses[index * width..(index + 1) * width]) {
+                *into |= from;
+            }
+        }
+        for (into, from) in scratch.matches.iter_mut().zip(&scratch.word) {
+            *into &= from;
+        }
+    }
+    scratch.matches.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// The most clause `index` can add to a score in this segment (0 when it matches nothing here).
+fn bound(segment: &SegmentView, clauses: &[Clause], scratch: &Scratch, index: usize) -> f64 {
+    match &clauses[index].kind {
+        Kind::Exact { weight, .. } if scratch.max_freq[index] > 0 => {
+            f64::from(weight.score(segment.shortest[clauses[index].field], scratch.max_freq[index]))
+        }
+        Kind::Prefix { score, .. } | Kind::ShortPrefix { score, .. } if scratch.bits(index).iter().any(|&w| w != 0) => {
+            f64::from(*score)
+        }
+        _ => 0.0,
+    }
+}
+
 /// The first key after every key that starts with `prefix` (UTF-8 never has a 0xff byte).
 fn after_prefix(prefix: &[u8]) -> Vec<u8> {
     let mut end = prefix.to_vec();
@@ -552,108 +662,23 @@ impl Engine {
         scratch: &mut Scratch,
         top: &mut TopK,
     ) -> tantivy::Result<usize> {
-        // A word other than the last that no field of the segment has: nothing matches.
-        let absent = |word: usize| {
-            !clauses.iter().any(|c| {
-                c.word == word
-                    && match &c.kind {
-                        Kind::Exact { postings, .. } | Kind::ShortPrefix { postings, .. } => {
-                            postings[ordinal].is_some()
-                        }
-                        Kind::Prefix { .. } => true,
-                    }
-            })
-        };
-        if (0..words).any(absent) {
+        if (0..words).any(|word| absent(clauses, ordinal, word)) {
             return Ok(0);
         }
         scratch.reset(clauses.len(), segment.max_doc);
+        read_clauses(ordinal, segment, clauses, scratch)?;
+        let total = intersect(segment, clauses, words, scratch);
+        if total > 0 {
+            self.rank(ordinal, segment, clauses, scratch, top);
+        }
+        Ok(total)
+    }
+
+    /// Scores the matches of one segment (their clauses' bits in `scratch`) that can change the
+    /// top hits, and offers them to `top` (MaxScore, see the module's documentation).
+    fn rank(&self, ordinal: usize, segment: &SegmentView, clauses: &[Clause], scratch: &mut Scratch, top: &mut TopK) {
         let width = scratch.width;
-        for (index, clause) in clauses.iter().enumerate() {
-            let inverted = &segment.inverted[clause.field];
-            let (before, after) = scratch.clauses.split_at_mut(index * width);
-            let bits = &mut after[..width];
-            match &clause.kind {
-                Kind::Exact { postings, .. } => {
-                    let Some(info) = &postings[ordinal] else { continue };
-                    let slot = scratch.freq_slot[index];
-                    let freqs = &mut scratch.freqs[slot..slot + segment.max_doc];
-                    let mut max_freq = 0;
-                    let block = read_postings(&mut scratch.with_freqs, inverted, info, IndexRecordOption::WithFreqs)?;
-                    while !block.docs().is_empty() {
-                        for (&doc, &freq) in block.docs().iter().zip(block.freqs()) {
-                            bits[doc as usize >> 6] |= 1 << (doc & 63);
-                            freqs[doc as usize] = freq;
-                            max_freq = max_freq.max(freq);
-                        }
-                        block.advance();
-                    }
-                    scratch.max_freq[index] = max_freq;
-                }
-                Kind::ShortPrefix { postings, .. } => {
-                    let Some(info) = &postings[ordinal] else { continue };
-                    let mut block = segment.prefixes[clause.field]
-                        .read_block_postings_from_terminfo(info, IndexRecordOption::Basic)?;
-                    while !block.docs().is_empty() {
-                        for &doc in block.docs() {
-                            bits[doc as usize >> 6] |= 1 << (doc & 63);
-                        }
-                        block.advance();
-                    }
-                }
-                Kind::Prefix { terms, exact, twin, .. } => {
-                    if let Some(exact) = exact {
-                        for (into, from) in bits.iter_mut().zip(&before[exact * width..(exact + 1) * width]) {
-                            *into |= from;
-                        }
-                    }
-                    let inverted = segment.dictionary(clause.field, *twin);
-                    let slot = if *twin { &mut scratch.twin } else { &mut scratch.docs_only };
-                    for info in &terms[ordinal] {
-                        let block = read_postings(slot, inverted, info, IndexRecordOption::Basic)?;
-                        while !block.docs().is_empty() {
-                            for &doc in block.docs() {
-                                bits[doc as usize >> 6] |= 1 << (doc & 63);
-                            }
-                            block.advance();
-                        }
-                    }
-                }
-            }
-        }
-        // The matches: every word in some clause.
-        scratch.matches.iter_mut().for_each(|w| *w = u64::MAX);
-        if !segment.max_doc.is_multiple_of(64) {
-            scratch.matches[width - 1] = (1 << (segment.max_doc % 64)) - 1;
-        }
-        for word in 0..words {
-            scratch.word.iter_mut().for_each(|w| *w = 0);
-            for (index, _) in clauses.iter().enumerate().filter(|(_, c)| c.word == word) {
-                for (into, from) in scratch.word.iter_mut().zip(&scratch.clauses[index * width..(index + 1) * width]) {
-                    *into |= from;
-                }
-            }
-            for (into, from) in scratch.matches.iter_mut().zip(&scratch.word) {
-                *into &= from;
-            }
-        }
-        let total: usize = scratch.matches.iter().map(|w| w.count_ones() as usize).sum();
-        if total == 0 {
-            return Ok(0);
-        }
-        // The best each clause can add in this segment, and in which order to score.
-        let bound = |index: usize| match &clauses[index].kind {
-            Kind::Exact { weight, .. } if scratch.max_freq[index] > 0 => {
-                f64::from(weight.score(segment.shortest[clauses[index].field], scratch.max_freq[index]))
-            }
-            Kind::Prefix { score, .. } | Kind::ShortPrefix { score, .. }
-                if scratch.bits(index).iter().any(|&w| w != 0) =>
-            {
-                f64::from(*score)
-            }
-            _ => 0.0,
-        };
-        let bounds: Vec<f64> = (0..clauses.len()).map(bound).collect();
+        let bounds: Vec<f64> = (0..clauses.len()).map(|index| bound(segment, clauses, scratch, index)).collect();
         let mut order: Vec<usize> = (0..clauses.len()).filter(|&i| bounds[i] > 0.0).collect();
         order.sort_by(|&a, &b| bounds[b].total_cmp(&bounds[a]).then(a.cmp(&b)));
         let mut rest: f64 = order.iter().map(|&i| bounds[i]).sum();
@@ -689,7 +714,6 @@ impl Engine {
                 break;
             }
         }
-        Ok(total)
     }
 
     /// The score of `doc`, whose clauses' bits `window` holds: per word the sum of its clauses in
