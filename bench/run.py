@@ -257,30 +257,40 @@ def bench_serving(size, seconds, pairs=5):
 def bench_edge(size):
     """The Worker under `wrangler dev` over the default (at 100k records, packed) build: the first
     request of a fresh isolate, the first read of a record (its pack, when packed), the first search
-    (index load) and distinct queries."""
+    a second later (the index opened in the background after the isolate's first request) and
+    distinct queries; then, in another fresh isolate, a search as its very first request."""
     import edge  # noqa: PLC0415
 
     wasm = ROOT / "edge" / "build" / "index_bg.wasm"
     if not wasm.exists():
         wasm = next((ROOT / "edge" / "build").rglob("*.wasm"))
     raw = wasm.read_bytes()
+    headers = {"X-Forwarded-For": "10.255.0.1"}
+
+    def get(worker, path, **params):
+        response = requests.get(worker.base_url + path, params=params, headers=headers, timeout=120)
+        response.raise_for_status()
+        return response.elapsed.total_seconds() * 1000
+
     # The first request is a file served without the Worker: under `wrangler dev` it waits for
     # Miniflare to list and hash the whole assets folder, which a deployed Worker never does.
     worker = edge.start_wrangler(WORK / f"dist-{size}", timeout=600, first_url="/assets/style.css")
-    headers = {"X-Forwarded-For": "10.255.0.1"}
     try:
-        status = requests.get(worker.base_url + "/api/status", headers=headers, timeout=120)
-        status.raise_for_status()
-        record = requests.get(worker.base_url + "/api/news/record-000024", headers=headers, timeout=120)
-        record.raise_for_status()
-        cold = requests.get(worker.base_url + "/api/search", params={"q": "cold start"}, headers=headers, timeout=120)
-        cold.raise_for_status()
+        first_ms = get(worker, "/api/status")
+        record_ms = get(worker, "/api/news/record-000024")
+        time.sleep(1)  # a reader between a page and a search
+        cold_ms = get(worker, "/api/search", q="cold start")
         warm = search.measure(worker.base_url, search.queries(300, seed=size))
     finally:
         worker.stop()
+    worker = edge.start_wrangler(WORK / f"dist-{size}", timeout=600, first_url="/assets/style.css")
+    try:
+        search_first_ms = get(worker, "/api/search", q="cold start")
+    finally:
+        worker.stop()
     return {"size": size, "wasm": len(raw), "wasm_gz": len(gzip.compress(raw, 9)), "ready_s": worker.ready_s,
-            "first_ms": status.elapsed.total_seconds() * 1000, "wrangler_ms": worker.first_ms, "record_ms": record.elapsed.total_seconds() * 1000,
-            "cold_ms": cold.elapsed.total_seconds() * 1000, "warm": warm,
+            "first_ms": first_ms, "wrangler_ms": worker.first_ms, "record_ms": record_ms,
+            "cold_ms": cold_ms, "search_first_ms": search_first_ms, "warm": warm,
             "packed": (WORK / f"dist-{size}" / "_portal" / "packs").exists()}
 
 
@@ -392,13 +402,16 @@ def edge_section(edge_figures):
               "start*: the Worker's first request (`/api/status`), a fresh isolate (the wasm instantiated, the "
               "manifest head read). *First record*: "
               "the first `GET /api/news/<slug>` (its pack fetched through ASSETS, when packed). *First search*: "
-              "the first `/api/search` (the index fetched and opened).", "",
-              "| records | packed | wasm gzipped (target < 1.5 MiB) | ready | cold start | first record | first search (target < 50 ms at 10k) | distinct queries p50 / p99 |",
-              "|---|---|---|---|---|---|---|---|"]
+              "the first `/api/search`, a second after the record (a reader between a page and a search): the "
+              "isolate opens the search index in the background after its first request. *Search first*: a "
+              "fresh isolate whose very first request is a search (its cold start and the index fetched and "
+              "opened before the answer).", "",
+              "| records | packed | wasm gzipped (target < 1.5 MiB) | ready | cold start | first record | first search (target < 50 ms at 10k) | search first | distinct queries p50 / p99 |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for e in edge_figures:
         lines.append(f"| {e['size']:,} | {'yes' if e['packed'] else 'no'} | **{e['wasm_gz'] / 1048576:.2f} MiB** | "
                      f"{e['ready_s']:.1f} s | {e['first_ms']:.0f} ms | {e['record_ms']:.0f} ms | **{e['cold_ms']:.0f} ms** | "
-                     f"{e['warm'][0]:.2f} / {e['warm'][1]:.2f} ms |")
+                     f"{e['search_first_ms']:.0f} ms | {e['warm'][0]:.2f} / {e['warm'][1]:.2f} ms |")
     lines += ["", "`wrangler dev` runs workerd locally with Miniflare's simulated bindings; its latency includes the local "
               "proxy, so it bounds the engine's cost from above rather than predicting Cloudflare's network."]
     return lines

@@ -25,15 +25,17 @@ use crate::route_index::RouteIndex;
 use crate::routes::{self, Serve};
 use crate::search::pack::{PackManifest, INDEX_MANIFEST};
 use crate::search::SearchIndex;
+use crate::single_flight::SingleFlight;
 
 /// The API over one build.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct App {
     manifest: Manifest,
     /// Every URL the build serves, shard by shard.
     routes: RouteIndex,
-    /// The search index, opened on first use (natively at start) and kept.
-    search: OnceLock<Arc<SearchIndex>>,
+    /// The search index, opened on first use (natively at start, in the Worker in the background
+    /// after an isolate's first request) and kept; a search asked while it opens waits for it.
+    search: SingleFlight<Arc<SearchIndex>>,
     /// The encyclopedia catalog, read on first use and kept.
     catalog: OnceLock<Arc<Catalog>>,
 }
@@ -45,7 +47,7 @@ impl App {
     }
 
     fn with_index(manifest: Manifest, routes: RouteIndex) -> Self {
-        App { manifest, routes, search: OnceLock::new(), catalog: OnceLock::new() }
+        App { manifest, routes, search: SingleFlight::default(), catalog: OnceLock::new() }
     }
 
     /// The asset served at `route`, reading its shard of the route index on first use; a shard
@@ -67,18 +69,16 @@ impl App {
     }
 
     /// The build's search index: read through the platform on first use (the manifest, then every
-    /// segment file at once), then kept for the life of the app.
+    /// segment file at once), then kept for the life of the app. Callers that ask while it is being
+    /// read wait for that read.
     pub async fn search_index<P: Platform>(&self, platform: &P) -> Result<Arc<SearchIndex>, Problem> {
-        if let Some(index) = self.search.get() {
-            return Ok(Arc::clone(index));
-        }
-        const CONTEXT: &str = "opening the search index";
-        let manifest_bytes = required_asset(platform, INDEX_MANIFEST).await?;
-        let manifest: PackManifest = serde_json::from_slice(&manifest_bytes).map_err(internal(platform, CONTEXT))?;
-        let read = |file: String| async move { required_asset(platform, &file).await };
-        let segments = crate::search::pack::read_segments(&manifest, read).await?;
-        let index = Arc::new(SearchIndex::open(&manifest, segments).map_err(internal(platform, CONTEXT))?);
-        Ok(Arc::clone(self.search.get_or_init(|| index)))
+        let index = self.search.get_or_try_load(|| open_search_index(platform)).await?;
+        Ok(Arc::clone(index))
+    }
+
+    /// Whether the search index is open (and searches need not wait for it).
+    pub fn search_index_open(&self) -> bool {
+        self.search.get().is_some()
     }
 
     /// Reads the manifest head of the build through the platform (its route shards are read as
@@ -205,6 +205,16 @@ impl App {
         }
         Ok(None)
     }
+}
+
+/// Reads the search index of the build: its manifest, then every segment file at once.
+async fn open_search_index<P: Platform>(platform: &P) -> Result<Arc<SearchIndex>, Problem> {
+    const CONTEXT: &str = "opening the search index";
+    let manifest_bytes = required_asset(platform, INDEX_MANIFEST).await?;
+    let manifest: PackManifest = serde_json::from_slice(&manifest_bytes).map_err(internal(platform, CONTEXT))?;
+    let read = |file: String| async move { required_asset(platform, &file).await };
+    let segments = crate::search::pack::read_segments(&manifest, read).await?;
+    Ok(Arc::new(SearchIndex::open(&manifest, segments).map_err(internal(platform, CONTEXT))?))
 }
 
 /// A file the build always writes; its absence is a damaged build (500, reported).

@@ -44,6 +44,7 @@ pub mod record_schema;
 pub mod route_index;
 pub mod routes;
 pub mod search;
+pub mod single_flight;
 pub mod spatial;
 pub mod stable_hash;
 pub mod suggest;

@@ -12,7 +12,7 @@ mod outbox;
 mod platform;
 mod rate_limiter;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use portal_core::app::App;
@@ -37,13 +37,38 @@ async fn app(platform: &EdgePlatform) -> worker::Result<Rc<App>> {
 
 #[event(fetch)]
 async fn fetch(request: worker::Request, env: Env, ctx: Context) -> worker::Result<worker::Response> {
-    let platform = EdgePlatform::new(env, Some(Rc::new(ctx)))?;
+    let ctx = Rc::new(ctx);
+    let platform = EdgePlatform::new(env.clone(), Some(Rc::clone(&ctx)))?;
     let app = app(&platform).await?;
     let response = match convert::request(request).await? {
         Ok(request) => app.handle(&platform, request).await,
         Err((what, path)) => app.interrupted(what, &path),
     };
+    warm_search(&app, env, &ctx);
     convert::response(response)
+}
+
+thread_local! {
+    /// Whether this isolate has started opening the search index in the background.
+    static WARMING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// After an isolate's first request, opens the search index in the background (the answer is not
+/// held for it), so that its first search finds the index open, or joins the opening under way
+/// instead of fetching every segment itself (see `portal_core::single_flight`). An isolate serves
+/// many requests, and a reader's search usually follows a page; the cost is one read of the index
+/// per isolate, which an isolate that never searches would not have paid. A failure is logged, and
+/// the next search tries again (as every search would without this).
+fn warm_search(app: &Rc<App>, env: Env, ctx: &Context) {
+    if app.search_index_open() || WARMING.with(|warming| warming.replace(true)) {
+        return;
+    }
+    let app = Rc::clone(app);
+    ctx.wait_until(async move {
+        if let Ok(platform) = EdgePlatform::new(env, None) {
+            let _ = app.search_index(&platform).await;
+        }
+    });
 }
 
 /// The cron trigger: retry the mails whose delivery failed, with the core's backoff.
