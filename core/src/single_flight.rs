@@ -48,6 +48,10 @@ impl<T> SingleFlight<T> {
             self.wait().await;
         }
         let done = Release(self);
+        // A load that ended between the first look and the claim has set the value already.
+        if let Some(value) = self.value.get() {
+            return Ok(value);
+        }
         let loaded = load().await;
         let value = loaded.map(|value| self.value.get_or_init(|| value));
         drop(done);
