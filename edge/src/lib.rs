@@ -14,9 +14,10 @@ mod rate_limiter;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::time::Duration;
 
 use portal_core::app::App;
-use worker::{event, Context, Env, ScheduleContext, ScheduledEvent};
+use worker::{event, Context, Delay, Env, ScheduleContext, ScheduledEvent};
 
 pub use platform::EdgePlatform;
 pub use rate_limiter::RateLimitWindow;
@@ -53,18 +54,25 @@ thread_local! {
     static WARMING: Cell<bool> = const { Cell::new(false) };
 }
 
-/// After an isolate's first request, opens the search index in the background (the answer is not
-/// held for it), so that its first search finds the index open, or joins the opening under way
-/// instead of fetching every segment itself (see `portal_core::single_flight`). An isolate serves
-/// many requests, and a reader's search usually follows a page; the cost is one read of the index
-/// per isolate, which an isolate that never searches would not have paid. A failure is logged, and
-/// the next search tries again (as every search would without this).
+/// How long after an isolate's first request it starts opening the search index: the requests that
+/// come with a page (its images, a second page) are answered first, undisturbed by the index's
+/// reads; a reader's search comes later.
+const WARM_AFTER: Duration = Duration::from_secs(1);
+
+/// Opens the search index in the background, [`WARM_AFTER`] an isolate's first request (no answer
+/// is held for it), so that a reader's first search finds it open, or joins the opening under way
+/// instead of fetching every segment itself (see `portal_core::single_flight`). The cost, for an
+/// isolate that never searches, is one read of the index; requests that arrive while it is read
+/// share the isolate with it (under `wrangler dev`, where the asset service is local, a record read
+/// then waits for the segments' reads ahead of it: see BENCHMARKS.md). A failure is logged, and the
+/// next search tries again (as every search would without this).
 fn warm_search(app: &Rc<App>, env: Env, ctx: &Context) {
     if app.search_index_open() || WARMING.with(|warming| warming.replace(true)) {
         return;
     }
     let app = Rc::clone(app);
     ctx.wait_until(async move {
+        Delay::from(WARM_AFTER).await;
         if let Ok(platform) = EdgePlatform::new(env, None) {
             let _ = app.search_index(&platform).await;
         }
