@@ -76,11 +76,6 @@ impl App {
         Ok(Arc::clone(index))
     }
 
-    /// Whether the search index is open (and searches need not wait for it).
-    pub fn search_index_open(&self) -> bool {
-        self.search.get().is_some()
-    }
-
     /// Reads the manifest head of the build through the platform (its route shards are read as
     /// URLs of each are asked for).
     pub async fn load<P: Platform>(platform: &P) -> Result<Self, PlatformError> {

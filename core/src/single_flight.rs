@@ -25,11 +25,6 @@ impl<T> Default for SingleFlight<T> {
 }
 
 impl<T> SingleFlight<T> {
-    /// The value, once loaded.
-    pub fn get(&self) -> Option<&T> {
-        self.value.get()
-    }
-
     /// The value: loaded already, or by the load under way (waiting for it), or else by `load`,
     /// now. A load that fails is not kept: the callers that waited for it try again, one loading
     /// and the others waiting. A caller dropped in the middle of its load lets the next one load.

@@ -60,14 +60,15 @@ thread_local! {
 const WARM_AFTER: Duration = Duration::from_secs(1);
 
 /// Opens the search index in the background, [`WARM_AFTER`] an isolate's first request (no answer
-/// is held for it), so that a reader's first search finds it open, or joins the opening under way
-/// instead of fetching every segment itself (see `portal_core::single_flight`). The cost, for an
-/// isolate that never searches, is one read of the index; requests that arrive while it is read
-/// share the isolate with it (under `wrangler dev`, where the asset service is local, a record read
-/// then waits for the segments' reads ahead of it: see BENCHMARKS.md). A failure is logged, and the
-/// next search tries again (as every search would without this).
+/// is held for it; a search that opened it already leaves nothing to do), so that a reader's first
+/// search finds it open, or joins the opening under way instead of fetching every segment itself
+/// (see `portal_core::single_flight`). The cost, for an isolate that never searches, is one read of
+/// the index; requests that arrive while it is read share the isolate with it (under `wrangler dev`,
+/// where the asset service is local, a record read then waits for the segments' reads ahead of it:
+/// see BENCHMARKS.md). A failure is logged, and the next search tries again (as every search would
+/// without this).
 fn warm_search(app: &Rc<App>, env: Env, ctx: &Context) {
-    if app.search_index_open() || WARMING.with(|warming| warming.replace(true)) {
+    if WARMING.with(|warming| warming.replace(true)) {
         return;
     }
     let app = Rc::clone(app);

@@ -10,8 +10,8 @@
 //!
 //! Natively the engine builds the tables on a thread of its own once the index is open (16 bytes
 //! per term and segment: about 21 MiB at 100k records of a realistic vocabulary). The Worker does
-//! not: it opens an index on an isolate's first search, where building them would cost more than
-//! the lookups they save, so it asks the segments' dictionaries instead; so does `portal serve` for
+//! not: an isolate opens the index for the searches of its short life, where building them would
+//! cost more than the lookups they save, so it asks the segments' dictionaries instead; so does `portal serve` for
 //! an index past [`super::matching`]'s cap on the table's size.
 //! Both give the engine the same postings, so the same answers ([`super::matching`]'s tests compare
 //! the two).
