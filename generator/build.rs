@@ -1,5 +1,5 @@
 //! Gives the binary a build id: a hash of the sources and templates it was compiled from, so the
-//! build cache (`dist/_portal/cache/`) never reuses work of a different binary, even one with the
+//! build cache (`.portal/cache/`) never reuses work of a different binary, even one with the
 //! same version number.
 
 use std::collections::hash_map::DefaultHasher;

@@ -15,6 +15,9 @@ pub const TITLE_MARKER: &str = "<!--portal:title-->";
 /// Where a page's content goes in the shell (inside `<main>`).
 pub const MAIN_MARKER: &str = "<!--portal:main-->";
 
+/// Where a page's description goes in the shell (the `description` meta element's content).
+pub const DESCRIPTION_MARKER: &str = "<!--portal:description-->";
+
 pub use crate::media::HTML;
 
 /// Escapes the five HTML-significant characters (text and attribute values alike).
@@ -33,16 +36,32 @@ pub fn escape(value: &str) -> String {
     out
 }
 
-/// The shell with `title` (text, escaped here) and `main` (HTML) in place. A shell without the
-/// markers (an old build, a theme override that dropped them) still gives a whole page.
-pub fn fill(shell: &str, title: &str, main: &str) -> String {
-    if !shell.contains(MAIN_MARKER) {
-        return format!(
-            "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n</head>\n<body>\n<main id=\"content\">\n{main}\n</main>\n</body>\n</html>\n",
-            escape(title)
-        );
+/// What a page rendered per request puts into the shell.
+pub struct Filling<'a> {
+    /// Its title (text, escaped here).
+    pub title: &'a str,
+    /// Its description (text, escaped here).
+    pub description: &'a str,
+    /// Its content (HTML).
+    pub main: &'a str,
+}
+
+impl Filling<'_> {
+    /// The shell with the page in place. A shell without the markers (an old build, a theme
+    /// override that dropped them) still gives a whole page.
+    pub fn fill(&self, shell: &str) -> String {
+        let (title, main) = (self.title, self.main);
+        if !shell.contains(MAIN_MARKER) {
+            return format!(
+                "<!doctype html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n</head>\n<body>\n<main id=\"content\">\n{main}\n</main>\n</body>\n</html>\n",
+                escape(title)
+            );
+        }
+        shell
+            .replacen(TITLE_MARKER, &escape(title), 1)
+            .replacen(DESCRIPTION_MARKER, &escape(self.description), 1)
+            .replacen(MAIN_MARKER, main, 1)
     }
-    shell.replacen(TITLE_MARKER, &escape(title), 1).replacen(MAIN_MARKER, main, 1)
 }
 
 #[cfg(test)]
@@ -55,8 +74,16 @@ mod tests {
             escape(r#"<a href="x">Tom & 'Jerry'</a>"#),
             "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
         );
-        let shell = format!("<title>{TITLE_MARKER} · Site</title><main>{MAIN_MARKER}</main>");
-        assert_eq!(fill(&shell, "A < B", "<p>hi</p>"), "<title>A &lt; B · Site</title><main><p>hi</p></main>");
-        assert!(fill("<html></html>", "T", "<p>x</p>").contains("<main id=\"content\">\n<p>x</p>"));
+        let shell = format!(
+            "<title>{TITLE_MARKER} · Site</title><meta content=\"{DESCRIPTION_MARKER}\"><main>{MAIN_MARKER}</main>"
+        );
+        let page = Filling { title: "A < B", description: "\"d\"", main: "<p>hi</p>" };
+        assert_eq!(
+            page.fill(&shell),
+            "<title>A &lt; B · Site</title><meta content=\"&quot;d&quot;\"><main><p>hi</p></main>"
+        );
+        assert!(Filling { title: "T", description: "", main: "<p>x</p>" }
+            .fill("<html></html>")
+            .contains("<main id=\"content\">\n<p>x</p>"));
     }
 }

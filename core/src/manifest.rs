@@ -19,11 +19,6 @@ use crate::stable_hash::fnv1a;
 /// Where the manifest lives inside the build folder.
 pub const MANIFEST_FILE: &str = "_portal/manifest.json";
 
-/// Where `portal build` keeps work it may reuse in the next build into the same folder. Not a
-/// part of the site: never in the manifest, a snapshot, the nginx snippet or a Worker upload
-/// (`.assetsignore`); deleting it (or the whole build folder) makes the next build a cold one.
-pub const CACHE_DIR: &str = "_portal/cache";
-
 /// The largest file a build may write: Cloudflare's limit for one static asset (25 MiB). An
 /// output over it is a content error naming what made it.
 pub const MAX_FILE_BYTES: usize = 25 * 1024 * 1024;
@@ -91,6 +86,10 @@ pub struct Manifest {
     /// The HTML page sent with 404 for unknown paths outside `/api/` (file relative to the build).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_found_page: Option<String>,
+    /// The content pages introducing the pages rendered per request (the search page, the
+    /// forms), by URL (see `routes::page_at`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub intros: BTreeMap<String, crate::content::Intro>,
 }
 
 /// One served file.

@@ -165,6 +165,9 @@ pub struct Operation {
     /// What it takes and answers, for the OpenAPI document (`None` for HTML pages, which
     /// `/api-docs` documents instead).
     pub describe: Option<Describe>,
+    /// Whether a content record's page answers (a record, an entry, a page at the site's root),
+    /// rather than a page the site generates (a listing, a form, the search page).
+    pub content: bool,
 }
 
 /// A path pattern and the operations it supports.
@@ -186,7 +189,16 @@ const JSON_FILE: Serve = Serve::File(FileRule::Extension("json"));
 const AS_IS: Serve = Serve::File(FileRule::AsIs);
 
 const fn get(operation_id: &'static str, summary: &'static str, serve: Serve, content_type: &'static str) -> Operation {
-    Operation { method: "GET", operation_id, summary, rate_limited: false, serve, content_type, describe: None }
+    Operation {
+        method: "GET",
+        operation_id,
+        summary,
+        rate_limited: false,
+        serve,
+        content_type,
+        describe: None,
+        content: false,
+    }
 }
 
 /// Attaches the operation's OpenAPI description.
@@ -209,6 +221,7 @@ const fn post(operation_id: &'static str, summary: &'static str, handler: Handle
         serve: Serve::Handler(handler),
         content_type: JSON,
         describe: None,
+        content: false,
     }
 }
 
@@ -226,6 +239,12 @@ const fn form_post(operation_id: &'static str, summary: &'static str, handler: H
 
 const fn page(operation_id: &'static str, summary: &'static str) -> Operation {
     get(operation_id, summary, Serve::File(FileRule::Page), HTML)
+}
+
+/// The page of a content record (see [`Operation::content`]).
+const fn content_page(mut op: Operation) -> Operation {
+    op.content = true;
+    op
 }
 
 macro_rules! route {
@@ -586,7 +605,11 @@ pub const ROUTES: &[Route] = &[
         ]
     ),
     route!("/encyclopedia", "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
-    route!("/encyclopedia/{name}", "pages", [page("getEncyclopediaEntryPage", "An encyclopedia entry's page.")]),
+    route!(
+        "/encyclopedia/{name}",
+        "pages",
+        [content_page(page("getEncyclopediaEntryPage", "An encyclopedia entry's page."))]
+    ),
     route!("/tags", "pages", [page("getTagsPage", "Every tag with how many records carry it.")]),
     route!("/tags/{name}", "pages", [page("getTagPage", "The records carrying one tag, across collections.")]),
     route!("/tags/{name}/page/{name}", "pages", [page("getTagPageNumber", "A further page of a tag's records.")]),
@@ -620,11 +643,16 @@ pub const ROUTES: &[Route] = &[
         )]
     ),
     route!("/{collection}", "pages", [page("getCollectionPage", "A collection's listing page.")]),
-    route!("/{collection}/{slug+}", "pages", [page("getRecordPage", "A record's page.")]),
+    route!("/{collection}/{slug+}", "pages", [content_page(page("getRecordPage", "A record's page."))]),
     route!(
         "/{slug+}",
         "pages",
-        [get("getPage", "A markdown reference page or another built file.", Serve::File(FileRule::PageOrAsIs), HTML)]
+        [content_page(get(
+            "getPage",
+            "A markdown reference page or another built file.",
+            Serve::File(FileRule::PageOrAsIs),
+            HTML
+        ))]
     ),
 ];
 
@@ -654,6 +682,54 @@ pub fn find(path: &str) -> Option<(&'static Route, Params)> {
     crate::dispatch::find(path)
 }
 
+/// What a page of the `pages` collection is at its URL (see the README's "Pages at the site's
+/// own URLs"): a page site authors write at `/services` or `/visit` introduces the page the site
+/// generates there, rather than breaking the build; only a path that is a file or the API's is
+/// refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageAt {
+    /// A page of its own (the catch-all), or the URL of another record (two records claiming one
+    /// URL are caught where outputs are compared).
+    Own,
+    /// The URL of a page the site generates: the content page becomes its introduction.
+    Introduces {
+        /// The page is rendered per request by a handler (search, forms), not by the build.
+        per_request: bool,
+        /// The site generates the page whatever its content (a collection's listing, `/tags`),
+        /// not only when a term or a further page exists (`/tags/<name>`, `/news/page/2`).
+        always: bool,
+    },
+    /// A path no page may take (a file, the API, a redirect): what it is.
+    Reserved(String),
+}
+
+/// Where the theme's assets live: no page may be published under it.
+pub const ASSETS_PREFIX: &str = "/assets/";
+
+/// What a content page at `url` is (see [`PageAt`]).
+pub fn page_at(url: &str) -> PageAt {
+    let reserved = |what: &str| PageAt::Reserved(what.to_string());
+    if is_api_path(url) {
+        return reserved("a path of the API");
+    }
+    if url.starts_with(ASSETS_PREFIX) {
+        return reserved("where the theme's files are published");
+    }
+    let Some((route, _)) = find(url) else { return reserved("not a path any page can be served at") };
+    let Some(operation) = route.operation("GET").filter(|_| route.tag == "pages") else {
+        return reserved(&format!("`{}`", route.pattern));
+    };
+    match operation.serve {
+        Serve::File(FileRule::PageOrAsIs) if FileRule::PageOrAsIs.apply(url).1.is_some() => {
+            reserved("the path of a file (its last part has an extension)")
+        }
+        _ if operation.content => PageAt::Own,
+        Serve::Handler(Handler::PageRedirect) => reserved("redirected to the page at the site's root"),
+        Serve::Handler(_) => PageAt::Introduces { per_request: true, always: true },
+        _ => PageAt::Introduces { per_request: false, always: !route.pattern.contains("{name}") },
+    }
+}
+
 impl Route {
     /// The operation for `method` (HEAD is served by GET).
     pub fn operation(&self, method: &str) -> Option<&'static Operation> {
@@ -681,6 +757,34 @@ mod tests {
 
     fn pattern_of(path: &str) -> Option<&'static str> {
         find(path).map(|(route, _)| route.pattern)
+    }
+
+    #[test]
+    fn a_page_introduces_the_generated_page_at_its_url() {
+        let built = |always| PageAt::Introduces { per_request: false, always };
+        let handled = PageAt::Introduces { per_request: true, always: true };
+        for (url, expected) in [
+            ("/visit", handled.clone()),
+            ("/search", handled.clone()),
+            ("/community-voices/new", handled.clone()),
+            ("/services", built(true)),
+            ("/pages", built(true)),
+            ("/tags", built(true)),
+            ("/categories", built(true)),
+            ("/encyclopedia", built(true)),
+            ("/api-docs", built(true)),
+            ("/tags/water", built(false)),
+            ("/news/page/2", built(false)),
+            ("/about", PageAt::Own),
+            ("/about/team", PageAt::Own),
+            ("/news/clinic", PageAt::Own),
+            ("/encyclopedia/asylum", PageAt::Own),
+        ] {
+            assert_eq!(page_at(url), expected, "{url}");
+        }
+        for url in ["/api/x", "/api", "/assets/site.css", "/.well-known/x", "/llms.txt", "/mcp", "/pages/x", "/a.b"] {
+            assert!(matches!(page_at(url), PageAt::Reserved(_)), "{url}: {:?}", page_at(url));
+        }
     }
 
     #[test]

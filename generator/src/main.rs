@@ -111,6 +111,11 @@ struct BuildArgs {
     /// tries the packed layout on a small site.
     #[arg(long, default_value_t = portal_core::packs::PACK_OVER)]
     pack_over: usize,
+    /// Where to keep the build cache, which makes the next build into the same output folder an
+    /// incremental one (default: `.portal/cache/` beside the content folder; never inside the
+    /// output folder, which holds only what may be published).
+    #[arg(long)]
+    cache_dir: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -157,6 +162,7 @@ impl RenderArgs {
             base_url: self.base_url.clone(),
             drafts: false,
             layout: build::upload::Layout::default(),
+            cache_dir: None,
         }
     }
 }
@@ -164,7 +170,7 @@ impl RenderArgs {
 impl BuildArgs {
     fn options(&self) -> BuildOptions {
         let layout = build::upload::Layout { split_over: self.split_over, pack_over: self.pack_over };
-        BuildOptions { layout, ..self.render.options(&self.out) }
+        BuildOptions { layout, cache_dir: self.cache_dir.clone(), ..self.render.options(&self.out) }
     }
 }
 

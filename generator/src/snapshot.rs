@@ -11,7 +11,7 @@ use bytes::Bytes;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use portal_core::manifest::{Manifest, CACHE_DIR, MANIFEST_FILE};
+use portal_core::manifest::{Manifest, MANIFEST_FILE};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -43,9 +43,8 @@ pub fn pack(dist: &Path, out: &Path) -> Result<usize> {
     )
     .context("reading the build manifest")?;
     let mut files = BTreeMap::new();
-    // Neither the build cache, nor the parts of large files or the packs of small ones that a
-    // Worker upload uses (the copy has every file whole, as `portal serve` reads them).
-    let left_out = [CACHE_DIR, portal_core::parts::PARTS_DIR, portal_core::packs::PACKS_DIR].map(|dir| dist.join(dir));
+    // Neither the parts of large files nor the packs of small ones that a Worker upload uses (the copy has every file whole, as `portal serve` reads them).
+    let left_out = [portal_core::parts::PARTS_DIR, portal_core::packs::PACKS_DIR].map(|dir| dist.join(dir));
     let walk = walkdir::WalkDir::new(dist).sort_by_file_name().into_iter();
     for entry in walk.filter_entry(|e| !left_out.iter().any(|dir| e.path() == dir)) {
         let entry = entry.with_context(|| format!("reading {}", dist.display()))?;

@@ -12,6 +12,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("home.html", include_str!("../../templates/home.html")),
     ("collection.html", include_str!("../../templates/collection.html")),
     ("listing-items.html", include_str!("../../templates/listing-items.html")),
+    ("intro.html", include_str!("../../templates/intro.html")),
     ("term.html", include_str!("../../templates/term.html")),
     ("terms.html", include_str!("../../templates/terms.html")),
     ("record.html", include_str!("../../templates/record.html")),

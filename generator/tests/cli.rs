@@ -18,8 +18,15 @@ fn portal(args: &[&str]) -> Output {
         .expect("portal runs")
 }
 
+/// The build cache of this test binary's builds (not beside the fixtures, in the repository).
+fn cache() -> &'static Path {
+    static CACHE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    CACHE.get_or_init(|| tempfile::tempdir().expect("temp dir")).path()
+}
+
 fn build(content: &Path, out: &Path) -> Output {
-    portal(&["build", "--content", &content.to_string_lossy(), "--out", &out.to_string_lossy()])
+    let (content, out, cache) = (content.to_string_lossy(), out.to_string_lossy(), cache().to_string_lossy());
+    portal(&["build", "--content", &content, "--out", &out, "--cache-dir", &cache])
 }
 
 fn build_fixture() -> tempfile::TempDir {
@@ -34,12 +41,10 @@ fn json(path: &Path) -> Value {
     serde_json::from_str(&text).expect("valid JSON")
 }
 
-/// Every file of a build, the build cache (no part of the site) aside.
+/// Every file of a build (hidden ones included: the folder holds only what is published).
 fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let cache = dir.join(portal_core::manifest::CACHE_DIR);
     let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
         .into_iter()
-        .filter_entry(|e| e.path() != cache)
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
         .map(|e| {
@@ -536,11 +541,12 @@ fn check_finds_the_url_collisions_build_finds() {
     for result in [&checked, &built] {
         assert_eq!(result.status.code(), Some(1));
         let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(stderr.contains("both claim the URL /news/first"), "{stderr}");
         assert!(
-            stderr.contains("collisions/pages/news.md:1: this file and the build's news.html both claim the URL /news"),
+            stderr.contains("collisions/pages/api/first.md:1: this page would be published at /api/first"),
             "{stderr}"
         );
-        assert!(stderr.contains("collisions/pages/search.md:1: this file would be published at /search"), "{stderr}");
+        assert!(!stderr.contains("pages/search.md"), "a page at /search introduces it: {stderr}");
         assert!(
             stderr.contains(
                 "collisions/community-voices/new.md:1: this file would be published at /community-voices/new"

@@ -6,7 +6,7 @@
 //! The edits: add, edit, delete and rename records in several collections (dates, titles, tags
 //! and categories changing, so listings reorder and tag pages come and go), draft on and off,
 //! records whose body links a record that comes and goes, translations joining a group, events
-//! with dates, pages at the site's root, encyclopedia entries added and removed and their
+//! with dates, pages at the site's root and at the URLs of generated pages (which they introduce), encyclopedia entries added and removed and their
 //! `related` changed, a dataset, a duplicate slug (an error), site.yaml and a template. Half of
 //! the sequences build the layout a big site deploys (small files packed, files over 4 KiB in
 //! parts), so packs and parts are patched too.
@@ -54,7 +54,6 @@ fn tree(dist: &Path) -> BTreeMap<String, Vec<u8>> {
                 e.into_path(),
             )
         })
-        .filter(|(name, _)| !name.starts_with("_portal/cache/"))
         .map(|(name, path)| (name, std::fs::read(path).expect("read")))
         .collect()
 }
@@ -109,7 +108,7 @@ fn record(rng: &mut Rng, step: usize, collection: &str) -> String {
 /// One random edit; returns what it did, for the failure message.
 fn edit(rng: &mut Rng, site: &Site, added: &mut Vec<PathBuf>, step: usize) -> String {
     let content = &site.content;
-    match rng.below(15) {
+    match rng.below(16) {
         0..=2 => {
             let collection = if rng.below(2) == 0 { "news" } else { rng.pick(COLLECTIONS) };
             let file = content.join(collection).join(format!("added-{step}.md"));
@@ -204,6 +203,22 @@ fn edit(rng: &mut Rng, site: &Site, added: &mut Vec<PathBuf>, step: usize) -> St
             let text = std::fs::read_to_string(&file).expect("read").replacen("title: ", &format!("title: {step} "), 1);
             write(&file, &text);
             "change the site title".into()
+        }
+        14 => {
+            // A page at the URL of a generated page (a listing, a form, the tags index) comes or
+            // goes, or changes: the page it introduces changes with it.
+            let url = rng.pick(&["services", "visit", "tags", "search", "news"]);
+            let file = content.join(format!("pages/{url}.md"));
+            if file.exists() && rng.below(2) == 0 {
+                std::fs::remove_file(&file).expect("remove");
+                format!("remove the introduction of /{url}")
+            } else {
+                write(
+                    &file,
+                    &format!("---\ntitle: About {url} at step {step}\nsummary: S {step}\n---\nIntro {step}.\n"),
+                );
+                format!("introduce /{url}")
+            }
         }
         _ => {
             let base = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates/base.html"))

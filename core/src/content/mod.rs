@@ -5,11 +5,13 @@
 
 mod entry;
 mod error;
+mod intro;
 mod record;
 mod site;
 
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;
+pub use intro::Intro;
 pub use record::{d2_order, is_valid_slug, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS};
 pub use site::{
     Api, Booking, Contact, FrontMatter, Markdown, MenuItem, Notifications, Pagination, Rss, SiteConfig, Upstreams,

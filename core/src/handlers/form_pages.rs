@@ -119,7 +119,7 @@ async fn show<P: Platform>(
         escape(strings.get(&format!("forms.{}.lead", place.form.id))),
         view.render()
     );
-    page::render(ctx.app, ctx.platform, status, &title, &main).await
+    page::render(ctx.app, ctx.platform, &ctx.request.path, status, &title, &main).await
 }
 
 /// The confirmation: what was stored, by its id (checked, so nothing else is echoed).
@@ -136,7 +136,7 @@ async fn sent<P: Platform>(ctx: &Ctx<'_, P>, place: &Place, valid: fn(&str) -> b
         escape(&message),
         escape(strings.get("forms.back"))
     );
-    Ok(page::render(ctx.app, ctx.platform, 200, &title, &main).await)
+    Ok(page::render(ctx.app, ctx.platform, &ctx.request.path, 200, &title, &main).await)
 }
 
 #[cfg(test)]

@@ -2,13 +2,15 @@
 //! headers every page carries, and an HTML answer (not a problem document) when something fails.
 
 use crate::app::App;
-use crate::html::{fill, HTML, SHELL_FILE};
+use crate::html::{Filling, HTML, SHELL_FILE};
 use crate::http::Response;
 use crate::platform::Platform;
 use crate::problem::{ErrorCode, Problem};
 
-/// A page: `main` (HTML) under `title` in the site's shell, with `status`.
-pub async fn render<P: Platform>(app: &App, platform: &P, status: u16, title: &str, main: &str) -> Response {
+/// A page at `url`: `main` (HTML) under `title` in the site's shell, with `status`. A content page
+/// the site's authors wrote at `url` introduces it: its title and summary head the page and its
+/// body comes before `main`'s own content (see `routes::page_at`).
+pub async fn render<P: Platform>(app: &App, platform: &P, url: &str, status: u16, title: &str, main: &str) -> Response {
     let shell = match platform.read_file(SHELL_FILE).await {
         Ok(Some(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
         Ok(None) => String::new(),
@@ -17,7 +19,17 @@ pub async fn render<P: Platform>(app: &App, platform: &P, status: u16, title: &s
             String::new()
         }
     };
-    let mut response = Response::new(status).with_body(HTML, fill(&shell, title, main));
+    let manifest = app.manifest();
+    let page = match manifest.intros.get(url) {
+        Some(intro) => Filling {
+            title: &intro.title,
+            description: intro.summary.as_deref().unwrap_or(&manifest.site.description),
+            main: &intro.introduce(main),
+        }
+        .fill(&shell),
+        None => Filling { title, description: &manifest.site.description, main }.fill(&shell),
+    };
+    let mut response = Response::new(status).with_body(HTML, page);
     for (name, value) in app.manifest().header_sets.get("html").into_iter().flatten() {
         response.set_header(name, value.clone());
     }
@@ -48,7 +60,8 @@ pub async fn problem<P: Platform>(app: &App, platform: &P, problem: Problem) -> 
         crate::html::escape(&text),
         crate::html::escape(strings.get("forms.back"))
     );
-    let mut response = render(app, platform, problem.code.status(), title, &main).await;
+    // An error page is nobody's introduction: it is rendered at no URL of its own.
+    let mut response = render(app, platform, "", problem.code.status(), title, &main).await;
     for (name, value) in problem.headers {
         response.set_header(&name, value);
     }

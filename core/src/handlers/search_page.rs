@@ -36,7 +36,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
             escape(&strings.fill("search_page.too_short", &[("min", &min)]))
         );
     }
-    Ok(page::render(ctx.app, ctx.platform, 200, strings.get("search_page.title"), &main).await)
+    Ok(page::render(ctx.app, ctx.platform, &ctx.request.path, 200, strings.get("search_page.title"), &main).await)
 }
 
 /// The search box, holding the query.

@@ -1,8 +1,9 @@
-//! Outputs the build must not write (issue 17): two that claim one URL or one file, a page built at
-//! a URL the route table gives to a handler (`/search`, `/visit`, `/community-voices/new`...), so
-//! that it would never be served, and a file over Cloudflare's 25 MiB limit for one asset. Each is
-//! a content error naming the content file at fault and what it collides with; `check` and
-//! `build` find them alike, because both render everything.
+//! Outputs the build must not write: two that claim one URL or one file, a record's page at a URL
+//! the route table gives to a handler (a community voice with the slug `new`), so that it would
+//! never be served, and a file over Cloudflare's 25 MiB limit for one asset. Each is a content
+//! error naming the content file at fault and what it collides with; `check` and `build` find them
+//! alike, because both render everything. (A page of the `pages` collection at such a URL never
+//! gets here: it introduces the page there, see `pages::intro`.)
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -93,7 +94,6 @@ fn subject(file: &OutFile) -> String {
     }
 }
 
-/// What answers `route` when a handler, not a built file, does (its summary in the route table).
 /// What answers `route` when a handler of the route table does (a page built there would never
 /// be served).
 pub fn handler_of(route: &str) -> Option<String> {
@@ -134,13 +134,11 @@ mod tests {
     }
 
     #[test]
-    fn a_page_where_a_handler_answers_is_a_collision() {
-        let errors = check(&[page("/search", "search.html", Some("pages/search.md"))]);
-        assert_eq!(errors.len(), 1, "{errors:?}");
-        assert!(errors[0].message.contains("`/search`"), "{}", errors[0].message);
+    fn a_record_where_a_handler_answers_is_a_collision() {
         let errors =
             check(&[page("/community-voices/new", "community-voices/new.html", Some("community-voices/new.md"))]);
         assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].message.contains("`/community-voices/new`"), "{}", errors[0].message);
         assert!(check(&[page("/news/new", "news/new.html", Some("news/new.md"))]).is_empty());
     }
 }

@@ -21,7 +21,7 @@ pub mod spatial;
 pub mod statics;
 pub mod upload;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use portal_core::content::ContentError;
@@ -49,6 +49,35 @@ pub struct BuildOptions {
     /// How a Worker deploy of the output is laid out: files over the size limit in parts, small
     /// files in packs past a number of files (see [`upload`]).
     pub layout: upload::Layout,
+    /// The build cache (`--cache-dir`); `None`: `.portal/cache/` beside the content folder (see
+    /// [`BuildOptions::state_dir`]).
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl BuildOptions {
+    /// The build cache's folder: `--cache-dir`, else `.portal/cache/` beside the content folder,
+    /// like the state folder of `portal serve`. Never inside the output folder, which holds only
+    /// what may be published: the cache keeps every record's card, drafts included.
+    pub fn cache_root(&self) -> PathBuf {
+        if let Some(dir) = &self.cache_dir {
+            return dir.clone();
+        }
+        let content = std::fs::canonicalize(&self.content)
+            .or_else(|_| std::path::absolute(&self.content))
+            .unwrap_or_else(|_| self.content.clone());
+        content.parent().unwrap_or(Path::new(".")).join(".portal").join("cache")
+    }
+
+    /// The state a build into `out` keeps for the next one: a folder of the cache named by a
+    /// hash of the output folder's absolute path, so builds of one content folder into several
+    /// output folders keep apart.
+    pub fn state_dir(&self) -> PathBuf {
+        use sha2::{Digest, Sha256};
+        let out = std::path::absolute(&self.out).unwrap_or_else(|_| self.out.clone());
+        let digest = Sha256::digest(out.as_os_str().as_encoded_bytes());
+        let name: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        self.cache_root().join(name)
+    }
 }
 
 /// What a build did.
@@ -197,8 +226,12 @@ pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Resu
     files.extend(steps.time("pages", || pages::files(&content, &model, templates, generated_at))?);
     let published = steps.time("static", || statics::files(&content.statics))?;
     statics::check_clashes(&published, &files, &content.statics)?;
-    let collisions = collisions::check(&files);
+    // A page at a path no page may take says so, rather than that it collides with what is there.
+    let mut collisions = pages::intro::candidates(&content).1;
+    collisions.extend(collisions::check(&files));
     if !collisions.is_empty() {
+        collisions.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+        collisions.dedup_by(|a, b| a.file == b.file && a.line == b.line);
         return Err(BuildError::Content(collisions));
     }
     steps.time("links", || links::apply(&mut files, &published, content.site.base()));
@@ -250,6 +283,7 @@ pub fn manifest_head(content: &Content, model: &Model, generated_at: DateTime, r
         header_sets: discovery::header_sets(&content.site),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         route_shards: shard_count(routes),
+        intros: pages::intro::per_request(content),
     }
 }
 
@@ -290,7 +324,9 @@ pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
     let started = Instant::now();
     if !strict {
         let mut steps = Steps::default();
-        if let Some(head) = steps.time("state", || rebuild::state::head(&options.out)) {
+        let state = options.state_dir();
+        let head = rebuild::state::head(&state).filter(|head| head.stamp == rebuild::state::stamp(&options.out));
+        if let Some(head) = steps.time("state", || head) {
             steps.report();
             if let Some(report) = rebuild::run(options, head, started)? {
                 return Ok(report);
@@ -298,6 +334,16 @@ pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
         }
     }
     clean(options, progress, strict, started)
+}
+
+/// Says that the build cache could not be kept: the build stands, and the next one is clean.
+pub(crate) fn cache_warning(state: &Path, e: &anyhow::Error) {
+    rebuild::state::forget(state);
+    eprintln!(
+        "portal: warning: could not keep the build cache in {} ({e:#}); the build is complete, the next one \
+         will be a clean build (set --cache-dir to a writable folder)",
+        state.display()
+    );
 }
 
 /// A clean build, which leaves the state a rebuild starts from.
@@ -310,7 +356,7 @@ fn clean(
     let mut steps = Steps::default();
     let sources = steps.time("scan", || rebuild::sources::scan(&options.content));
     let inputs = steps.time("inputs", || rebuild::inputs::hash(options))?;
-    rebuild::state::forget(&options.out);
+    rebuild::state::forget(&options.state_dir());
     steps.report();
     let mut rendered = render(options, progress, strict)?;
     let mut steps = Steps::default();
@@ -318,7 +364,12 @@ fn clean(
     let (write, upload) =
         steps.time("write", || output::write(&options.out, &mut rendered.files, manifest, options.layout))?;
     let bytes = write.bytes;
-    steps.time("state", || rebuild::save::clean(&options.out, &rendered, sources, inputs, upload, bytes))?;
+    let state = options.state_dir();
+    let kept =
+        steps.time("state", || rebuild::save::clean(&state, &options.out, &rendered, sources, inputs, upload, bytes));
+    if let Err(e) = kept {
+        cache_warning(&state, &e);
+    }
     steps.report();
     let report = BuildReport {
         collections: rendered.model.collections.iter().map(|(name, cards)| (*name, cards.len())).collect(),

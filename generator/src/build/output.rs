@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use portal_core::manifest::{shard_file, split_routes, Asset, Manifest, Routes, CACHE_DIR, MANIFEST_FILE};
+use portal_core::manifest::{shard_file, split_routes, Asset, Manifest, Routes, MANIFEST_FILE};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
@@ -319,9 +319,9 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {
 fn remove_stale(out: &Path, keep: &HashSet<PathBuf>) -> Result<usize> {
     let mut removed = 0;
     let mut dirs = Vec::new();
-    let cache = out.join(CACHE_DIR);
-    // The build cache is not an output: it is kept (and pruned by its own rules).
-    for entry in walkdir::WalkDir::new(out).min_depth(1).into_iter().filter_entry(|e| e.path() != cache) {
+    // Everything not made now goes, a build cache an older version kept here included: the
+    // output folder holds only what may be published.
+    for entry in walkdir::WalkDir::new(out).min_depth(1) {
         let entry = entry.with_context(|| format!("reading {}", out.display()))?;
         let path = entry.path();
         if entry.file_type().is_dir() {

@@ -11,6 +11,7 @@ pub mod docs;
 pub mod entry;
 pub mod figure;
 pub mod home;
+pub mod intro;
 pub mod listing;
 pub mod navigation;
 pub mod record;
@@ -21,6 +22,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use anyhow::Result;
 use portal_core::cache_control::fingerprinted;
+use portal_core::collections::PAGES;
 use portal_core::content::{MenuItem, Record};
 use portal_core::i18n::{direction, Strings};
 use portal_core::routes::page_file;
@@ -81,6 +83,8 @@ pub struct Renderer<'a> {
     spare: std::sync::Mutex<Vec<Context>>,
     /// The terms of tags and categories, found once (the home page and the taxonomy pages use them).
     terms: std::sync::OnceLock<[Vec<taxonomy::Term<'a>>; 2]>,
+    /// The content pages introducing generated pages.
+    pub intros: intro::Intros,
 }
 
 impl<'a> Renderer<'a> {
@@ -105,6 +109,7 @@ impl<'a> Renderer<'a> {
         base.insert("navigation", &navigation);
         base.insert("preview", &content.drafts);
         base.insert("assets", &assets);
+        base.insert("intro", &Value::Null);
         Ok(Renderer {
             tera,
             content,
@@ -116,6 +121,7 @@ impl<'a> Renderer<'a> {
             base,
             spare: Default::default(),
             terms: Default::default(),
+            intros: intro::Intros::of(content),
         })
     }
 
@@ -136,6 +142,22 @@ impl<'a> Renderer<'a> {
     /// The interface text.
     pub fn strings(&self) -> &Strings {
         &self.content.strings
+    }
+
+    /// A page the site generates at `url` and its twin, introduced by the content page at `url`
+    /// when there is one (see [`intro`]): `intro` in the template's context, and the twin's
+    /// heading replaced by the intro's title and body.
+    pub fn generated(&self, template: &str, url: &str, mut context: Context, markdown: String) -> Result<[OutFile; 2]> {
+        let intro = self.intros.take(url);
+        if let Some(intro) = intro {
+            context.insert("intro", intro);
+        }
+        let html = self.render(template, Some(url), context)?;
+        let markdown = match intro {
+            Some(intro) => intro.introduce_markdown(&markdown),
+            None => markdown,
+        };
+        Ok(page(url, html, markdown))
     }
 
     /// Renders a page served at `url` (`None` for pages with no URL of their own: the 404 page and
@@ -193,16 +215,19 @@ pub fn files(
     let translations = record::Translations::of(model);
     let records: Vec<&Record> = content.collections.values().flatten().collect();
     let entries: Vec<&portal_core::content::Entry> = content.entries.iter().collect();
-    let mut files = record_pages(&renderer, &records, &translations)?;
-    files.extend(entry::pages(&renderer, &entries, &translations)?);
-    for name in portal_core::collections::COLLECTIONS {
+    // Generated pages first: a content page at the URL of one introduces it (see [`intro`]), and
+    // is then neither rendered on its own nor listed under `/pages`.
+    let mut files = entry::pages(&renderer, &entries, &translations)?;
+    for name in portal_core::collections::COLLECTIONS.iter().filter(|name| **name != PAGES) {
         files.extend(listing::collection(&renderer, name, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     }
     let all_terms = taxonomy::pages(&renderer, taxonomy::Which::All, &|_, _| false)?;
     files.extend(all_terms.into_iter().flat_map(Paged::rendered));
-    let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     let mut site = site_pages(&renderer)?;
     site.extend(theme_pages(&renderer)?);
+    files.extend(listing::collection(&renderer, PAGES, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
+    files.extend(record_pages(&renderer, &records, &translations)?);
+    let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     let routes: Vec<&str> = files
         .iter()
         .chain(&site)
@@ -216,10 +241,12 @@ pub fn files(
     Ok(files)
 }
 
-/// The pages of `records` (each with its twin), in their collection's group.
+/// The pages of `records` (each with its twin), in their collection's group; a content page
+/// introducing a generated page has none of its own.
 pub fn record_pages(r: &Renderer, records: &[&Record], translations: &record::Translations) -> Result<Vec<OutFile>> {
     let pages: Vec<[OutFile; 2]> = records
         .par_iter()
+        .filter(|rec| rec.collection != PAGES || !r.intros.introduces(&rec.url))
         .map(|rec| {
             let files = record::files(rec, record::render(r, rec, translations)?);
             Ok(files.map(|f| f.in_group(Group::collection(&rec.collection))))

@@ -7,7 +7,6 @@
 
 use std::collections::BTreeSet;
 
-use portal_core::manifest::CACHE_DIR;
 use portal_core::packs::{self, PackIndex, PACK_INDEX};
 use portal_core::parts::{self, SERVED_BY_THE_CDN};
 
@@ -97,15 +96,14 @@ pub fn prepare(files: &mut Vec<OutFile>, layout: Layout) -> (Upload, Vec<Planned
     (upload, planned)
 }
 
-/// `.assetsignore` (gitignore syntax, which wrangler applies with the `ignore` package): the build
-/// cache and the files uploaded in parts; and when the build is packed, everything but the build's
+/// `.assetsignore` (gitignore syntax, which wrangler applies with the `ignore` package): the files
+/// uploaded in parts; and when the build is packed, everything but the build's
 /// own folder, the theme's assets and the files too big for a pack.
 pub fn assets_ignore(upload: &Upload) -> String {
     let mut out = String::from("# Written by `portal build`: what `wrangler deploy` leaves out of the upload.\n");
     if upload.packed {
         out.push_str("/*\n!/_portal/\n");
     }
-    out.push_str(&format!("/{CACHE_DIR}/\n"));
     for file in &upload.split {
         if !upload.packed || file.starts_with("_portal/") {
             out.push_str(&format!("/{}\n", escape(file)));
@@ -211,10 +209,10 @@ mod tests {
     }
 
     #[test]
-    fn a_small_site_leaves_out_only_the_cache_and_split_files() {
+    fn a_small_site_leaves_out_only_the_split_files() {
         let mut files = vec![file("index.html", 10), file("api/news.json", 100), file("_portal/manifest.json", 5)];
         let (count, text) = ignore_text(&mut files, Layout { split_over: 50, pack_over: 1000 });
-        assert!(text.ends_with("\n/_portal/cache/\n/api/news.json\n"), "{text}");
+        assert!(text.ends_with("upload.\n/api/news.json\n"), "{text}");
         assert_eq!(count, 5, "index, manifest, two parts and their index");
         assert!(files.iter().any(|f| f.file == "_portal/parts/api/news.json/0"));
     }
@@ -229,10 +227,7 @@ mod tests {
         let packs = files.iter().filter(|f| f.file.ends_with(".pack")).count();
         assert!(packs > 1, "{packs} packs");
         assert_eq!(count, packs + 4, "packs, their index, the big listing, the stylesheet, the manifest");
-        assert!(
-            text.contains("/*\n!/_portal/\n/_portal/cache/\n!/assets/\n!/api/\n/api/*\n!/api/news.json\n"),
-            "{text}"
-        );
+        assert!(text.contains("/*\n!/_portal/\n!/assets/\n!/api/\n/api/*\n!/api/news.json\n"), "{text}");
     }
 
     #[test]

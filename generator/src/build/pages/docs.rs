@@ -9,7 +9,7 @@ use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
 use tera::Context;
 
-use super::{page, Renderer};
+use super::Renderer;
 use crate::build::output::OutFile;
 
 /// The docs page and its twin.
@@ -67,6 +67,5 @@ pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
     context.insert("limit", &limits.limit);
     context.insert("window", &(limits.window_ms / 1000));
     context.insert("max_body_kib", &(portal_core::body::MAX_BODY_BYTES / 1024));
-    let html = r.render("api-docs.html", Some("/api-docs"), context)?;
-    Ok(page("/api-docs", html, md))
+    r.generated("api-docs.html", "/api-docs", context, md)
 }

@@ -92,7 +92,6 @@ fn index(r: &Renderer) -> Result<[OutFile; 2]> {
         letters.iter().map(|(letter, entries)| json!({"letter": letter, "entries": entries})).collect();
     let mut context = Context::new();
     context.insert("letters", &groups);
-    let html = r.render("encyclopedia.html", Some("/encyclopedia"), context)?;
     let strings = r.strings();
     let mut md = format!("# {}\n\n{}\n", strings.get("encyclopedia.title"), strings.get("encyclopedia.lead"));
     for (letter, entries) in &letters {
@@ -101,5 +100,5 @@ fn index(r: &Renderer) -> Result<[OutFile; 2]> {
             md.push_str(&format!("- [{}]({})\n", e["title"].as_str().unwrap_or(""), e["url"].as_str().unwrap_or("")));
         }
     }
-    Ok(page("/encyclopedia", html, md))
+    r.generated("encyclopedia.html", "/encyclopedia", context, md)
 }

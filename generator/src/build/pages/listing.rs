@@ -9,6 +9,7 @@
 //! (its `end`, else its start) is today is not past yet.
 
 use anyhow::Result;
+use portal_core::collections::PAGES;
 use portal_core::paging::{page_count, page_items, page_url};
 use portal_core::time::DateTime;
 use rayon::prelude::*;
@@ -17,7 +18,7 @@ use sha2::{Digest, Sha256};
 use tera::Context;
 
 use super::navigation::{collection_description, collection_label};
-use super::{page, Keep, Key, Paged, Renderer};
+use super::{Keep, Key, Paged, Renderer};
 use crate::build::model::Card;
 use crate::build::output::Group;
 
@@ -95,8 +96,8 @@ pub fn paged(r: &Renderer, listing: &Listing, items: &[Item], keep: Keep) -> Res
             context.insert("listing_url", &listing.url);
             context.insert("records", &values);
             context.insert("pagination", &pagination);
-            let html = r.render(listing.template, Some(&url), context)?;
-            let [mut html, twin] = page(&url, html, markdown(r, listing, &values, pagination.as_ref()));
+            let twin = markdown(r, listing, &values, pagination.as_ref());
+            let [mut html, twin] = r.generated(listing.template, &url, context, twin)?;
             html.key = Some(key);
             Ok(Paged::Rendered(Box::new([html, twin])))
         })
@@ -168,8 +169,13 @@ fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option
 /// The listing pages of collection `name`, in its group.
 pub fn collection(r: &Renderer, name: &'static str, keep: Keep) -> Result<Vec<Paged>> {
     let records = r.model.cards(name);
-    let items: Vec<Item> =
-        if name == EVENTS { order_events(records, r.now) } else { records.iter().map(|card| (card, false)).collect() };
+    let items: Vec<Item> = if name == EVENTS {
+        order_events(records, r.now)
+    } else {
+        // A page introducing a generated page is found there, not a second time under `/pages`.
+        let own = |card: &&Card| name != PAGES || !r.intros.introduces(&card.url);
+        records.iter().filter(own).map(|card| (card, false)).collect()
+    };
     let mut extra = Context::new();
     extra.insert("name", name);
     let listing = Listing {

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use tera::Context;
 
 use super::listing::{paged, Listing};
-use super::{page, Keep, Paged, Renderer};
+use super::{Keep, Paged, Renderer};
 use crate::build::model::{Card, Model};
 use crate::build::output::Group;
 
@@ -109,7 +109,6 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) ->
     context.insert("title", &title);
     context.insert("lead", &lead);
     context.insert("terms", &listed);
-    let html = r.render("terms.html", Some(&taxonomy.index_url()), context)?;
     let mut md = format!("# {title}\n\n{lead}\n\n");
     if terms.is_empty() {
         md.push_str(&format!("{}\n", strings.get("taxonomy.empty")));
@@ -122,7 +121,8 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) ->
             t["count"]
         ));
     }
-    let mut pages = vec![Paged::Rendered(Box::new(page(&taxonomy.index_url(), html, md)))];
+    let index = r.generated("terms.html", &taxonomy.index_url(), context, md)?;
+    let mut pages = vec![Paged::Rendered(Box::new(index))];
     let singular = match taxonomy {
         Taxonomy::Tags => "taxonomy.tag",
         Taxonomy::Categories => "taxonomy.category",

@@ -54,12 +54,12 @@ impl Changes {
 }
 
 /// The cards of the last build, every group read in parallel; `None` if one cannot be read.
-pub fn last_model(out: &Path) -> Option<Model> {
+pub fn last_model(state: &Path) -> Option<Model> {
     let names: Vec<&'static str> = portal_core::collections::COLLECTIONS.to_vec();
     let groups: Vec<(&'static str, Vec<Card>)> = names
         .into_par_iter()
         .chain([ENCYCLOPEDIA])
-        .map(|name| state::cards(out, &card_group(name)).ok().map(|cards| (name, cards)))
+        .map(|name| state::cards(state, &card_group(name)).ok().map(|cards| (name, cards)))
         .collect::<Option<_>>()?;
     let mut model = Model::default();
     for (name, cards) in groups {

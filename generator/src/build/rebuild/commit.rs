@@ -144,25 +144,14 @@ fn keep(
     tally: &Tally,
     started: Instant,
 ) -> Result<BuildReport> {
-    let out = work.options.out.as_path();
+    let state = work.state.as_path();
     let touched: BTreeSet<String> = work
         .old
         .values()
         .map(|card| card.collection.clone())
         .chain(work.model.all().filter(|c| work.read.contains(&c.file)).map(|c| c.collection.clone()))
         .collect();
-    for name in &touched {
-        let group = card_group(name);
-        let cards = if name == portal_core::collections::ENCYCLOPEDIA {
-            &work.model.entries[..]
-        } else {
-            work.model.cards(name)
-        };
-        state::save_cards(out, &group, cards)?;
-    }
-    for (group, table) in &made.tables {
-        state::save_outputs(out, &group.name(), table)?;
-    }
+    let saved = save_groups(&work, &made, &touched);
     let mut sources = work.head.sources.clone();
     sources.retain(|file, _| work.found.contains_key(file));
     let warnings: BTreeMap<&str, Vec<(usize, String)>> = work
@@ -205,9 +194,13 @@ fn keep(
         routes: made.total,
         bytes,
         upload,
+        stamp: state::stamp(&work.options.out),
         ..work.head
     };
-    state::save_head(out, &head, &changed, card_group)?;
+    // The output is written: a cache that cannot be kept only makes the next build a clean one.
+    if let Err(e) = saved.and_then(|()| state::save_head(state, &head, &changed, card_group)) {
+        crate::build::cache_warning(state, &e);
+    }
     let report = BuildReport {
         collections: work.model.collections.iter().map(|(name, cards)| (*name, cards.len())).collect(),
         entries: work.model.entries.len(),
@@ -218,6 +211,23 @@ fn keep(
     };
     crate::build::free_later((work.model, work.content));
     Ok(report)
+}
+
+/// Keeps the cards of the `touched` collections and the tables of the groups made again.
+fn save_groups(work: &Work, made: &State, touched: &BTreeSet<String>) -> Result<()> {
+    for name in touched {
+        let group = card_group(name);
+        let cards = if name == portal_core::collections::ENCYCLOPEDIA {
+            &work.model.entries[..]
+        } else {
+            work.model.cards(name)
+        };
+        state::save_cards(&work.state, &group, cards)?;
+    }
+    for (group, table) in &made.tables {
+        state::save_outputs(&work.state, &group.name(), table)?;
+    }
+    Ok(())
 }
 
 /// Every warning of the build, sorted as a clean build reports them.

@@ -4,6 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use portal_core::collections::PAGES;
+use portal_core::routes::{page_at, PageAt};
+
 use super::changes::terms_of;
 use crate::build::model::{Card, Model};
 
@@ -41,4 +44,32 @@ pub fn linking(model: &Model, urls: &BTreeSet<String>, done: &BTreeSet<String>) 
 pub fn terms(model: &Model, old: &BTreeMap<String, Card>, read: &BTreeSet<String>) -> BTreeSet<(String, String)> {
     let new = model.all().filter(|card| read.contains(&card.file));
     old.values().chain(new).flat_map(terms_of).collect()
+}
+
+/// What a content page at `card`'s URL is, for pages (see `pages::intro`).
+fn page_kind(card: &Card) -> Option<PageAt> {
+    (card.collection == PAGES).then(|| page_at(&card.url))
+}
+
+/// Whether a rebuild can keep the introductions of generated pages as they are: no page that
+/// introduces (or is refused at) a generated URL changed, and none sits where a page is generated
+/// only for some content (a term's page), which any change may make or unmake. Otherwise the
+/// build is a clean one.
+pub fn intros_hold(model: &Model, old: &BTreeMap<String, Card>, read: &BTreeSet<String>) -> bool {
+    let new = model.all().filter(|card| read.contains(&card.file));
+    let changed_intro = old.values().chain(new).any(|card| page_kind(card).is_some_and(|kind| kind != PageAt::Own));
+    let conditional =
+        model.cards(PAGES).iter().any(|card| matches!(page_at(&card.url), PageAt::Introduces { always: false, .. }));
+    !changed_intro && !conditional
+}
+
+/// Files of the pages introducing generated pages: read again by every rebuild, since the pages
+/// they introduce and the manifest show them.
+pub fn intro_files(model: &Model) -> BTreeSet<String> {
+    model
+        .cards(PAGES)
+        .iter()
+        .filter(|card| matches!(page_kind(card), Some(PageAt::Introduces { .. })))
+        .map(|card| card.file.clone())
+        .collect()
 }

@@ -1,7 +1,7 @@
 //! Rebuilds (issue 19): a build into a folder that holds an earlier build redoes only what
 //! depends on what changed, and writes exactly what a clean build of the same content would.
 //!
-//! A clean build leaves its state under `dist/_portal/cache/` ([`state`]): the record and entry
+//! A clean build leaves its state in the build cache, outside the output folder ([`state`]): the record and entry
 //! files it read with their sizes and times ([`sources`]), the cards of every record (the model
 //! every listing, tag page, feed and index is made from), and each group's table of outputs. A
 //! rebuild hashes the inputs every page depends on ([`inputs`]); if any changed, the build is a
@@ -52,7 +52,7 @@ pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Optio
     if let Some(base_url) = &options.base_url {
         content.site.base_url = base_url.clone();
     }
-    let Some(mut model) = steps.time("cards", || changes::last_model(&options.out)) else { return Ok(None) };
+    let Some(mut model) = steps.time("cards", || changes::last_model(&options.state_dir())) else { return Ok(None) };
     let changes = Changes::between(&head, &found);
     let Ok(loaded) = steps.time("load", || load::load_files(&content, &changes.read)) else { return Ok(None) };
     let last_menu = navigation::main_menu(&content, &model);
@@ -61,9 +61,14 @@ pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Optio
         return Ok(None);
     }
     let read: BTreeSet<String> = changes.read.iter().map(|(_, path)| path.display().to_string()).collect();
+    if !dirty::intros_hold(&model, &old, &read) {
+        return Ok(None);
+    }
     let loaded_warnings = loaded.iter().map(|one| (one.file.clone(), one.warnings.clone())).collect();
-    let work = Work { options, head, content: Content::default(), model, old, read, found, loaded_warnings };
-    let dependents = dirty::dependents(&work.model, &work.old, &work.read);
+    let state = options.state_dir();
+    let work = Work { options, state, head, content: Content::default(), model, old, read, found, loaded_warnings };
+    let mut dependents = dirty::dependents(&work.model, &work.old, &work.read);
+    dependents.extend(dirty::intro_files(&work.model).into_iter().filter(|file| !work.read.contains(file)));
     let Some(mut records) = work.load_with(&content, &dependents) else { return Ok(None) };
     records.extend(loaded.into_iter().filter_map(|one| one.loaded));
     put_records(&mut content, records);
@@ -75,6 +80,8 @@ pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Optio
 pub struct Work<'a> {
     /// The build's options.
     pub options: &'a BuildOptions,
+    /// The state folder of the build cache (see `BuildOptions::state_dir`).
+    pub state: PathBuf,
     /// The last build's state.
     pub head: Head,
     /// The site's settings, and the records and entries whose outputs are made again.

@@ -21,6 +21,7 @@ use crate::build::Rendered;
 /// Saves the state of a clean build. `found` is what listing the content saw before loading it
 /// (`None` when listing found a problem: then no state is kept, and the next build is clean too).
 pub fn clean(
+    state_dir: &Path,
     out: &Path,
     rendered: &Rendered,
     found: Option<BTreeMap<String, Found>>,
@@ -29,18 +30,19 @@ pub fn clean(
     bytes: u64,
 ) -> Result<()> {
     let Some(found) = found else { return Ok(()) };
+    state::claim(state_dir, out)?;
     let (sources, site_warnings) = sources(found, &rendered.warnings);
     let model = &rendered.model;
     for (group, cards) in card_groups(model) {
-        state::save_cards(out, &group, cards)?;
+        state::save_cards(state_dir, &group, cards)?;
     }
     let tables = tables(&rendered.files, &rendered.routes);
     let mut kept: BTreeSet<String> = card_groups(model).map(|(group, _)| group).collect();
     for (group, table) in &tables {
-        state::save_outputs(out, group, table)?;
+        state::save_outputs(state_dir, group, table)?;
         kept.insert(group.clone());
     }
-    state::prune(out, &kept);
+    state::prune(state_dir, &kept);
     let pages = sitemap_pages(&rendered.files, model);
     let head = Head {
         format: FORMAT,
@@ -53,8 +55,9 @@ pub fn clean(
         bytes,
         site_warnings,
         upload,
+        stamp: state::stamp(out),
     };
-    state::save_head(out, &head, &state::Changed { sources: None, sitemap: true }, card_group)
+    state::save_head(state_dir, &head, &state::Changed { sources: None, sitemap: true }, card_group)
 }
 
 /// Warnings as the state keeps them: (file, line, message).

@@ -1,5 +1,6 @@
-//! What a build keeps for the next one under `dist/_portal/cache/` (issue 19): a small head read
-//! by every rebuild, the cards of each collection (the model every aggregate is made from), and
+//! What a build keeps for the next one, in its state folder of the build cache (outside the
+//! output folder: see `BuildOptions::state_dir`, and the README's "Rebuilds and the build
+//! cache"): a small head read by every rebuild, the cards of each collection (the model every aggregate is made from), and
 //! each group's table of outputs, read only when the group has something to redo. Written with
 //! `bincode`, a compact binary form that reads back in milliseconds.
 //!
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use portal_core::content::ContentError;
-use portal_core::manifest::CACHE_DIR;
+use portal_core::manifest::MANIFEST_FILE;
 use portal_core::time::DateTime;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -63,6 +64,19 @@ pub struct Head {
     pub site_warnings: Vec<(String, usize, String)>,
     /// The upload layout.
     pub upload: Upload,
+    /// The size and time of the output folder's manifest this state was saved with: a folder
+    /// whose manifest is another (removed, copied over, built by another cache) is built clean.
+    pub stamp: Stamp,
+}
+
+/// The size and modification time (nanoseconds since the epoch) of a build's manifest.
+pub type Stamp = Option<(u64, u128)>;
+
+/// The stamp of the build in `out` now.
+pub fn stamp(out: &Path) -> Stamp {
+    let meta = std::fs::metadata(out.join(MANIFEST_FILE)).ok()?;
+    let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some((meta.len(), modified.as_nanos()))
 }
 
 /// One output file as a group's table keeps it: what the manifest says of it, and what made it.
@@ -88,21 +102,16 @@ pub struct Output {
     pub key: Option<[u8; 32]>,
 }
 
-/// Where the state lives inside the build folder `out`.
-pub fn dir(out: &Path) -> PathBuf {
-    out.join(CACHE_DIR).join("state")
+fn head_file(state: &Path) -> PathBuf {
+    state.join("head.bin")
 }
 
-fn head_file(out: &Path) -> PathBuf {
-    dir(out).join("head.bin")
+fn cards_file(state: &Path, group: &str) -> PathBuf {
+    state.join("cards").join(format!("{group}.bin"))
 }
 
-fn cards_file(out: &Path, group: &str) -> PathBuf {
-    dir(out).join("cards").join(format!("{group}.bin"))
-}
-
-fn outputs_file(out: &Path, group: &str) -> PathBuf {
-    dir(out).join("outputs").join(format!("{group}.bin"))
+fn outputs_file(state: &Path, group: &str) -> PathBuf {
+    state.join("outputs").join(format!("{group}.bin"))
 }
 
 fn read<T: DeserializeOwned>(path: &Path) -> Result<T> {
@@ -120,24 +129,24 @@ fn write<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     std::fs::rename(&temporary, path).with_context(|| format!("writing {}", path.display()))
 }
 
-fn sources_file(out: &Path, group: &str) -> PathBuf {
-    dir(out).join("sources").join(format!("{group}.bin"))
+fn sources_file(state: &Path, group: &str) -> PathBuf {
+    state.join("sources").join(format!("{group}.bin"))
 }
 
-fn sitemap_file(out: &Path) -> PathBuf {
-    dir(out).join("sitemap.bin")
+fn sitemap_file(state: &Path) -> PathBuf {
+    state.join("sitemap.bin")
 }
 
 /// The head of the last build into `out`, if it left one this version can read, with its sources
 /// (read from their files in parallel) and sitemap.
-pub fn head(out: &Path) -> Option<Head> {
+pub fn head(state: &Path) -> Option<Head> {
     use rayon::prelude::*;
-    let mut head = read::<Head>(&head_file(out)).ok().filter(|head| head.format == FORMAT)?;
-    let listed = std::fs::read_dir(dir(out).join("sources")).into_iter().flatten().flatten();
+    let mut head = read::<Head>(&head_file(state)).ok().filter(|head| head.format == FORMAT)?;
+    let listed = std::fs::read_dir(state.join("sources")).into_iter().flatten().flatten();
     let files: Vec<PathBuf> = listed.map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "bin")).collect();
     let parts: Vec<BTreeMap<String, Source>> = files.par_iter().map(|path| read(path).ok()).collect::<Option<_>>()?;
     head.sources = parts.into_iter().flatten().collect();
-    head.sitemap = read(&sitemap_file(out)).ok()?;
+    head.sitemap = read(&sitemap_file(state)).ok()?;
     Some(head)
 }
 
@@ -152,7 +161,7 @@ pub struct Changed {
 
 /// Writes the head: the sources of the groups and the sitemap that `changed`, then the head itself
 /// (last: it vouches for the cards and tables written before it).
-pub fn save_head(out: &Path, head: &Head, changed: &Changed, group_of: impl Fn(&str) -> String) -> Result<()> {
+pub fn save_head(state: &Path, head: &Head, changed: &Changed, group_of: impl Fn(&str) -> String) -> Result<()> {
     let mut groups: BTreeMap<String, BTreeMap<&String, &Source>> = BTreeMap::new();
     if let Some(only) = &changed.sources {
         for group in only {
@@ -166,47 +175,67 @@ pub fn save_head(out: &Path, head: &Head, changed: &Changed, group_of: impl Fn(&
         }
     }
     if changed.sources.is_none() {
-        let _ = std::fs::remove_dir_all(dir(out).join("sources"));
+        let _ = std::fs::remove_dir_all(state.join("sources"));
     }
     for (group, sources) in &groups {
-        write(&sources_file(out, group), sources)?;
+        write(&sources_file(state, group), sources)?;
     }
     if changed.sitemap {
-        write(&sitemap_file(out), &head.sitemap)?;
+        write(&sitemap_file(state), &head.sitemap)?;
     }
-    write(&head_file(out), head)
+    write(&head_file(state), head)
 }
 
+/// Notes which output folder `state` belongs to, and removes the states beside it whose output
+/// folders are gone (builds into temporary folders would otherwise pile up in the cache).
+pub fn claim(state: &Path, out: &Path) -> Result<()> {
+    std::fs::create_dir_all(state).with_context(|| format!("creating {}", state.display()))?;
+    let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    std::fs::write(state.join(OUTPUT_FILE), out.as_os_str().as_encoded_bytes())
+        .with_context(|| format!("writing {}", state.display()))?;
+    let siblings = state.parent().and_then(|root| std::fs::read_dir(root).ok()).into_iter().flatten().flatten();
+    for sibling in siblings.map(|e| e.path()).filter(|p| p != state) {
+        let Ok(output) = std::fs::read(sibling.join(OUTPUT_FILE)) else { continue };
+        if !Path::new(&*String::from_utf8_lossy(&output)).join(MANIFEST_FILE).exists() {
+            let _ = std::fs::remove_dir_all(&sibling);
+        }
+    }
+    Ok(())
+}
+
+/// The file of a state naming its output folder.
+const OUTPUT_FILE: &str = "output";
+
 /// Forgets the state (before a build that will not save one: a clean one that fails half way).
-pub fn forget(out: &Path) {
-    let _ = std::fs::remove_file(head_file(out));
+pub fn forget(state: &Path) {
+    let _ = std::fs::remove_file(head_file(state));
 }
 
 /// The cards of `group` (a collection's name, or `entries`).
-pub fn cards(out: &Path, group: &str) -> Result<Vec<Card>> {
-    read(&cards_file(out, group))
+pub fn cards(state: &Path, group: &str) -> Result<Vec<Card>> {
+    read(&cards_file(state, group))
 }
 
 /// Keeps the cards of `group`.
-pub fn save_cards(out: &Path, group: &str, cards: &[Card]) -> Result<()> {
-    write(&cards_file(out, group), &cards)
+pub fn save_cards(state: &Path, group: &str, cards: &[Card]) -> Result<()> {
+    write(&cards_file(state, group), &cards)
 }
 
 /// The output table of `group`.
-pub fn outputs(out: &Path, group: &str) -> Result<Vec<Output>> {
-    read(&outputs_file(out, group))
+pub fn outputs(state: &Path, group: &str) -> Result<Vec<Output>> {
+    read(&outputs_file(state, group))
 }
 
 /// Keeps the output table of `group`.
-pub fn save_outputs(out: &Path, group: &str, outputs: &[Output]) -> Result<()> {
-    write(&outputs_file(out, group), &outputs)
+pub fn save_outputs(state: &Path, group: &str, outputs: &[Output]) -> Result<()> {
+    write(&outputs_file(state, group), &outputs)
 }
 
 /// Removes the cards and table of groups not in `keep` (a collection that became empty keeps an
 /// empty table; anything else found is from an older layout).
-pub fn prune(out: &Path, keep: &BTreeSet<String>) {
+pub fn prune(state: &Path, keep: &BTreeSet<String>) {
     for kind in ["cards", "outputs"] {
-        let Ok(entries) = std::fs::read_dir(dir(out).join(kind)) else { continue };
+        let Ok(entries) = std::fs::read_dir(state.join(kind)) else { continue };
         for entry in entries.flatten() {
             let name = entry.path().file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             if !keep.contains(&name) {
@@ -240,6 +269,7 @@ mod tests {
             bytes: 0,
             site_warnings: Vec::new(),
             upload: Upload::default(),
+            stamp: None,
         };
         let all = Changed { sources: None, sitemap: true };
         save_head(dir.path(), &kept, &all, str::to_string).expect("saved");

@@ -94,16 +94,16 @@ pub fn finish(
         };
         flat_ranges = ranges;
         redo.made.insert(Group::Search, made);
-        redo.old.insert(Group::Search, state::outputs(&out, &Group::Search.name())?);
+        redo.old.insert(Group::Search, state::outputs(&work.state, &Group::Search.name())?);
     }
     redo.made.insert(Group::Site, steps.time("site", || site_group(&r, &sections, now))?);
-    redo.old.insert(Group::Site, state::outputs(&out, &Group::Site.name())?);
+    redo.old.insert(Group::Site, state::outputs(&work.state, &Group::Site.name())?);
     let view = RouteView::new(&out, head_shards(&out)?);
     let Some(mut view) = steps.time("settle", || settle(view, &redo))? else { return Ok(None) };
     let mut files: Vec<OutFile> = redo.made.values_mut().flat_map(|made| std::mem::take(&mut made.files)).collect();
     let own: Vec<Output> = [Group::Theme, Group::Statics]
         .iter()
-        .map(|g| state::outputs(&out, &g.name()))
+        .map(|g| state::outputs(&work.state, &g.name()))
         .collect::<anyhow::Result<Vec<_>>>()?
         .into_iter()
         .flatten()
@@ -123,7 +123,7 @@ pub fn finish(
     let added = view.changes.iter().filter(|(route, change)| change.is_some() && !before.contains_key(route.as_str()));
     let total = work.head.routes + added.count() - view.changes.values().filter(|c| c.is_none()).count();
     let manifest = manifest_head(content, &work.model, now, total);
-    let layout = steps.time("shards", || layout_files(&out, &manifest, &tables, &view, total))?;
+    let layout = steps.time("shards", || layout_files(&work.state, &manifest, &tables, &view, total))?;
     let state = commit::State { sections, tables, manifest, total, now, flat_ranges };
     drop(r);
     let report = steps.time("write", || commit::commit(work, &redo, files, layout, state, started));
@@ -201,20 +201,20 @@ fn make_groups(r: &Renderer, work: &Work, changes: &Changes, now: DateTime) -> R
             continue;
         }
         let group = Group::collection(name);
-        let old = state::outputs(out, &group.name())?;
+        let old = state::outputs(&work.state, &group.name())?;
         redo.made.insert(group, groups::collection(r, name, &old, &records, changed, &gone, out)?);
         redo.old.insert(group, old);
     }
     let entries: Vec<_> = r.content.entries.iter().collect();
     if touched.contains(ENCYCLOPEDIA) || !entries.is_empty() {
-        let old = state::outputs(out, &Group::Encyclopedia.name())?;
+        let old = state::outputs(&work.state, &Group::Encyclopedia.name())?;
         let changed = touched.contains(ENCYCLOPEDIA);
         redo.made.insert(Group::Encyclopedia, groups::encyclopedia(r, &old, &entries, changed, &gone)?);
         redo.old.insert(Group::Encyclopedia, old);
     }
     let terms = dirty::terms(&work.model, &work.old, &work.read);
     if !terms.is_empty() {
-        let old = state::outputs(out, &Group::Taxonomy.name())?;
+        let old = state::outputs(&work.state, &Group::Taxonomy.name())?;
         redo.made.insert(Group::Taxonomy, groups::taxonomy(r, &old, &terms)?);
         redo.old.insert(Group::Taxonomy, old);
     }
@@ -231,7 +231,6 @@ fn add_linking(r: &Renderer, work: &Work, redo: &mut Redo) -> Result<Option<()>,
         return Ok(Some(()));
     }
     let Some(loaded) = work.load(&linking) else { return Ok(None) };
-    let out = work.options.out.as_path();
     for one in loaded {
         let (group, files) = match &one {
             Loaded::Record(record) => {
@@ -249,7 +248,7 @@ fn add_linking(r: &Renderer, work: &Work, redo: &mut Redo) -> Result<Option<()>,
             }
         };
         if !redo.old.contains_key(&group) {
-            let old = state::outputs(out, &group.name())?;
+            let old = state::outputs(&work.state, &group.name())?;
             redo.made.insert(group, Made { files: Vec::new(), kept: old.clone(), items: None });
             redo.old.insert(group, old);
         }
@@ -313,7 +312,7 @@ fn search_group(work: &Work, redo: &Redo, changes: &Changes) -> Result<Option<(M
             _ => None,
         })
         .collect();
-    let old = state::outputs(&work.options.out, &Group::Search.name())?;
+    let old = state::outputs(&work.state, &Group::Search.name())?;
     let Some(mut made) = super::search::index(work, &made_now, &items, &old)? else { return Ok(None) };
     let (flat, ranges) = flat_file(work, changes)?;
     made.files.push(flat);
@@ -387,7 +386,7 @@ fn tables(redo: &Redo, files: &[OutFile], routes: &Routes) -> BTreeMap<Group, Ve
 /// `_headers`, the nginx snippet (over the site's own URLs: the site's, search's and the static
 /// files') and the route shards that changed.
 fn layout_files(
-    out: &Path,
+    state: &Path,
     manifest: &Manifest,
     tables: &BTreeMap<Group, Vec<Output>>,
     view: &RouteView,
@@ -397,7 +396,7 @@ fn layout_files(
     for group in [Group::Site, Group::Theme, Group::Search, Group::Statics] {
         own_tables.push(match tables.get(&group) {
             Some(table) => table.clone(),
-            None => state::outputs(out, &group.name())?,
+            None => state::outputs(state, &group.name())?,
         });
     }
     let own: Routes = own_tables

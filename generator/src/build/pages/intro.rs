@@ -1,0 +1,104 @@
+//! Content pages at the URL of a page the site generates (README, "Pages at the site's own
+//! URLs"): `pages/services.md` introduces the services listing, `pages/visit.md` the booking form.
+//! The generated page takes the content page's title, summary and body above what it shows; the
+//! content page has no page of its own and is not listed under `/pages`. A page at a file's or the
+//! API's path is a content error.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::sync::Mutex;
+
+use portal_core::collections::PAGES;
+use portal_core::content::{ContentError, Intro, Record};
+use portal_core::routes::{page_at, PageAt};
+
+use super::body;
+use crate::load::records::key_line;
+use crate::load::Content;
+
+/// A content page at a URL the site may generate.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// What the generated page shows of it.
+    pub intro: Intro,
+    /// Rendered per request (the search page, the forms), so it goes into the manifest.
+    pub per_request: bool,
+    /// The site generates a page there whatever its content (see `PageAt::Introduces`).
+    pub always: bool,
+}
+
+/// The pages of `content` at the URLs of generated pages, by URL, and an error for each page at
+/// a file's or the API's path.
+pub fn candidates(content: &Content) -> (BTreeMap<String, Candidate>, Vec<ContentError>) {
+    let mut found = BTreeMap::new();
+    let mut errors = Vec::new();
+    for record in content.records(PAGES) {
+        match page_at(&record.url) {
+            PageAt::Own => {}
+            PageAt::Introduces { per_request, always } => {
+                let intro = intro_of(record, content);
+                found.insert(record.url.clone(), Candidate { intro, per_request, always });
+            }
+            PageAt::Reserved(what) => errors.push(ContentError::new(
+                &record.file,
+                key_line(Path::new(&record.file), "slug"),
+                format!(
+                    "this page would be published at {}, which is {what}; rename the file (or set `slug:`)",
+                    record.url
+                ),
+            )),
+        }
+    }
+    (found, errors)
+}
+
+/// The intros of the pages rendered per request, for the manifest.
+pub fn per_request(content: &Content) -> BTreeMap<String, Intro> {
+    candidates(content).0.into_iter().filter(|(_, c)| c.per_request).map(|(url, c)| (url, c.intro)).collect()
+}
+
+fn intro_of(record: &Record, content: &Content) -> Intro {
+    Intro {
+        title: record.title.clone(),
+        summary: record.summary.clone(),
+        html: body::prepare(record.html.as_deref().unwrap_or(""), &content.strings, &content.statics),
+        markdown: record.body.clone().unwrap_or_default(),
+    }
+}
+
+/// The candidates of a build, and which of them a generated page took.
+#[derive(Debug, Default)]
+pub struct Intros {
+    by_url: BTreeMap<String, Candidate>,
+    used: Mutex<BTreeSet<String>>,
+}
+
+impl Intros {
+    /// The intros of `content`'s pages (errors are reported by the build's check).
+    pub fn of(content: &Content) -> Self {
+        Intros { by_url: candidates(content).0, used: Mutex::default() }
+    }
+
+    /// The intro of the generated page at `url`, if a content page is there; remembered as taken.
+    pub fn take(&self, url: &str) -> Option<&Intro> {
+        let candidate = self.by_url.get(url)?;
+        if let Ok(mut used) = self.used.lock() {
+            used.insert(url.to_string());
+        }
+        Some(&candidate.intro)
+    }
+
+    /// Whether the content page at `url` introduces a generated page rather than having its own:
+    /// always for pages generated whatever the content, else once such a page took it.
+    pub fn introduces(&self, url: &str) -> bool {
+        self.by_url
+            .get(url)
+            .is_some_and(|c| c.per_request || c.always || self.used.lock().is_ok_and(|used| used.contains(url)))
+    }
+
+    /// Whether a content page sits where a page is generated only for some content (a term's
+    /// page, a further page of a listing): a rebuild leaves such a site to a clean build.
+    pub fn any_conditional(&self) -> bool {
+        self.by_url.values().any(|c| !c.always)
+    }
+}
