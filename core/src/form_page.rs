@@ -151,7 +151,8 @@ impl FormView<'_> {
                 let mut options = format!("<option value=\"\">{}</option>", escape(self.strings.get("forms.choose")));
                 for choice in choices {
                     let chosen = if escape(choice) == value { " selected" } else { "" };
-                    let _ = write!(options, "<option value=\"{0}\"{chosen}>{0}</option>", escape(choice));
+                    let label = self.site.label(choice, self.strings).unwrap_or(choice);
+                    let _ = write!(options, "<option value=\"{}\"{chosen}>{}</option>", escape(choice), escape(label));
                 }
                 format!("<select{attributes}>{options}</select>")
             }

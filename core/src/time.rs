@@ -61,17 +61,62 @@ pub fn parse_content_date(text: &str) -> Result<DateTime, DateError> {
     }
     // The date part gets the calendar's own message ("no such day").
     parse_date(text.get(..10).unwrap_or(text))?;
-    let normalized = match text.as_bytes().get(10) {
-        Some(b' ') => format!("{}T{}", &text[..10], &text[11..]),
-        _ => text.to_string(),
-    };
-    OffsetDateTime::parse(&normalized, &Rfc3339).map(|instant| DateTime { unix: instant.unix_timestamp() }).map_err(
+    OffsetDateTime::parse(&rfc3339(text), &Rfc3339).map(|instant| DateTime { unix: instant.unix_timestamp() }).map_err(
         |_| {
             DateError(format!(
                 "`{text}` is not a date: use YYYY-MM-DD or an RFC 3339 date-time such as 2026-05-01T09:30:00Z"
             ))
         },
     )
+}
+
+/// A content date-time as RFC 3339 has it: `T` for a space, and seconds when only hours and
+/// minutes are written (`2026-05-01T18:30+03:00`, as people write it).
+fn rfc3339(text: &str) -> String {
+    let mut normalized = match text.as_bytes().get(10) {
+        Some(b' ') => format!("{}T{}", &text[..10], &text[11..]),
+        _ => text.to_string(),
+    };
+    let bytes = normalized.as_bytes();
+    if bytes.len() >= 16 && bytes[13] == b':' && !matches!(bytes.get(16), Some(b':')) {
+        normalized.insert_str(16, ":00");
+    }
+    normalized
+}
+
+/// An offset from UTC written `+03:00`, `-05:30`, `Z` or `UTC`, in minutes.
+pub fn parse_offset(text: &str) -> Option<i32> {
+    let text = text.trim();
+    if text == "Z" || text.eq_ignore_ascii_case("UTC") {
+        return Some(0);
+    }
+    let (sign, rest) = match text.as_bytes().first()? {
+        b'+' => (1, &text[1..]),
+        b'-' => (-1, &text[1..]),
+        _ => return None,
+    };
+    let (hours, minutes) = rest.split_once(':')?;
+    let (hours, minutes): (i32, i32) = (hours.parse().ok()?, minutes.parse().ok()?);
+    (hours.to_string().len() <= 2 && hours <= 14 && (0..60).contains(&minutes)).then_some(sign * (hours * 60 + minutes))
+}
+
+/// A content date as a reader sees it: its calendar date (`YYYY-MM-DD`) and, for a date-time, its
+/// clock time (`HH:MM`), in the zone `offset` (minutes from UTC) or else in the offset it was
+/// written with.
+pub fn local(text: &str, offset: Option<i32>) -> Option<(String, Option<String>)> {
+    let text = text.trim();
+    if text.len() <= 10 {
+        return parse_date(text).ok().map(|_| (text.to_string(), None));
+    }
+    let instant = OffsetDateTime::parse(&rfc3339(text), &Rfc3339).ok()?;
+    let zone = match offset {
+        Some(minutes) => time::UtcOffset::from_whole_seconds(minutes * 60).ok()?,
+        None => instant.offset(),
+    };
+    let here = instant.to_offset(zone);
+    let date = here.format(format_description!("[year]-[month]-[day]")).ok()?;
+    let clock = here.format(format_description!("[hour]:[minute]")).ok()?;
+    Some((date, Some(clock)))
 }
 
 impl DateTime {
@@ -121,6 +166,20 @@ impl DateTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_read_in_the_zone_asked_or_as_written() {
+        assert_eq!(local("2026-12-23T08:00+03:00", None), Some(("2026-12-23".into(), Some("08:00".into()))));
+        assert_eq!(local("2026-12-23T08:00:00+03:00", Some(0)), Some(("2026-12-23".into(), Some("05:00".into()))));
+        assert_eq!(local("2026-12-23T23:30:00Z", Some(180)), Some(("2026-12-24".into(), Some("02:30".into()))));
+        assert_eq!(local("2026-12-23", Some(180)), Some(("2026-12-23".into(), None)));
+        assert_eq!(parse_content_date("2026-05-01T18:30+03:00"), parse_content_date("2026-05-01T15:30:00Z"));
+        assert_eq!(
+            (parse_offset("+03:00"), parse_offset("-05:30"), parse_offset("UTC")),
+            (Some(180), Some(-330), Some(0))
+        );
+        assert_eq!((parse_offset("Africa/Kampala"), parse_offset("+3")), (None, None));
+    }
 
     #[test]
     fn plain_dates_are_midnight_utc() {

@@ -1,6 +1,6 @@
 """Every page of the sample site in a real browser with axe-core: no serious or critical violation
-(colour contrast included, which needs a real layout): every page at a phone's width, and one page
-of each shape at a desktop width and in the dark scheme."""
+(colour contrast included, which needs a real layout) and no page wider than the screen: every page
+at a phone's width, and one page of each shape at a desktop width and in the dark scheme."""
 
 import pytest
 
@@ -28,6 +28,10 @@ def check(browser, base_url, paths, viewport, scheme):
         response = page.goto(base_url + path, wait_until="load")
         assert response is not None and response.status < 500, path
         problems = violations(page)
+        # Long values (addresses, links, numbers) wrap: no page scrolls sideways, a phone's least.
+        sideways = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        if sideways > 1:
+            problems.append(f"the page is {sideways} px wider than the screen")
         if problems:
             found[path] = problems
     context.close()

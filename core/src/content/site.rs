@@ -56,6 +56,26 @@ pub struct SiteConfig {
     /// Who may call the MCP endpoint from a browser.
     #[serde(default)]
     pub mcp: Mcp,
+    /// The zone times are shown in, as an offset from UTC (`+03:00`); unset: each time in the
+    /// offset it was written with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    /// How slugs in front-matter values read on pages and in form choices (`zone-a: Zone A`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub labels: std::collections::BTreeMap<String, String>,
+    /// Front-matter keys kept in the JSON but left off pages (names, or `*` at one end); unset:
+    /// `moderated`, `spatial_id`, keys ending in `_id` and keys starting with `_`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_fields: Option<Vec<String>>,
+}
+
+impl SiteConfig {
+    /// How a slug in a value reads on pages and in form choices: site.yaml `labels`, else the
+    /// interface text's `labels.<slug>`; `None` when neither names it.
+    pub fn label<'a>(&'a self, slug: &str, strings: &'a crate::i18n::Strings) -> Option<&'a str> {
+        let from_text = || strings.lookup("labels")?.get(slug)?.as_str();
+        self.labels.get(slug).map(String::as_str).or_else(from_text)
+    }
 }
 
 /// `mcp:` the MCP endpoint's settings.

@@ -17,9 +17,9 @@ use portal_core::time::{parse_content_date, DateTime};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::pages::figure;
 use super::pages::navigation::collection_label;
 use super::pages::record::{lang_attributes, language_of};
+use super::pages::{facts, figure};
 use crate::load::Content;
 
 /// One record (or entry) as the aggregates see it.
@@ -68,6 +68,10 @@ pub struct Card {
     pub links: Vec<String>,
     /// What an encyclopedia entry has besides.
     pub entry: Option<EntryPart>,
+    /// When an event happens, as its page and listings say it (see `pages::facts::when`).
+    pub when: Option<String>,
+    /// Where an event happens, for listings (see `pages::facts::place`).
+    pub place: Option<String>,
 }
 
 /// The encyclopedia's part of a card.
@@ -171,6 +175,8 @@ impl Card {
             excerpt: None,
             links: Vec::new(),
             entry: None,
+            when: None,
+            place: None,
         }
     }
 
@@ -183,6 +189,10 @@ impl Card {
             date_written: record.fields.get("date").or_else(|| record.fields.get("updated")).map(Value::to_string),
             excerpt: (record.collection == "news").then(|| excerpt(record)),
             links: record.html.as_deref().map(super::links::targets).unwrap_or_default(),
+            when: facts::when(record, &content.site, &content.strings),
+            place: (record.collection == "events")
+                .then(|| facts::place(record, &content.site, &content.strings))
+                .flatten(),
             ..Card::bare(record)
         }
     }
@@ -220,6 +230,8 @@ impl Card {
             "url": self.url,
             "summary": self.summary,
             "date": self.date.or_else(|| self.event.map(|e| e.start)).map(|d| d.date()),
+            "when": self.when,
+            "place": self.place,
             "image": image,
             "past": past,
             "draft": self.draft,
@@ -234,7 +246,7 @@ impl Card {
         for text in [&self.title, &self.url, &self.collection, &self.language] {
             part(text.as_bytes());
         }
-        for text in [&self.summary, &self.thumb] {
+        for text in [&self.summary, &self.thumb, &self.when, &self.place] {
             part(&[u8::from(text.is_some())]);
             part(text.as_deref().unwrap_or_default().as_bytes());
         }

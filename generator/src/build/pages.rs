@@ -9,6 +9,7 @@
 pub mod body;
 pub mod docs;
 pub mod entry;
+pub mod facts;
 pub mod figure;
 pub mod home;
 pub mod intro;

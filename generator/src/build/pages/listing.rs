@@ -148,7 +148,13 @@ fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option
             marks.push(strings.get("listing.draft"));
         }
         let marks = if marks.is_empty() { String::new() } else { format!(" ({})", marks.join(", ")) };
-        let date = item["date"].as_str().map(|d| format!(" · {}", strings.date(d))).unwrap_or_default();
+        let date = match (item["when"].as_str(), item["date"].as_str()) {
+            (Some(when), _) => {
+                format!(" · {when}{}", item["place"].as_str().map(|p| format!(" · {p}")).unwrap_or_default())
+            }
+            (None, Some(d)) => format!(" · {}", strings.date(d)),
+            (None, None) => String::new(),
+        };
         let summary = item["summary"].as_str().map(|s| format!(": {s}")).unwrap_or_default();
         md.push_str(&format!(
             "- [{}]({}){marks}{date}{summary}\n",

@@ -10,14 +10,13 @@ use std::collections::HashMap;
 use anyhow::Result;
 use portal_core::collections::PAGES;
 use portal_core::content::Record;
-use portal_core::i18n::{direction, Strings};
+use portal_core::i18n::direction;
 use portal_core::taxonomy::{slug, Taxonomy};
-use portal_core::time::parse_content_date;
 use serde_json::{json, Value};
 use tera::Context;
 
 use super::navigation::collection_label;
-use super::{body, figure, label, page, Renderer};
+use super::{body, facts, figure, page, Renderer};
 use crate::build::model::Model;
 use crate::build::output::OutFile;
 
@@ -37,9 +36,6 @@ const NOT_FACTS: &[&str] = &[
     "language",
     "translation_key",
 ];
-
-/// Keys whose values are dates, shown in the site's language.
-const DATE_KEYS: &[&str] = &["date", "updated", "start", "end", "deadline"];
 
 /// Languages by their own names, for the list of a page's translations.
 const AUTONYMS: &[(&str, &str)] = &[
@@ -118,34 +114,24 @@ impl Translations {
     }
 }
 
-/// A front-matter value as the page shows it.
-fn fact_text(key: &str, value: &Value, strings: &Strings) -> Option<String> {
-    Some(match value {
-        Value::String(s) if DATE_KEYS.contains(&key) && parse_content_date(s).is_ok() => strings.date(s),
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => strings.get(if *b { "record.answer_yes" } else { "record.answer_no" }).to_string(),
-        Value::Array(items) if items.iter().all(Value::is_string) => {
-            items.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")
+/// The facts of `record` by the rules of [`facts`].
+fn facts(r: &Renderer, record: &Record) -> Vec<Value> {
+    let defaults: Vec<String>;
+    let hidden = match &r.content.site.hidden_fields {
+        Some(hidden) => hidden.as_slice(),
+        None => {
+            defaults = facts::DEFAULT_HIDDEN.iter().map(|s| s.to_string()).collect();
+            &defaults
         }
-        _ => return None,
-    })
-}
-
-/// The label of a front-matter key: the interface text's `fields.<key>`, else the key itself.
-fn fact_label(key: &str, strings: &Strings) -> String {
-    strings.lookup(&format!("fields.{key}")).and_then(Value::as_str).map_or_else(|| label(key), str::to_string)
-}
-
-fn facts(record: &Record, strings: &Strings) -> Vec<Value> {
-    record
-        .fields
-        .iter()
-        .filter(|(key, _)| !NOT_FACTS.contains(&key.as_str()))
-        .filter_map(|(key, value)| {
-            fact_text(key, value, strings).map(|text| json!({"label": fact_label(key, strings), "value": text}))
-        })
-        .collect()
+    };
+    let rules = facts::Rules {
+        strings: r.strings(),
+        site: &r.content.site,
+        hidden,
+        statics: &r.content.statics,
+        model: r.model,
+    };
+    rules.of(record, NOT_FACTS).iter().map(facts::Fact::to_json).collect()
 }
 
 /// The tags and category of a record as links to their pages (terms without a slug are left out).
@@ -216,7 +202,7 @@ pub fn render(r: &Renderer, record: &Record, translations: &Translations) -> Res
     } else {
         (format!("/{}", record.collection), collection_label(strings, &record.collection))
     };
-    let facts = facts(record, strings);
+    let facts = facts(r, record);
     let (tags, category) = terms(record);
     let mut context = Context::new();
     context.insert("record", &record.to_json());

@@ -22,7 +22,7 @@ use crate::build::model::Card;
 use crate::build::upload::Upload;
 
 /// Bumped whenever anything kept here changes shape.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// One record or entry file as the last build saw it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

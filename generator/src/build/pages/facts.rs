@@ -1,0 +1,411 @@
+//! A record's facts: the front-matter values its page shows, in words a resident reads and as
+//! links they can act on (README, "How a record's facts read"). The rules, in order:
+//!
+//! - keys the site hides (`hidden_fields`, default `moderated`, `spatial_id`, `*_id`, `_*`) and
+//!   keys the page shows in its own way (title, tags, image...) are left off;
+//! - a phone number (`phone`, `*_phone`, `mobile`, or a number-looking value inside `contact`)
+//!   is a `tel:` link, normalised to `+` and digits, shown as written; `whatsapp` a `wa.me` link;
+//! - an e-mail address is a `mailto:` link, a web address a link, a site path a link (a file of
+//!   `static/` a download link with its size);
+//! - a slug of a record of the collection the key names (`artist: deng-malual`, key or plural) is
+//!   a link titled like the record;
+//! - a slug the site labels (`SiteConfig::label`) is shown by its label;
+//! - `price` with `currency` is a grouped number and the currency; dates are in the site's
+//!   language; a mapping (`contact`, `location`) is a list of its own facts.
+
+use portal_core::collections::COLLECTIONS;
+use portal_core::content::{Record, SiteConfig};
+use portal_core::html::escape;
+use portal_core::i18n::Strings;
+use portal_core::time::{local, parse_content_date, parse_offset};
+use serde_json::{json, Map, Value};
+
+use super::label;
+use crate::build::model::Model;
+use crate::load::statics::{Reference, StaticFiles};
+
+/// Keys whose values are dates, shown in the site's language.
+const DATE_KEYS: &[&str] = &["date", "updated", "start", "end", "deadline", "valid_through", "expires"];
+
+/// What hides a key when the site names none: internal bookkeeping a reader has no use for.
+pub const DEFAULT_HIDDEN: &[&str] = &["moderated", "spatial_id", "*_id", "_*"];
+
+/// Whether `key` matches one of `patterns` (a name, or `*` at one end).
+pub fn hidden(key: &str, patterns: &[String]) -> bool {
+    patterns.iter().any(|p| match (p.strip_prefix('*'), p.strip_suffix('*')) {
+        (Some(suffix), _) => key.ends_with(suffix),
+        (_, Some(prefix)) => key.starts_with(prefix),
+        _ => key == p,
+    })
+}
+
+/// One fact: its label, and its value as HTML (escaped) and as markdown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fact {
+    /// What it is ("Phone").
+    pub label: String,
+    /// The value as HTML.
+    pub html: String,
+    /// The value as markdown.
+    pub markdown: String,
+}
+
+impl Fact {
+    /// The fact as the template sees it.
+    pub fn to_json(&self) -> Value {
+        json!({"label": self.label, "html": self.html, "value": self.markdown})
+    }
+}
+
+/// What the rules read besides the record.
+pub struct Rules<'a> {
+    /// The interface text.
+    pub strings: &'a Strings,
+    /// The site's settings (its labels of slugs).
+    pub site: &'a SiteConfig,
+    /// Keys left off the page.
+    pub hidden: &'a [String],
+    /// The files of `static/`.
+    pub statics: &'a StaticFiles,
+    /// Every record's card, to name referenced records.
+    pub model: &'a Model,
+}
+
+impl Rules<'_> {
+    /// The facts of `record`, leaving out `not_facts` (keys its page shows otherwise).
+    pub fn of(&self, record: &Record, not_facts: &[&str]) -> Vec<Fact> {
+        let currency = record.fields.get("currency").and_then(Value::as_str);
+        let when = self.when(record);
+        let has_when = when.is_some();
+        let timed = |key: &str| has_when && (key == "start" || key == "end");
+        let facts = record
+            .fields
+            .iter()
+            .filter(|(key, _)| !not_facts.contains(&key.as_str()) && !hidden(key, self.hidden) && !timed(key))
+            .filter(|(key, _)| !(key.as_str() == "currency" && record.fields.contains_key("price")))
+            .filter_map(|(key, value)| {
+                let (html, markdown) = match (key.as_str(), value, currency) {
+                    ("price", Value::Number(n), Some(currency)) => self.price(n, currency),
+                    _ => self.value(key, value, false)?,
+                };
+                Some(Fact { label: self.label(key), html, markdown })
+            });
+        let facts: Vec<Fact> = facts.collect();
+        when.into_iter().chain(facts).collect()
+    }
+
+    /// When an event happens, on one line: its date and times in the site's zone (else as written),
+    /// a range within a day as `08:00-19:00`, one over several days with both dates.
+    fn when(&self, record: &Record) -> Option<Fact> {
+        let (html, markdown) = plain(&when(record, self.site, self.strings)?);
+        Some(Fact { label: self.label("when"), html: format!("<bdi>{html}</bdi>"), markdown })
+    }
+
+    /// The label of a key: the interface text's `fields.<key>`, else the key in words.
+    fn label(&self, key: &str) -> String {
+        self.strings.lookup(&format!("fields.{key}")).and_then(Value::as_str).map_or_else(|| label(key), str::to_string)
+    }
+
+    /// A value as HTML and markdown; `contact` says it is inside a contact mapping.
+    fn value(&self, key: &str, value: &Value, contact: bool) -> Option<(String, String)> {
+        match value {
+            Value::String(s) => Some(self.text(key, s.trim(), contact)),
+            Value::Number(n) => Some(plain(&n.to_string())),
+            Value::Bool(b) => Some(plain(self.strings.get(if *b { "record.answer_yes" } else { "record.answer_no" }))),
+            Value::Array(items) => {
+                let parts: Vec<(String, String)> = items.iter().filter_map(|v| self.value(key, v, contact)).collect();
+                (!parts.is_empty()).then(|| {
+                    let (html, md): (Vec<String>, Vec<String>) = parts.into_iter().unzip();
+                    (html.join(", "), md.join(", "))
+                })
+            }
+            Value::Object(map) => self.mapping(map, contact || key == "contact"),
+            Value::Null => None,
+        }
+    }
+
+    /// A mapping as a list of its own facts.
+    fn mapping(&self, map: &Map<String, Value>, contact: bool) -> Option<(String, String)> {
+        let facts: Vec<(String, String, String)> = map
+            .iter()
+            .filter(|(key, _)| !hidden(key, self.hidden))
+            .filter_map(|(key, value)| {
+                let (html, md) = self.value(key, value, contact)?;
+                Some((self.label(key), html, md))
+            })
+            .collect();
+        if facts.is_empty() {
+            return None;
+        }
+        let items: String =
+            facts.iter().map(|(label, html, _)| format!("<li>{}: {html}</li>", escape(label))).collect();
+        let md: Vec<String> = facts.iter().map(|(label, _, md)| format!("{}: {md}", md_text(label))).collect();
+        Some((format!("<ul class=\"fact-list\">{items}</ul>"), md.join("; ")))
+    }
+
+    /// A text value by the rules of the module documentation.
+    fn text(&self, key: &str, s: &str, contact: bool) -> (String, String) {
+        if DATE_KEYS.contains(&key) && parse_content_date(s).is_ok() {
+            return plain(&self.strings.date(s));
+        }
+        if key == "whatsapp" || key.ends_with("_whatsapp") || s.starts_with("whatsapp:") {
+            let number = s.trim_start_matches("whatsapp:").trim();
+            if let Some(tel) = telephone(number) {
+                return link(&format!("https://wa.me/{}", tel.trim_start_matches('+')), number);
+            }
+        }
+        let phone_key = key == "phone" || key == "mobile" || key.ends_with("_phone");
+        if phone_key || contact {
+            if let Some(tel) = telephone(s) {
+                return link(&format!("tel:{tel}"), s);
+            }
+        }
+        if is_email(s) {
+            return link(&format!("mailto:{s}"), s);
+        }
+        if s.starts_with("https://") || s.starts_with("http://") {
+            return link(s, s);
+        }
+        if s.starts_with('/') && !s.starts_with("//") {
+            return self.site_path(s);
+        }
+        if let Some((title, url)) = self.reference(key, s) {
+            return link(&url, &title);
+        }
+        match self.site.label(s, self.strings) {
+            Some(label) => plain(label),
+            None => linkify(s),
+        }
+    }
+
+    /// A path of the site: a file of `static/` is a download link with its size.
+    fn site_path(&self, path: &str) -> (String, String) {
+        let Reference::Local(_, file) = self.statics.resolve(path) else { return link(path, path) };
+        let Ok(bytes) = std::fs::metadata(&file.path).map(|m| m.len()) else { return link(path, path) };
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let size = human_size(bytes);
+        let html = format!("<a href=\"{}\" download>{}</a> ({size})", escape(path), escape(name));
+        (html, format!("[{}]({path}) ({size})", md_text(name)))
+    }
+
+    /// The record `slug` names when `key` (or its plural) is a collection that has it.
+    fn reference(&self, key: &str, slug: &str) -> Option<(String, String)> {
+        let plural = format!("{key}s");
+        let collection = COLLECTIONS.iter().find(|c| **c == key || **c == plural)?;
+        let card = self.model.cards(collection).iter().find(|card| card.slug == slug)?;
+        Some((card.title.clone(), card.url.clone()))
+    }
+
+    /// `price` with `currency`: the number grouped as the interface language writes it.
+    fn price(&self, n: &serde_json::Number, currency: &str) -> (String, String) {
+        let group = self.strings.lookup("numbers.group").and_then(Value::as_str).unwrap_or(",");
+        let decimal = self.strings.lookup("numbers.decimal").and_then(Value::as_str).unwrap_or(".");
+        let text = n.to_string();
+        let (whole, fraction) = text.split_once('.').map_or((text.as_str(), None), |(w, f)| (w, Some(f)));
+        let (sign, digits) = whole.strip_prefix('-').map_or(("", whole), |d| ("-", d));
+        let mut grouped = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                grouped.push_str(group);
+            }
+            grouped.push(c);
+        }
+        let number = match fraction {
+            Some(f) => format!("{sign}{grouped}{decimal}{f}"),
+            None => format!("{sign}{grouped}"),
+        };
+        plain(&format!("{number} {currency}"))
+    }
+}
+
+/// When an event happens, on one line: its date and times in the site's zone (else as written),
+/// a range within a day as `08:00-19:00`, one over several days with both dates.
+pub fn when(record: &Record, site: &SiteConfig, strings: &Strings) -> Option<String> {
+    let offset = site.timezone.as_deref().and_then(parse_offset);
+    let at = |key: &str| local(record.fields.get(key)?.as_str()?, offset);
+    let (day, clock) = at("start")?;
+    let date = |d: &str| strings.date(d);
+    Some(match (clock, at("end")) {
+        (Some(from), Some((end_day, Some(to)))) if end_day == day => format!("{}, {from}-{to}", date(&day)),
+        (Some(from), Some((end_day, Some(to)))) => format!("{}, {from} - {}, {to}", date(&day), date(&end_day)),
+        (None, Some((end_day, _))) if end_day != day => format!("{} - {}", date(&day), date(&end_day)),
+        (Some(from), _) => format!("{}, {from}", date(&day)),
+        (None, _) => date(&day),
+    })
+}
+
+/// Where an event happens, for listings: its `venue` (else its location's name) and its zone.
+pub fn place(record: &Record, site: &SiteConfig, strings: &Strings) -> Option<String> {
+    let location = record.fields.get("location");
+    fn text(value: Option<&Value>) -> Option<&str> {
+        value.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+    }
+    let name = text(record.fields.get("venue")).or_else(|| text(location.and_then(|l| l.get("name"))));
+    let zone = text(location.and_then(|l| l.get("zone"))).or_else(|| text(record.fields.get("zone")));
+    let zone = zone.map(|z| site.label(z, strings).unwrap_or(z));
+    match (name, zone) {
+        (Some(name), Some(zone)) => Some(format!("{name}, {zone}")),
+        (name, zone) => name.or(zone).map(str::to_string),
+    }
+}
+
+/// Text with the e-mail addresses, web addresses and international phone numbers (`+` and at
+/// least six digits) inside it made links, as HTML and markdown.
+pub fn linkify(text: &str) -> (String, String) {
+    let (mut html, mut md) = (String::new(), String::new());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (before, found, after) = next_link(rest);
+        html.push_str(&escape(before));
+        md.push_str(&md_text(before));
+        if let Some((target, shown)) = found {
+            let (h, m) = link(&target, shown);
+            html.push_str(&h);
+            md.push_str(&m);
+        }
+        rest = after;
+    }
+    (html, md)
+}
+
+/// The text before the next link in `text`, the link (target, text shown) and what follows.
+fn next_link(text: &str) -> (&str, Option<(String, &str)>, &str) {
+    let mut start = 0;
+    for token in text.split_inclusive(char::is_whitespace) {
+        let word = token.trim_end().trim_end_matches(['.', ',', ';', ':', ')', '!', '?']);
+        let at = start;
+        start += token.len();
+        let target = if word.starts_with("https://") || word.starts_with("http://") {
+            Some(word.to_string())
+        } else if is_email(word.trim_start_matches('(')) {
+            Some(format!("mailto:{}", word.trim_start_matches('(')))
+        } else if word.starts_with('+') {
+            return phone_run(text, at);
+        } else {
+            None
+        };
+        if let Some(target) = target {
+            let word = word.trim_start_matches('(');
+            let begin = at + token.find(word).unwrap_or(0);
+            return (&text[..begin], Some((target, word)), &text[begin + word.len()..]);
+        }
+    }
+    (text, None, "")
+}
+
+/// A phone number starting at `at` (a `+`), running over digits and the separators people write.
+fn phone_run(text: &str, at: usize) -> (&str, Option<(String, &str)>, &str) {
+    let run =
+        text[at..].find(|c: char| !(c.is_ascii_digit() || " +-()\u{a0}".contains(c))).map_or(text.len(), |n| at + n);
+    let number = text[at..run].trim_end_matches([' ', '-', '(', '\u{a0}']);
+    let end = at + number.len();
+    match telephone(number) {
+        Some(tel) => (&text[..at], Some((format!("tel:{tel}"), number)), &text[end..]),
+        None => (&text[..end.max(at + 1)], None, &text[end.max(at + 1)..]),
+    }
+}
+
+/// A phone number as a `tel:` target: `+` and digits (`00` read as `+`), else the digits of a
+/// local number; `None` for text with too few digits or other letters to be a number.
+pub fn telephone(text: &str) -> Option<String> {
+    let allowed = |c: char| c.is_ascii_digit() || " +-().\u{a0}/".contains(c);
+    if text.is_empty() || !text.chars().all(allowed) {
+        return None;
+    }
+    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
+    if !(6..=15).contains(&digits.len()) {
+        return None;
+    }
+    if text.trim_start().starts_with('+') {
+        Some(format!("+{digits}"))
+    } else if let Some(rest) = digits.strip_prefix("00") {
+        Some(format!("+{rest}"))
+    } else {
+        Some(digits)
+    }
+}
+
+fn is_email(s: &str) -> bool {
+    let Some((user, host)) = s.split_once('@') else { return false };
+    !user.is_empty() && host.contains('.') && !s.contains(char::is_whitespace) && !host.starts_with('.')
+}
+
+fn human_size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1024 * 1024 => format!("{:.1} MB", b as f64 / (1024.0 * 1024.0)),
+        b if b >= 1024 => format!("{} KB", b.div_ceil(1024)),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// Text as HTML and markdown.
+fn plain(text: &str) -> (String, String) {
+    (escape(text), md_text(text))
+}
+
+/// A link as HTML and markdown.
+fn link(href: &str, text: &str) -> (String, String) {
+    (format!("<a href=\"{}\">{}</a>", escape(href), escape(text)), format!("[{}](<{href}>)", md_text(text)))
+}
+
+/// Text made safe for a markdown line: characters that would start markup are escaped.
+pub fn md_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '<' | '>' | '#' | '!' | '|' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phone_numbers_become_tel_targets_in_e164_where_they_parse() {
+        assert_eq!(telephone("+256 700 000 104").as_deref(), Some("+256700000104"));
+        assert_eq!(telephone("00256 (700) 000-104").as_deref(), Some("+256700000104"));
+        assert_eq!(telephone("0700 000 104").as_deref(), Some("0700000104"));
+        assert_eq!(telephone("call 0700"), None);
+        assert_eq!(telephone("2026"), None);
+    }
+
+    #[test]
+    fn addresses_and_numbers_inside_text_become_links() {
+        let (html, md) = linkify("via the Arts Collective, arts@amani.example.org, or +256 700 000 104 (free).");
+        assert_eq!(
+            html,
+            "via the Arts Collective, <a href=\"mailto:arts@amani.example.org\">arts@amani.example.org</a>, or \
+             <a href=\"tel:+256700000104\">+256 700 000 104</a> (free)."
+        );
+        assert!(md.contains("[+256 700 000 104](<tel:+256700000104>)"), "{md}");
+        assert_eq!(
+            linkify("see https://example.org/a.").0,
+            "see <a href=\"https://example.org/a\">https://example.org/a</a>."
+        );
+        assert_eq!(linkify("1 + 1 = 2").0, "1 + 1 = 2");
+    }
+
+    #[test]
+    fn hidden_keys_follow_names_and_globs() {
+        let patterns: Vec<String> = DEFAULT_HIDDEN.iter().map(|s| s.to_string()).collect();
+        for key in ["moderated", "spatial_id", "record_id", "_internal"] {
+            assert!(hidden(key, &patterns), "{key}");
+        }
+        for key in ["id_card", "zone", "price"] {
+            assert!(!hidden(key, &patterns), "{key}");
+        }
+    }
+
+    #[test]
+    fn markdown_metadata_cannot_inject_links() {
+        assert_eq!(md_text("[x](javascript:alert(1))"), "\\[x\\]\\(javascript:alert\\(1\\)\\)");
+    }
+}
