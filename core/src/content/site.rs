@@ -56,6 +56,15 @@ pub struct SiteConfig {
     /// Who may call the MCP endpoint from a browser.
     #[serde(default)]
     pub mcp: Mcp,
+    /// The picture a shared link to a page without one of its own shows (a path or an address).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// The site's icon (a path or an address); unset: an icon of the title's initial.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub favicon: Option<String>,
+    /// The colour a browser tints its bar with (`#0b5cad`); unset: the theme's accent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme_color: Option<String>,
     /// The zone times are shown in, as an offset from UTC (`+03:00`); unset: each time in the
     /// offset it was written with.
     #[serde(default, skip_serializing_if = "Option::is_none")]

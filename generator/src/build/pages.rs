@@ -15,6 +15,7 @@ pub mod home;
 pub mod intro;
 pub mod listing;
 pub mod navigation;
+pub mod preview;
 pub mod record;
 pub mod sitemap;
 pub mod taxonomy;
@@ -111,6 +112,8 @@ impl<'a> Renderer<'a> {
         base.insert("preview", &content.drafts);
         base.insert("assets", &assets);
         base.insert("intro", &Value::Null);
+        base.insert("favicon", &preview::icon(content));
+        base.insert("theme_color", &preview::theme_colour(content));
         Ok(Renderer {
             tera,
             content,
@@ -174,6 +177,7 @@ impl<'a> Renderer<'a> {
         full.extend(Context::from_value(Value::Object(own))?);
         full.insert("url", &url);
         let rendered = self.tera.render(template, &full);
+        let image = full.get("image").and_then(|i| i.get("src")).and_then(Value::as_str).map(str::to_string);
         // Back to the base alone: the page's keys out, a base value the page replaced restored.
         for key in &keys {
             match self.base.get(key) {
@@ -184,7 +188,11 @@ impl<'a> Renderer<'a> {
         if let Ok(mut spare) = self.spare.lock() {
             spare.push(full);
         }
-        rendered.map_err(|e| anyhow::Error::new(theme::template_error(&e, self.overrides)))
+        let rendered = rendered.map_err(|e| anyhow::Error::new(theme::template_error(&e, self.overrides)))?;
+        Ok(match url {
+            Some(url) => preview::add(rendered, self.content, url, image.as_deref()),
+            None => rendered,
+        })
     }
 }
 
@@ -271,6 +279,9 @@ pub fn theme_pages(r: &Renderer) -> Result<Vec<OutFile>> {
     let shell = r.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
     files.extend(r.asset_files.iter().cloned());
+    if r.content.site.favicon.is_none() {
+        files.push(OutFile::at(preview::ICON, preview::initial_icon(r.content).into_bytes())?);
+    }
     Ok(files.into_iter().map(|f| f.in_group(Group::Theme)).collect())
 }
 
