@@ -253,6 +253,13 @@ macro_rules! route {
     };
 }
 
+/// The story form's page.
+pub const VOICE_FORM: &str = "/community-voices/new";
+/// The booking form's page.
+pub const BOOKING_FORM: &str = "/visit";
+/// The pages of the forms, which pages link and the sitemap lists.
+pub const FORM_PAGES: [&str; 2] = [VOICE_FORM, BOOKING_FORM];
+
 /// Every route, most specific first: the first pattern that matches a path owns it.
 pub const ROUTES: &[Route] = &[
     route!(
@@ -584,7 +591,7 @@ pub const ROUTES: &[Route] = &[
         [dynamic_page("getVoiceSentPage", "The confirmation of a story sent with the form.", Handler::VoiceSent)]
     ),
     route!(
-        "/community-voices/new",
+        VOICE_FORM,
         "pages",
         [
             dynamic_page("getVoiceFormPage", "The form to send a community story.", Handler::VoiceForm),
@@ -597,7 +604,7 @@ pub const ROUTES: &[Route] = &[
         [dynamic_page("getVisitSentPage", "The confirmation of a visit booked with the form.", Handler::BookingSent)]
     ),
     route!(
-        "/visit",
+        BOOKING_FORM,
         "pages",
         [
             dynamic_page("getVisitFormPage", "The form to book a visit.", Handler::BookingForm),

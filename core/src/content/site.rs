@@ -236,6 +236,17 @@ pub struct Booking {
     /// Allowed `paymentMethod` values.
     #[serde(default, rename = "paymentMethod")]
     pub payment_method: Vec<String>,
+    /// Where pages link the booking form: page URLs (`/`, `/events`) and `footer` (every page's
+    /// footer); unset: the home page and the footer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_from: Option<Vec<String>>,
+}
+
+impl Booking {
+    /// Where pages link the booking form (see [`Booking::link_from`]).
+    pub fn linked_from(&self) -> Vec<String> {
+        self.link_from.clone().unwrap_or_else(|| vec!["/".to_string(), "footer".to_string()])
+    }
 }
 
 /// `upstreams:` every URL may be absent.

@@ -32,12 +32,22 @@ pub fn sections(pages: &[&str]) -> BTreeMap<String, Vec<String>> {
     sections
 }
 
-/// The sitemap files of pages by section (each sorted; see [`sections`]).
+/// The sitemap files of pages by section (each sorted; see [`sections`]), with the pages of the
+/// forms, which a server renders (they have no file to be found by).
 pub fn files_of_sections(
     base: &str,
     sections: &BTreeMap<String, Vec<String>>,
     max_urls: usize,
 ) -> Result<Vec<OutFile>> {
+    let mut sections = sections.clone();
+    for form in portal_core::routes::FORM_PAGES {
+        let pages = sections.entry(section(form).to_string()).or_default();
+        if !pages.iter().any(|page| page == form) {
+            pages.push(form.to_string());
+            pages.sort();
+        }
+    }
+    let sections = &sections;
     let total: usize = sections.values().map(Vec::len).sum();
     if total <= max_urls {
         let mut all: Vec<&str> = sections.values().flatten().map(String::as_str).collect();
