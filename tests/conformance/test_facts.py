@@ -14,11 +14,11 @@ def facts(page):
 
 def test_phone_numbers_addresses_and_links_can_be_tapped(client):
     shown = facts(client.get("/services/legal-aid").text)
-    assert shown["Phone"] == '<a href="tel:+256700000104">+256 700 000 104</a>'
-    assert shown["WhatsApp"] == '<a href="https://wa.me/256700000105">+256 700 000 105</a>'
+    assert shown["Phone"] == '<a dir="ltr" href="tel:+256700000104">+256 700 000 104</a>'
+    assert shown["WhatsApp"] == '<a dir="ltr" href="https://wa.me/256700000105">+256 700 000 105</a>'
     assert shown["Email"] == '<a href="mailto:desk@legal.example.org">desk@legal.example.org</a>'
     contact = shown["Contact"]
-    assert '<a href="tel:0700000106">0700 000 106</a>' in contact
+    assert '<a dir="ltr" href="tel:0700000106">0700 000 106</a>' in contact
     assert '<a href="https://legal.example.org/desk">https://legal.example.org/desk</a>' in contact
 
 
@@ -44,3 +44,14 @@ def test_an_event_says_when_on_one_line_and_its_listing_says_when_and_where(clie
     assert "Starts" not in shown and "Ends" not in shown
     listing = client.get("/events").text + client.get("/events/page/2").text
     assert "<bdi>5 December 2026, 08:00-13:30</bdi> · Market square, Zone B" in listing
+
+
+def test_mixed_scripts_keep_their_order_in_a_right_to_left_record(client):
+    page = client.get("/events/film-evening-ar").text
+    assert '<article lang="ar" dir="rtl">' in page
+    shown = facts(page)
+    assert shown["When"].startswith("<bdi>") and "2026" in shown["When"], shown
+    body = re.search(r'<div class="body">(.*?)</div>', page, re.S).group(1)
+    assert '<p dir="auto">' in body, "each block takes its direction from its own text"
+    phone = facts(client.get("/services/legal-aid").text)["Phone"]
+    assert phone.startswith('<a dir="ltr"'), "a number reads left to right inside any text"

@@ -33,7 +33,22 @@ pub fn prepare(html: &str, strings: &Strings, statics: &StaticFiles) -> String {
     if html.contains("<img") {
         html = resolve_images(&html, statics);
     }
-    html
+    blocks_auto(&html)
+}
+
+/// Each paragraph, list item, heading, quote and table cell takes its direction from its own text
+/// (`dir="auto"`), so an English paragraph inside an Arabic story reads left to right and the
+/// other way round; blocks that already say their direction keep it.
+fn blocks_auto(html: &str) -> String {
+    const BLOCKS: &[&str] =
+        &["<p>", "<li>", "<h2>", "<h3>", "<h4>", "<h5>", "<h6>", "<blockquote>", "<td>", "<th>", "<dd>"];
+    let mut out = html.to_string();
+    for block in BLOCKS {
+        if out.contains(block) {
+            out = out.replace(block, &format!("{} dir=\"auto\">", &block[..block.len() - 1]));
+        }
+    }
+    out
 }
 
 /// Replaces each range (in order, not overlapping) of `html` by what `edit` makes of its text.
@@ -218,7 +233,7 @@ mod tests {
         assert!(out.contains(r#"type="checkbox" aria-label="not done yet">"#), "{out}");
         assert!(out.contains(r#"<td class="align-center"></td>"#), "{out}");
         assert!(!out.contains("style="), "{out}");
-        assert!(out.contains("<th>b</th>"), "{out}");
+        assert!(out.contains("<th dir=\"auto\">b</th>"), "{out}");
     }
 
     #[test]

@@ -146,18 +146,20 @@ impl Rules<'_> {
     /// A text value by the rules of the module documentation.
     fn text(&self, key: &str, s: &str, contact: bool) -> (String, String) {
         if DATE_KEYS.contains(&key) && parse_content_date(s).is_ok() {
-            return plain(&self.strings.date(s));
+            // Isolated, so a date keeps its order inside right-to-left text.
+            let (html, md) = plain(&self.strings.date(s));
+            return (format!("<bdi>{html}</bdi>"), md);
         }
         if key == "whatsapp" || key.ends_with("_whatsapp") || s.starts_with("whatsapp:") {
             let number = s.trim_start_matches("whatsapp:").trim();
             if let Some(tel) = telephone(number) {
-                return link(&format!("https://wa.me/{}", tel.trim_start_matches('+')), number);
+                return number_link(&format!("https://wa.me/{}", tel.trim_start_matches('+')), number);
             }
         }
         let phone_key = key == "phone" || key == "mobile" || key.ends_with("_phone");
         if phone_key || contact {
             if let Some(tel) = telephone(s) {
-                return link(&format!("tel:{tel}"), s);
+                return number_link(&format!("tel:{tel}"), s);
             }
         }
         if is_email(s) {
@@ -259,7 +261,7 @@ pub fn linkify(text: &str) -> (String, String) {
         html.push_str(&escape(before));
         md.push_str(&md_text(before));
         if let Some((target, shown)) = found {
-            let (h, m) = link(&target, shown);
+            let (h, m) = if target.starts_with("tel:") { number_link(&target, shown) } else { link(&target, shown) };
             html.push_str(&h);
             md.push_str(&m);
         }
@@ -348,6 +350,13 @@ fn link(href: &str, text: &str) -> (String, String) {
     (format!("<a href=\"{}\">{}</a>", escape(href), escape(text)), format!("[{}](<{href}>)", md_text(text)))
 }
 
+/// A link to a phone number, written left to right wherever it stands (inside Arabic text,
+/// `+256 700 000 104` would otherwise read `104 000 700 256+`).
+fn number_link(href: &str, text: &str) -> (String, String) {
+    let (html, md) = link(href, text);
+    (html.replacen("<a ", "<a dir=\"ltr\" ", 1), md)
+}
+
 /// Text made safe for a markdown line: characters that would start markup are escaped.
 pub fn md_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -383,7 +392,7 @@ mod tests {
         assert_eq!(
             html,
             "via the Arts Collective, <a href=\"mailto:arts@amani.example.org\">arts@amani.example.org</a>, or \
-             <a href=\"tel:+256700000104\">+256 700 000 104</a> (free)."
+             <a dir=\"ltr\" href=\"tel:+256700000104\">+256 700 000 104</a> (free)."
         );
         assert!(md.contains("[+256 700 000 104](<tel:+256700000104>)"), "{md}");
         assert_eq!(

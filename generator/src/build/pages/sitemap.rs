@@ -126,11 +126,12 @@ mod tests {
                 "sitemaps/news-2.xml",
                 "sitemaps/news-3.xml",
                 "sitemaps/pages-1.xml",
+                "sitemaps/site-1.xml",
                 "sitemaps/tags-1.xml",
                 "sitemap.xml"
             ]
         );
-        let index = text(&files[5]);
+        let index = text(&files[6]);
         assert!(index.contains("<sitemapindex") && index.contains("<loc>https://s.example/sitemaps/news-3.xml</loc>"));
     }
 }
