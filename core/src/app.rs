@@ -158,7 +158,7 @@ impl App {
         let now_ms = platform.now_ms();
         if operation.rate_limited {
             let verdict = platform
-                .rate_limit(&client::address(request), now_ms)
+                .rate_limit(&client::rate_key(request), now_ms)
                 .await
                 .map_err(internal(platform, "rate limiting"))?;
             *decision = Some(verdict);
