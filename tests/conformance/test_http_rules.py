@@ -7,7 +7,8 @@ from conftest import problem
 CORS = {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name",
+    "Access-Control-Allow-Headers": "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, "
+                                    "Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Collection",
 }
 
 
