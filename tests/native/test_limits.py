@@ -49,6 +49,24 @@ def test_slow_headers_are_cut_off(server):
     conn.close()
 
 
+@pytest.mark.parametrize("hosts", [b"", b"Host: a\r\nHost: b\r\n"], ids=["no Host", "two Hosts"])
+def test_an_http_1_1_request_without_exactly_one_host_is_400(server, hosts):
+    conn = connect(server)
+    conn.sendall(b"GET /api/news HTTP/1.1\r\n" + hosts + b"Connection: close\r\n\r\n")
+    head, body = read_response(conn)
+    conn.close()
+    assert head.startswith("http/1.1 400"), head
+    assert json.loads(body)["code"] == "bad_request" and "Host" in json.loads(body)["detail"]
+
+
+def test_an_http_1_0_request_needs_no_host(server):
+    conn = connect(server)
+    conn.sendall(b"GET /api/news/pinned HTTP/1.0\r\n\r\n")
+    head, _ = read_response(conn)
+    conn.close()
+    assert head.startswith("http/1.0 200"), head
+
+
 def test_a_slow_body_gets_408(server):
     conn = connect(server)
     conn.sendall(b"POST /api/news HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\"")
