@@ -21,6 +21,11 @@ use crate::http::Request;
 /// The loopback networks, trusted by default.
 pub const LOOPBACK: &str = "127.0.0.0/8,::1";
 
+/// How many connections one client address (an IPv6 /64, see [`rate_key`]) may hold open at once
+/// on `portal serve`, unless it is a trusted proxy that carries many clients: one address cannot
+/// take every connection the server allows.
+pub const MAX_CONNECTIONS_PER_CLIENT: usize = 64;
+
 /// The client address of a request (see the module's doc), else `unknown`.
 pub fn address(request: &Request) -> String {
     client_ip(request).map_or_else(|| "unknown".to_string(), |ip| ip.to_string())

@@ -212,10 +212,12 @@ pub(crate) fn into_axum(response: Response) -> axum::response::Response {
 /// Serves `state` on `listener` until SIGINT or SIGTERM, letting requests in flight finish.
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<ServerState>) -> Result<()> {
     let limits = listener::Limits::from_env();
+    let trusted = state.trusted.clone();
     listener::run(
         listener,
         listener::with_timeouts(router(Arc::clone(&state)), limits, state),
         limits,
+        trusted,
         shutdown_signal(),
     )
     .await
