@@ -141,7 +141,7 @@ impl App {
         }
         check_api_version(request.header("api-version")).map_err(Problem::bad_request)?;
         if let Some(location) = page_without_slash(request, path) {
-            return Ok(Response::new(301).with_header("location", location));
+            return Ok(Response::redirect(301, &location));
         }
         let alias = self.route_of_file(platform, path).await?;
         let path = alias.as_deref().unwrap_or(path);
@@ -158,7 +158,7 @@ impl App {
         let now_ms = platform.now_ms();
         if operation.rate_limited {
             let verdict = platform
-                .rate_limit(&client::address(request), now_ms)
+                .rate_limit(&client::rate_key(request), now_ms)
                 .await
                 .map_err(internal(platform, "rate limiting"))?;
             *decision = Some(verdict);
@@ -335,6 +335,18 @@ mod tests {
         let reports = platform.reports.borrow();
         assert_eq!(reports.len(), 1, "{reports:?}");
         assert!(reports[0].contains(INDEX_MANIFEST) && reports[0].contains("missing"), "{reports:?}");
+    }
+
+    #[test]
+    fn a_backslash_never_reaches_a_location_raw() {
+        let platform = FakePlatform::default();
+        for target in ["/\\evil.example/", "/\\evil.example/?a=\\b", "/x/\\y/"] {
+            let response = block_on(app().handle(&platform, Request::new(Method::Get, target)));
+            let location = response.header("location").unwrap_or_default();
+            assert!(!location.contains('\\') && !location.starts_with("//"), "{target}: {location}");
+        }
+        let redirected = block_on(app().handle(&platform, Request::new(Method::Get, "/\\evil.example/")));
+        assert_eq!((redirected.status, redirected.header("location")), (301, Some("/%5Cevil.example")));
     }
 
     #[test]

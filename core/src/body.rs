@@ -27,6 +27,8 @@ pub enum Interrupted {
     RequestTimedOut,
     /// The body could not be read for another reason (the connection broke, a malformed chunk).
     BodyUnreadable,
+    /// An HTTP/1.1 request without a `Host` header or with more than one ([`check_host`]).
+    HostNotSingle,
 }
 
 impl Interrupted {
@@ -44,6 +46,9 @@ impl Interrupted {
                 Problem::new(ErrorCode::RequestTimeout, "The request took too long to complete.")
             }
             Interrupted::BodyUnreadable => Problem::bad_request("The request body could not be read."),
+            Interrupted::HostNotSingle => {
+                Problem::bad_request("An HTTP/1.1 request must carry exactly one Host header (RFC 9112, section 3.2).")
+            }
         }
     }
 }
@@ -54,6 +59,18 @@ pub fn check_declared_length(content_length: Option<&str>) -> Result<(), Interru
     match content_length.and_then(|value| value.trim().parse::<u64>().ok()) {
         Some(length) if length > MAX_BODY_BYTES as u64 => Err(Interrupted::BodyTooLarge),
         _ => Ok(()),
+    }
+}
+
+/// Checks that an HTTP/1.1 request carries exactly one `Host` header (`hosts` is how many it
+/// carries): RFC 9112 asks a server to refuse the others with 400, since two hops reading two
+/// different hosts from one request can be played against each other. HTTP/2 names the host in
+/// `:authority` instead, so adapters check only HTTP/1.1.
+pub fn check_host(hosts: usize) -> Result<(), Interrupted> {
+    if hosts == 1 {
+        Ok(())
+    } else {
+        Err(Interrupted::HostNotSingle)
     }
 }
 
@@ -141,6 +158,14 @@ mod tests {
         assert_eq!(check_declared_length(Some(" 65536 ")), Ok(()));
         assert_eq!(check_declared_length(Some("99999999999999999999999")), Ok(()), "left to the reader's limit");
         assert_eq!(check_declared_length(None), Ok(()));
+    }
+
+    #[test]
+    fn an_http_1_1_request_carries_exactly_one_host() {
+        assert_eq!(check_host(1), Ok(()));
+        assert_eq!(check_host(0), Err(Interrupted::HostNotSingle));
+        assert_eq!(check_host(2), Err(Interrupted::HostNotSingle));
+        assert_eq!(Interrupted::HostNotSingle.problem().code.status(), 400);
     }
 
     #[test]

@@ -7,38 +7,83 @@
 //! `portal serve --trusted-proxies` (default: loopback, so a local reverse proxy works), on the
 //! Worker when `CF-Connecting-IP` (set by Cloudflare, the peer there) is a loopback address, which
 //! only `wrangler dev` sends. Otherwise the peer itself is the client.
+//!
+//! Only what parses as an IP address names a client: a forwarded entry that does not (`unknown`,
+//! `garbage-1`) is skipped rather than becoming a budget of its own, a port is dropped, and IPv4
+//! mapped into IPv6 is the IPv4 address, so one client has one spelling. An IPv6 client is counted
+//! per /64 ([`rate_key`]): a single host is usually given a whole /64, so counting its addresses
+//! one by one would let it rotate through them (SECURITY.md, "Who the client is").
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
 use crate::http::Request;
 
 /// The loopback networks, trusted by default.
 pub const LOOPBACK: &str = "127.0.0.0/8,::1";
 
+/// How many connections one client address (an IPv6 /64, see [`rate_key`]) may hold open at once
+/// on `portal serve`, unless it is a trusted proxy that carries many clients: one address cannot
+/// take every connection the server allows.
+pub const MAX_CONNECTIONS_PER_CLIENT: usize = 64;
+
 /// The client address of a request (see the module's doc), else `unknown`.
 pub fn address(request: &Request) -> String {
-    let peer = request.peer.as_deref().map(str::trim).filter(|a| !a.is_empty());
-    if !request.trusted_peer {
-        return peer.unwrap_or("unknown").to_string();
+    client_ip(request).map_or_else(|| "unknown".to_string(), |ip| ip.to_string())
+}
+
+/// The key the rate limit counts a request under: its client's [`address`], or the client's /64
+/// network for IPv6.
+pub fn rate_key(request: &Request) -> String {
+    client_ip(request).map_or_else(|| "unknown".to_string(), network_key)
+}
+
+/// The key of a client at `ip`: the address for IPv4, the /64 network (`2001:db8:1:2::/64`) for
+/// IPv6. The rate limit and the per-client connection cap count by it.
+pub fn network_key(ip: IpAddr) -> String {
+    match canonical(ip) {
+        IpAddr::V6(v6) => format!("{}/64", Ipv6Addr::from(u128::from(v6) & (u128::MAX << 64))),
+        v4 => v4.to_string(),
     }
-    let header = |name: &str| request.header(name).map(str::trim).filter(|a| !a.is_empty());
-    let first_forwarded = header("x-forwarded-for").and_then(|list| list.split(',').next()).map(str::trim);
-    first_forwarded
-        .filter(|a| !a.is_empty())
-        .or_else(|| header("x-real-ip"))
-        .or_else(|| header("cf-connecting-ip"))
+}
+
+fn client_ip(request: &Request) -> Option<IpAddr> {
+    let peer = request.peer.as_deref().and_then(parse_ip);
+    if !request.trusted_peer {
+        return peer;
+    }
+    let values = |name: &'static str| {
+        request.headers.iter().filter(move |(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    };
+    let forwarded = values("x-forwarded-for").flat_map(|list| list.split(',')).find_map(parse_ip);
+    forwarded
+        .or_else(|| values("x-real-ip").find_map(parse_ip))
+        .or_else(|| values("cf-connecting-ip").find_map(parse_ip))
         .or(peer)
-        .unwrap_or("unknown")
-        .to_string()
+}
+
+/// One address as proxies write it: `1.2.3.4`, `1.2.3.4:5678`, `2001:db8::1`,
+/// `[2001:db8::1]:443` or `[2001:db8::1]`; anything else is no address.
+pub fn parse_ip(text: &str) -> Option<IpAddr> {
+    let text = text.trim();
+    let ip = text
+        .parse::<IpAddr>()
+        .or_else(|_| text.parse::<SocketAddr>().map(|socket| socket.ip()))
+        .or_else(|_| text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or("").parse::<IpAddr>())
+        .ok()?;
+    Some(canonical(ip))
+}
+
+/// IPv4 mapped into IPv6 (`::ffff:1.2.3.4`) is the IPv4 address it carries.
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        v4 => v4,
+    }
 }
 
 /// Whether `address` is a loopback address (`127.0.0.0/8`, `::1`, or IPv4 mapped into IPv6).
 pub fn is_loopback(address: &str) -> bool {
-    match address.trim().parse::<IpAddr>() {
-        Ok(IpAddr::V4(v4)) => v4.is_loopback(),
-        Ok(IpAddr::V6(v6)) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
-        Err(_) => false,
-    }
+    parse_ip(address).is_some_and(|ip| ip.is_loopback())
 }
 
 /// The networks whose forwarded headers a server believes (`--trusted-proxies`).
@@ -61,11 +106,7 @@ impl TrustedProxies {
 
     /// Whether a connection from `peer` may speak for its client.
     pub fn trusts(&self, peer: &str) -> bool {
-        let Ok(peer) = peer.trim().parse::<IpAddr>() else { return false };
-        let peer = match peer {
-            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(peer, IpAddr::V4),
-            v4 => v4,
-        };
+        let Some(peer) = parse_ip(peer) else { return false };
         self.0.iter().any(|(net, bits)| contains(*net, *bits, peer))
     }
 }
@@ -122,7 +163,51 @@ mod tests {
         assert_eq!(address(&Request::new(Method::Get, "/")), "unknown");
         let mut empty = request("127.0.0.1", true);
         empty.headers = vec![("x-forwarded-for".into(), " , 9.9.9.9".into())];
-        assert_eq!(address(&empty), "127.0.0.1", "an empty first hop is no address");
+        assert_eq!(address(&empty), "9.9.9.9", "an empty hop is no address");
+    }
+
+    fn forwarded(values: &[&str]) -> Request {
+        let mut r = request("127.0.0.1", true);
+        r.headers = values.iter().map(|v| ("x-forwarded-for".to_string(), (*v).to_string())).collect();
+        r
+    }
+
+    #[test]
+    fn the_first_forwarded_entry_that_is_an_address_is_the_client() {
+        assert_eq!(address(&forwarded(&["garbage-1, unknown, 203.0.113.9, 10.0.0.1"])), "203.0.113.9");
+        assert_eq!(address(&forwarded(&["garbage-1", "198.51.100.3"])), "198.51.100.3", "across header lines");
+        assert_eq!(address(&forwarded(&["not-an-ip"])), "127.0.0.1", "no address at all: the peer");
+        let junk_then_real =
+            forwarded(&["_hidden"]).with_header("x-real-ip", "junk").with_header("x-real-ip", "1.1.1.1");
+        assert_eq!(address(&junk_then_real), "1.1.1.1");
+    }
+
+    #[test]
+    fn a_port_and_brackets_are_dropped() {
+        assert_eq!(address(&forwarded(&["1.2.3.4:5678"])), "1.2.3.4");
+        assert_eq!(address(&forwarded(&["[2001:db8::1]:443"])), "2001:db8::1");
+        assert_eq!(address(&forwarded(&["[2001:db8::1]"])), "2001:db8::1");
+        assert_eq!(address(&forwarded(&["2001:db8::1"])), "2001:db8::1");
+    }
+
+    #[test]
+    fn ipv4_mapped_into_ipv6_is_ipv4() {
+        assert_eq!(address(&forwarded(&["::ffff:1.2.3.4"])), "1.2.3.4");
+        assert_eq!(rate_key(&forwarded(&["::ffff:1.2.3.4"])), rate_key(&forwarded(&["1.2.3.4"])));
+        let mut peer = request("::ffff:198.51.100.7", false);
+        peer.headers.clear();
+        assert_eq!(address(&peer), "198.51.100.7");
+    }
+
+    #[test]
+    fn ipv6_clients_are_counted_per_64() {
+        let key = rate_key(&forwarded(&["2001:db8:1:2::1"]));
+        assert_eq!(key, "2001:db8:1:2::/64");
+        assert_eq!(rate_key(&forwarded(&["2001:db8:1:2:ffff:ffff:ffff:ffff"])), key);
+        assert_ne!(rate_key(&forwarded(&["2001:db8:1:3::1"])), key);
+        assert_eq!(address(&forwarded(&["2001:db8:1:2::1"])), "2001:db8:1:2::1", "the address itself stays whole");
+        assert_eq!(rate_key(&forwarded(&["203.0.113.5"])), "203.0.113.5", "IPv4 is counted per address");
+        assert_eq!(network_key("::ffff:10.1.2.3".parse().expect("valid")), "10.1.2.3");
     }
 
     #[test]

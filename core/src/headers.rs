@@ -1,4 +1,4 @@
-//! The headers every response shares: CORS (spec 5, D10), `API-Version` (spec 9, D3), the
+//! The headers every response shares: CORS (spec 5, D10, D12), `API-Version` (spec 9, D3), the
 //! RateLimit family (spec 8) and the discovery `Link` relations of HTML pages (spec 4.7).
 //!
 //! The generator writes the same values into `_headers` for a CDN, so they are defined here once.
@@ -10,15 +10,19 @@ use crate::{API_VERSION, SUPPORTED_API_VERSIONS};
 /// How long browsers may cache a preflight answer, in seconds.
 pub const CORS_MAX_AGE: &str = "86400";
 
+/// The request headers a browser may send: the API's own (`Content-Type`, `API-Version`,
+/// `Accept`) and every header of the MCP transport, so a browser-based MCP client of any revision
+/// can reach `/mcp`: `MCP-Protocol-Version`, `Mcp-Session-Id` and `Last-Event-ID` (Streamable HTTP),
+/// `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` header of each tool argument that declares one
+/// (2026-07-28; a test keeps them in step with the tools).
+pub const ALLOW_HEADERS: &str = "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, \
+    Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Collection";
+
 /// The CORS headers of every API response.
 pub const CORS: [(&str, &str); 4] = [
     ("access-control-allow-origin", "*"),
     ("access-control-allow-methods", "GET, POST, OPTIONS"),
-    // The MCP headers too, so a browser-based MCP client can send them (issue 20).
-    (
-        "access-control-allow-headers",
-        "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name",
-    ),
+    ("access-control-allow-headers", ALLOW_HEADERS),
     (
         "access-control-expose-headers",
         "API-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, \
@@ -108,6 +112,20 @@ pub fn apply_rate_limit(response: &mut Response, decision: &Decision) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_browser_may_send_the_mirrored_header_of_every_tool_argument() {
+        let allowed: Vec<String> = ALLOW_HEADERS.split(", ").map(str::to_ascii_lowercase).collect();
+        let mut mirrored = 0;
+        for tool in crate::mcp::tools::definitions() {
+            let properties = tool["inputSchema"]["properties"].as_object().cloned().unwrap_or_default();
+            for header in properties.values().filter_map(|schema| schema["x-mcp-header"].as_str()) {
+                assert!(allowed.contains(&format!("mcp-param-{}", header.to_ascii_lowercase())), "{header}");
+                mirrored += 1;
+            }
+        }
+        assert!(mirrored > 0, "the tools declare mirrored arguments");
+    }
 
     #[test]
     fn pages_allow_no_inline_script_and_frames_only_from_listed_hosts() {

@@ -1,4 +1,7 @@
-"""The HTTP rules every endpoint shares: CORS, versions, methods, unknown paths, ETags (spec 5, 7, 9; D3, D10)."""
+"""The HTTP rules every endpoint shares: CORS, versions, methods, unknown paths, ETags, HEAD and
+redirects (spec 5, 7, 9; D3, D10, D12)."""
+
+import socket
 
 import pytest
 
@@ -7,7 +10,8 @@ from conftest import problem
 CORS = {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name",
+    "Access-Control-Allow-Headers": "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, "
+                                    "Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Collection",
 }
 
 
@@ -90,3 +94,36 @@ def test_head_has_headers_and_no_body(client):
     assert r.status_code == 200
     assert r.content == b""
     assert r.headers["Content-Type"].startswith("application/json")
+
+
+def vary(response):
+    return sorted(token.strip().lower() for token in response.headers.get("Vary", "").split(",") if token.strip())
+
+
+@pytest.mark.parametrize("path", ["/news", "/api/news", "/assets/style.css"], ids=["a page", "a JSON listing", "a static file"])
+def test_head_carries_the_same_vary_as_get(client, path):
+    get, head = client.get(path), client.request("HEAD", path)
+    assert get.status_code == head.status_code == 200
+    # What GET varies on differs by server (portal serve compresses, so it adds Accept-Encoding);
+    # the rule is that HEAD says the same.
+    assert vary(head) == vary(get)
+    assert head.content == b""
+
+
+def redirect_location(base_url, target):
+    """The `Location` of a raw `GET target`, sent as is (an HTTP client would encode it)."""
+    host, port = base_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as conn:
+        conn.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head = data.partition(b"\r\n\r\n")[0].decode("latin-1")
+    assert head.startswith("HTTP/1.1 "), head
+    return next((line.split(":", 1)[1].strip() for line in head.split("\r\n") if line.lower().startswith("location:")), "")
+
+
+@pytest.mark.parametrize("target", ["/\\evil.example/", "/\\evil.example/news/", "/\\\\evil.example/", "/news/\\x/", "/pages/\\evil.example"])
+def test_a_backslash_path_never_redirects_to_another_host(base_url, target):
+    location = redirect_location(base_url, target)
+    assert "\\" not in location and not location.startswith("//"), location

@@ -112,6 +112,6 @@ def test_a_browser_client_may_send_the_mcp_headers(client):
                                                    "Access-Control-Request-Headers": "mcp-protocol-version, mcp-method, mcp-name"})
     assert r.status_code == 204
     allowed = r.headers["Access-Control-Allow-Headers"].lower()
-    for name in ["mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name"]:
+    for name in ["mcp-protocol-version", "mcp-session-id", "last-event-id", "mcp-method", "mcp-name", "mcp-param-collection"]:
         assert name in allowed
     assert "mcp-protocol-version" in r.headers["Access-Control-Expose-Headers"].lower()

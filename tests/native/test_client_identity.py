@@ -1,9 +1,11 @@
-"""Who the client is (issue 17): forwarded headers count only from a trusted proxy. A client that
-rotates X-Forwarded-For from an untrusted address still hits its own rate limit, and the upstream
-geolocation is asked about the connection's address."""
+"""Who the client is: forwarded headers count only from a trusted proxy. A client that rotates
+X-Forwarded-For from an untrusted address still hits its own rate limit, one that respells its
+address behind a trusted proxy (junk entries, ports, IPv4 mapped into IPv6, other addresses of its
+IPv6 /64) is still one client, and the upstream geolocation is asked about the connection's address."""
 
 import subprocess
 
+import pytest
 import requests
 
 import servers
@@ -35,6 +37,26 @@ def test_a_trusted_proxy_speaks_for_its_clients():
     finally:
         server.stop()
     assert answers == [200] * 8
+
+
+SPELLINGS = {
+    "junk before the address": lambda n: f"garbage-{n}, unknown, 203.0.113.50",
+    "a port": lambda n: f"203.0.113.60:{5000 + n}",
+    "IPv4 mapped into IPv6": lambda n: "::ffff:203.0.113.70" if n % 2 else "203.0.113.70",
+    "addresses of one IPv6 /64": lambda n: f"2001:db8:7:7::{n + 1:x}",
+    "bracketed IPv6 with a port": lambda n: f"[2001:db8:8:8::{n + 1:x}]:{443 + n}",
+}
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS.values(), ids=SPELLINGS.keys())
+def test_a_client_respelling_its_address_behind_a_trusted_proxy_is_still_one_client(spelling):
+    server = serve("--trusted-proxies", "127.0.0.0/8")
+    try:
+        answers = [requests.get(server.base_url + "/api/news?limit=1", headers={"X-Forwarded-For": spelling(n)},
+                                timeout=10).status_code for n in range(8)]
+    finally:
+        server.stop()
+    assert answers == [200] * 5 + [429] * 3
 
 
 def test_a_bad_trusted_proxies_list_is_a_usage_error():

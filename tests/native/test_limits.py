@@ -49,6 +49,74 @@ def test_slow_headers_are_cut_off(server):
     conn.close()
 
 
+def test_a_silent_connection_is_closed_at_the_header_deadline(server):
+    conn = connect(server)
+    conn.settimeout(5)
+    started = time.monotonic()
+    try:
+        data = conn.recv(1024)
+    except ConnectionResetError:
+        data = b""
+    waited = time.monotonic() - started
+    conn.close()
+    assert data == b"", data[:100]
+    assert 0.5 < waited < 3, f"closed after {waited:.2f}s; the deadline is 0.7s from accept"
+
+
+def send_request(conn):
+    conn.sendall(b"GET /api/news/pinned HTTP/1.1\r\nHost: x\r\n\r\n")
+    head, _ = read_response(conn)
+    return head
+
+
+def refused(conn):
+    """Whether the server closed `conn` without answering."""
+    conn.settimeout(5)
+    try:
+        return conn.recv(1024) == b""
+    except ConnectionResetError:
+        return True
+
+
+def test_one_untrusted_address_holds_at_most_64_connections_while_others_are_served():
+    s = servers.start_portal(["serve", "--dist", str(servers.conformance_dist()), "--port", "0",
+                              "--trusted-proxies", "127.0.0.1/32"])
+    host, port = s.base_url.removeprefix("http://").split(":")
+    open_from = lambda source: socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0))  # noqa: E731
+    try:
+        untrusted = [open_from("127.0.0.2") for _ in range(64)]
+        extra = open_from("127.0.0.2")
+        assert refused(extra), "the 65th connection from one untrusted address is closed"
+        assert send_request(untrusted[0]).startswith("http/1.1 200"), "the 64 before it are served"
+        proxy = [open_from("127.0.0.1") for _ in range(70)]
+        assert send_request(proxy[-1]).startswith("http/1.1 200"), "a trusted proxy is not capped"
+        untrusted.pop().close()
+        time.sleep(0.2)
+        assert send_request(open_from("127.0.0.2")).startswith("http/1.1 200"), "a closed connection frees its place"
+        for conn in [*untrusted, *proxy, extra]:
+            conn.close()
+    finally:
+        s.stop()
+
+
+@pytest.mark.parametrize("hosts", [b"", b"Host: a\r\nHost: b\r\n"], ids=["no Host", "two Hosts"])
+def test_an_http_1_1_request_without_exactly_one_host_is_400(server, hosts):
+    conn = connect(server)
+    conn.sendall(b"GET /api/news HTTP/1.1\r\n" + hosts + b"Connection: close\r\n\r\n")
+    head, body = read_response(conn)
+    conn.close()
+    assert head.startswith("http/1.1 400"), head
+    assert json.loads(body)["code"] == "bad_request" and "Host" in json.loads(body)["detail"]
+
+
+def test_an_http_1_0_request_needs_no_host(server):
+    conn = connect(server)
+    conn.sendall(b"GET /api/news/pinned HTTP/1.0\r\n\r\n")
+    head, _ = read_response(conn)
+    conn.close()
+    assert head.startswith("http/1.0 200"), head
+
+
 def test_a_slow_body_gets_408(server):
     conn = connect(server)
     conn.sendall(b"POST /api/news HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\"")
@@ -100,16 +168,22 @@ def test_a_declared_body_over_64_kib_is_refused_before_reading_it(server):
     conn.close()
 
 
-def test_connections_beyond_the_cap_wait_their_turn(server):
-    idle = [connect(server) for _ in range(4)]
-    time.sleep(0.2)
-    with ThreadPoolExecutor(1) as pool:
-        waiting = pool.submit(lambda: requests.get(server.base_url + "/api/news/pinned", timeout=10).status_code)
-        time.sleep(0.3)
-        assert not waiting.done(), "a fifth connection is served only when one of four closes"
-        for conn in idle:
-            conn.close()
-        assert waiting.result(timeout=10) == 200
+def test_connections_beyond_the_cap_wait_their_turn():
+    # A header deadline longer than the test: the four silent connections must stay open until closed here.
+    s = servers.start_portal(["serve", "--dist", str(servers.conformance_dist()), "--port", "0"],
+                             env={**LIMITS, "PORTAL_HEADER_TIMEOUT_MS": "10000"})
+    try:
+        idle = [connect(s) for _ in range(4)]
+        time.sleep(0.2)
+        with ThreadPoolExecutor(1) as pool:
+            waiting = pool.submit(lambda: requests.get(s.base_url + "/api/news/pinned", timeout=10).status_code)
+            time.sleep(0.3)
+            assert not waiting.done(), "a fifth connection is served only when one of four closes"
+            for conn in idle:
+                conn.close()
+            assert waiting.result(timeout=10) == 200
+    finally:
+        s.stop()
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,7 @@ pub async fn redirect_page<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Pr
     if ctx.app.asset(ctx.platform, &format!("/api/pages/{slug}")).await?.is_none() {
         return Err(Problem::not_found(format!("There is no page `{slug}`.")));
     }
-    Ok(Response::new(301).with_header("location", format!("/{slug}")))
+    Ok(Response::redirect(301, &format!("/{slug}")))
 }
 
 fn matches_etag(if_none_match: Option<&str>, etag: &str) -> bool {

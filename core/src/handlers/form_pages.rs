@@ -77,7 +77,7 @@ async fn form<P: Platform>(ctx: &Ctx<'_, P>, place: &Place) -> Result<Response, 
     match outcome {
         Ok(id) => {
             let query = form_urlencoded::Serializer::new(String::new()).append_pair(place.parameter, &id).finish();
-            Ok(Response::new(303).with_header("location", format!("{}?{query}", sent_url(place))))
+            Ok(Response::redirect(303, &format!("{}?{query}", sent_url(place))))
         }
         Err(Refused::Fields(errors)) => Ok(show(ctx, place, 400, &values, &errors).await),
         Err(Refused::Problem(problem)) => Err(problem),

@@ -199,7 +199,13 @@ const TAGS: [(&str, &str); 8] = [
 ];
 
 fn preflight() -> Value {
-    let cors = json!({"description": "CORS preflight: Access-Control-Allow-* headers and Access-Control-Max-Age."});
+    let cors = json!({
+        "description": format!(
+            "CORS preflight: Access-Control-Allow-* headers (the request headers a browser may send: {}) and \
+             Access-Control-Max-Age.",
+            crate::headers::ALLOW_HEADERS
+        )
+    });
     json!({
         "operationId": "preflightCollection",
         "summary": "CORS preflight (any /api path answers it).",

@@ -19,10 +19,11 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
 use axum::Router;
 use portal_core::app::App;
-use portal_core::body::{check_declared_length, Interrupted, MAX_BODY_BYTES};
+use portal_core::body::{check_declared_length, check_host, Interrupted, MAX_BODY_BYTES};
 use portal_core::client::TrustedProxies;
 use portal_core::http::{Method, Request, Response};
 use portal_core::ratelimit::{Limits, MemoryStore};
+use tower_http::compression::predicate::{NotForContentType, Predicate};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 use outbox::{Outbox, Transport};
@@ -109,7 +110,25 @@ async fn load_site(
 pub fn router(state: Arc<ServerState>) -> Router {
     // The fastest level: most answers are small JSON built per request, where level 6 costs more
     // time than the bytes it saves on a local network or a CDN hop.
-    Router::new().fallback(handle).with_state(state).layer(CompressionLayer::new().quality(CompressionLevel::Fastest))
+    let compression = CompressionLayer::new().quality(CompressionLevel::Fastest).compress_when(LikeGet);
+    Router::new().fallback(handle).with_state(state).layer(compression)
+}
+
+/// What is compressed: tower-http's default rule (not gRPC, images or event streams; at least 32
+/// bytes), with the size read from `Content-Length` before the body. Core answers HEAD with no
+/// body but GET's `Content-Length`, so a HEAD answer is judged like its GET and carries the same
+/// `Vary` and `Content-Encoding` (hyper sends no body with it).
+#[derive(Debug, Clone, Copy)]
+struct LikeGet;
+
+impl Predicate for LikeGet {
+    fn should_compress<B: axum::body::HttpBody>(&self, response: &axum::http::Response<B>) -> bool {
+        const MIN_BYTES: u64 = 32;
+        let declared = response.headers().get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+        let size = declared.and_then(|v| v.trim().parse::<u64>().ok()).or_else(|| response.body().size_hint().exact());
+        let types = NotForContentType::GRPC.and(NotForContentType::IMAGES).and(NotForContentType::SSE);
+        size.is_none_or(|size| size >= MIN_BYTES) && types.should_compress(response)
+    }
 }
 
 async fn handle(
@@ -120,6 +139,11 @@ async fn handle(
     let site = state.current();
     let (parts, body) = request.into_parts();
     let path = parts.uri.path().to_string();
+    if parts.version == axum::http::Version::HTTP_11 {
+        if let Err(what) = check_host(parts.headers.get_all(axum::http::header::HOST).iter().count()) {
+            return into_axum(site.app.interrupted(what, &path));
+        }
+    }
     let declared = parts.headers.get(axum::http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
     if let Err(what) = check_declared_length(declared) {
         return into_axum(site.app.interrupted(what, &path));
@@ -188,10 +212,12 @@ pub(crate) fn into_axum(response: Response) -> axum::response::Response {
 /// Serves `state` on `listener` until SIGINT or SIGTERM, letting requests in flight finish.
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<ServerState>) -> Result<()> {
     let limits = listener::Limits::from_env();
+    let trusted = state.trusted.clone();
     listener::run(
         listener,
         listener::with_timeouts(router(Arc::clone(&state)), limits, state),
         limits,
+        trusted,
         shutdown_signal(),
     )
     .await
