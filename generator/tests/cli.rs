@@ -325,7 +325,11 @@ fn submissions_lists_the_store_as_json_or_csv() {
     let state = tempfile::tempdir().expect("temp dir");
     let store = Store::open(state.path()).expect("store");
     for (kind, id, data) in [
-        ("voice", "v-1", serde_json::json!({"title": "=cmd", "author": "Ana", "content": "a,b\nc"})),
+        (
+            "voice",
+            "v-1",
+            serde_json::json!({"title": "=cmd", "author": "Ana", "content": "a,b\nc", "phone": "+256 700", "guests": -2}),
+        ),
         ("booking", "BK-1", serde_json::json!({"name": "Ana", "email": "ana@example.org"})),
     ] {
         let submission = Submission {
@@ -345,7 +349,7 @@ fn submissions_lists_the_store_as_json_or_csv() {
     assert_eq!(all[0]["data"]["title"], "=cmd");
     let csv = portal(&["submissions", "--state", &dir, "--kind", "voice", "--format", "csv"]);
     let text = String::from_utf8_lossy(&csv.stdout);
-    assert_eq!(text, "kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia,title,author,content\nvoice,v-1,2026-11-22T12:00:00Z,0,0,0,,'=cmd,Ana,\"a,b\nc\"\n");
+    assert_eq!(text, "kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia,title,author,content,phone,guests\nvoice,v-1,2026-11-22T12:00:00Z,0,0,0,,'=cmd,Ana,\"a,b\nc\",'+256 700,-2\n");
 }
 
 /// Runs `portal` in `dir` (for commands that use the default folders).
