@@ -20,6 +20,7 @@ use super::navigation::{collection_description, collection_label};
 use super::{page, Keep, Key, Paged, Renderer};
 use crate::build::model::Card;
 use crate::build::output::Group;
+use crate::sanitize::markdown::{escape, link};
 
 /// The collection whose listing puts upcoming items first.
 pub const EVENTS: &str = "events";
@@ -127,7 +128,7 @@ fn key_of(listing: &Listing, listed: &[u8], url: &str, pagination: Option<&Value
 
 fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option<&Value>) -> String {
     let strings = r.strings();
-    let mut md = format!("# {}\n\n{}\n", listing.title, listing.lead);
+    let mut md = format!("# {}\n\n{}\n", escape(&listing.title), listing.lead);
     if !listing.markdown_note.is_empty() {
         md.push_str(&format!("\n{}\n", listing.markdown_note));
     }
@@ -148,12 +149,9 @@ fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option
         }
         let marks = if marks.is_empty() { String::new() } else { format!(" ({})", marks.join(", ")) };
         let date = item["date"].as_str().map(|d| format!(" · {}", strings.date(d))).unwrap_or_default();
-        let summary = item["summary"].as_str().map(|s| format!(": {s}")).unwrap_or_default();
-        md.push_str(&format!(
-            "- [{}]({}){marks}{date}{summary}\n",
-            item["title"].as_str().unwrap_or(""),
-            item["url"].as_str().unwrap_or("")
-        ));
+        let summary = item["summary"].as_str().map(|s| format!(": {}", escape(s))).unwrap_or_default();
+        let title = link(item["title"].as_str().unwrap_or(""), item["url"].as_str().unwrap_or(""));
+        md.push_str(&format!("- {title}{marks}{date}{summary}\n"));
     }
     if let Some(p) = pagination {
         let links: Vec<String> = [("prev", "listing.previous"), ("next", "listing.next")]

@@ -16,6 +16,7 @@ use super::listing::{paged, Listing};
 use super::{page, Keep, Paged, Renderer};
 use crate::build::model::{Card, Model};
 use crate::build::output::Group;
+use crate::sanitize::markdown::link;
 
 /// One term with the records that carry it.
 #[derive(Debug)]
@@ -115,12 +116,8 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) ->
         md.push_str(&format!("{}\n", strings.get("taxonomy.empty")));
     }
     for t in &listed {
-        md.push_str(&format!(
-            "- [{}]({}) ({})\n",
-            t["name"].as_str().unwrap_or(""),
-            t["url"].as_str().unwrap_or(""),
-            t["count"]
-        ));
+        let term = link(t["name"].as_str().unwrap_or(""), t["url"].as_str().unwrap_or(""));
+        md.push_str(&format!("- {term} ({})\n", t["count"]));
     }
     let mut pages = vec![Paged::Rendered(Box::new(page(&taxonomy.index_url(), html, md)))];
     let singular = match taxonomy {
