@@ -83,6 +83,38 @@ pub fn page_security(iframe_hosts: &[String]) -> Vec<(String, String)> {
     ]
 }
 
+/// The manifest's header set of the files the site serves from its static folder (and their
+/// resized images): the page security headers, so a file opened on its own is held to the policy
+/// of the pages (SECURITY.md, "What content may run").
+pub const STATIC_FILES: &str = "static";
+
+/// The manifest's header set of static SVG images: [`STATIC_FILES`]'s, with `sandbox` added to the
+/// CSP. An SVG opened on its own is a document that can run its scripts; sandboxed, it runs none
+/// and has no origin of its own to act for.
+pub const STATIC_SVG: &str = "static-svg";
+
+/// The header set of a static file of media type `content_type`.
+pub fn static_set(content_type: &str) -> &'static str {
+    if content_type.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case(crate::media::SVG)) {
+        STATIC_SVG
+    } else {
+        STATIC_FILES
+    }
+}
+
+/// The headers of a header set of static files ([`STATIC_FILES`], or [`STATIC_SVG`] when `svg`).
+pub fn static_security(iframe_hosts: &[String], svg: bool) -> Vec<(String, String)> {
+    let mut headers = page_security(iframe_hosts);
+    if svg {
+        for (name, value) in &mut headers {
+            if name == "content-security-policy" {
+                value.push_str("; sandbox");
+            }
+        }
+    }
+    headers
+}
+
 /// Checks the `API-Version` request header; `Err` carries the `detail` of the 400.
 pub fn check_api_version(requested: Option<&str>) -> Result<(), String> {
     match requested.map(str::trim) {
@@ -134,6 +166,16 @@ mod tests {
         assert!(csp.contains("frame-src 'none'") && csp.contains("frame-ancestors 'none'"));
         let csp = content_security_policy(&["www.youtube-nocookie.com".to_string()]);
         assert!(csp.contains("frame-src https://www.youtube-nocookie.com;"));
+    }
+
+    #[test]
+    fn static_svg_images_are_sandboxed_and_other_static_files_keep_the_page_policy() {
+        assert_eq!(static_set("image/svg+xml"), STATIC_SVG);
+        assert_eq!(static_set("image/jpeg"), STATIC_FILES);
+        let csp =
+            |svg| static_security(&[], svg).into_iter().find(|(n, _)| n == "content-security-policy").map(|h| h.1);
+        assert_eq!(csp(false), Some(content_security_policy(&[])));
+        assert!(csp(true).is_some_and(|c| c.starts_with(&content_security_policy(&[])) && c.ends_with("; sandbox")));
     }
 
     #[test]

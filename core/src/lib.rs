@@ -14,6 +14,7 @@ pub mod cache_control;
 pub mod client;
 pub mod collections;
 pub mod content;
+pub mod csv_cells;
 pub mod deprecation;
 pub mod dispatch;
 pub mod encyclopedia;

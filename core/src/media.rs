@@ -29,6 +29,8 @@ pub const API_CATALOG: &str = "application/linkset+json; profile=\"https://www.r
 pub const SCHEMA_JSON: &str = "application/schema+json";
 /// The sitemap.
 pub const XML: &str = "application/xml";
+/// SVG images (sandboxed when served on their own: see [`crate::headers::STATIC_SVG`]).
+pub const SVG: &str = "image/svg+xml";
 
 /// A media type without its parameters (`text/markdown` of `text/markdown; charset=utf-8`), as
 /// `Accept` headers name it.
@@ -70,7 +72,7 @@ pub const BY_EXTENSION: &[(&str, &str)] = &[
     ("otf", "font/otf"),
     ("pdf", "application/pdf"),
     ("png", "image/png"),
-    ("svg", "image/svg+xml"),
+    ("svg", SVG),
     ("ttf", "font/ttf"),
     ("txt", "text/plain; charset=utf-8"),
     ("vtt", "text/vtt; charset=utf-8"),

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
+use crate::csv_cells::{self, Cell};
 use crate::problem::Problem;
 
 /// The columns every CSV row starts with.
@@ -98,7 +99,8 @@ pub fn coordinate(degrees: f64) -> String {
     }
 }
 
-/// The CSV of `features`: the fixed columns, then every other property, sorted by name.
+/// The CSV of `features`: the fixed columns, then every other property, sorted by name. Cells
+/// follow [`crate::csv_cells`] (text that could run as a formula is defused; numbers stay).
 pub fn to_csv(features: &[Value]) -> Result<String, String> {
     let extra: BTreeSet<String> = features
         .iter()
@@ -106,24 +108,19 @@ pub fn to_csv(features: &[Value]) -> Result<String, String> {
         .flat_map(|p| p.keys().cloned())
         .filter(|k| !CSV_COLUMNS.contains(&k.as_str()))
         .collect();
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    let header: Vec<&str> = CSV_COLUMNS.iter().copied().chain(extra.iter().map(String::as_str)).collect();
-    writer.write_record(&header).map_err(|e| e.to_string())?;
-    for feature in features {
+    let header: Vec<Cell> =
+        CSV_COLUMNS.iter().copied().chain(extra.iter().map(String::as_str)).map(Cell::from).collect();
+    let rows = features.iter().map(|feature| {
         let properties = &feature["properties"];
         let point = representative_point(&feature["geometry"]);
-        let cell = |name: &str| match &properties[name] {
-            Value::Null => String::new(),
-            other => text(other).unwrap_or_else(|| other.to_string()),
-        };
-        let mut row: Vec<String> = ["id", "name", "category", "zone", "protocol"].iter().map(|c| cell(c)).collect();
-        row.push(point.map(|p| coordinate(p.1)).unwrap_or_default());
-        row.push(point.map(|p| coordinate(p.0)).unwrap_or_default());
+        let cell = |name: &str| Cell::of_json(&properties[name]);
+        let mut row: Vec<Cell> = ["id", "name", "category", "zone", "protocol"].iter().map(|c| cell(c)).collect();
+        row.push(Cell::Number(point.map(|p| coordinate(p.1)).unwrap_or_default()));
+        row.push(Cell::Number(point.map(|p| coordinate(p.0)).unwrap_or_default()));
         row.extend(extra.iter().map(|name| cell(name)));
-        writer.write_record(&row).map_err(|e| e.to_string())?;
-    }
-    let bytes = writer.into_inner().map_err(|e| e.to_string())?;
-    String::from_utf8(bytes).map_err(|e| e.to_string())
+        row
+    });
+    csv_cells::write(std::iter::once(header).chain(rows))
 }
 
 #[cfg(test)]
@@ -168,5 +165,17 @@ mod tests {
         f["properties"]["artist"] = json!("Ana");
         let csv = to_csv(&[f]).expect("csv");
         assert_eq!(csv, "id,name,category,zone,protocol,latitude,longitude,artist,depth\na,a,water,zone-a,places,-1.25,30.5,Ana,40\n");
+    }
+
+    #[test]
+    fn csv_text_that_could_run_as_a_formula_is_defused_but_coordinates_are_not() {
+        let mut f = feature("=cmd|' /C calc'!A0", "water", json!({"type": "Point", "coordinates": [-1.5, -0.5]}));
+        f["properties"]["-note"] = json!("@SUM(1)");
+        let csv = to_csv(&[f]).expect("csv");
+        assert_eq!(
+            csv.lines().nth(1),
+            Some("'=cmd|' /C calc'!A0,'=cmd|' /C calc'!A0,water,zone-a,places,-0.5,-1.5,'@SUM(1)")
+        );
+        assert!(csv.starts_with("id,name,category,zone,protocol,latitude,longitude,'-note\n"));
     }
 }

@@ -5,7 +5,8 @@
 
 use pulldown_cmark::{html, Options, Parser};
 
-fn options() -> Options {
+/// The extensions every reader of the site's markdown uses (rendering, cleaning the twins).
+pub fn options() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
 }
 

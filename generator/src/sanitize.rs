@@ -6,6 +6,11 @@
 //! `site.yaml` `markdown.iframe_hosts` lists. What markdown itself produces stays: tables (their
 //! alignment as classes), footnotes, task lists, headings, images, code.
 //! `markdown: {unsafe_html: true}` publishes HTML as written, with a warning at every build.
+//!
+//! The same URL policy ([`allowed_url`]) holds for front-matter images and for the markdown twins
+//! of pages, which [`markdown`] cleans the same way (SECURITY.md, "What content may run").
+
+pub mod markdown;
 
 use std::collections::HashSet;
 
@@ -15,6 +20,31 @@ use portal_core::content::Markdown;
 /// The cleaner of one site.
 pub struct Sanitizer {
     builder: Option<Builder<'static>>,
+}
+
+/// The URL schemes links and images may use wherever content URLs are published (the HTML, the
+/// markdown twins, front-matter images); relative URLs are allowed too. Never `javascript:`,
+/// `vbscript:` or `data:`: each can run script or show a page that looks like the site's.
+pub const URL_SCHEMES: [&str; 4] = ["http", "https", "mailto", "tel"];
+
+/// Whether `url` is relative or has one of [`URL_SCHEMES`], its scheme read as a browser reads it
+/// (spaces around it and tabs or line breaks inside ignored, so `java\tscript:` is `javascript:`).
+pub fn allowed_url(url: &str) -> bool {
+    match url::Url::parse(url) {
+        Ok(parsed) => URL_SCHEMES.contains(&parsed.scheme()),
+        Err(url::ParseError::RelativeUrlWithoutBase) => true,
+        Err(_) => false,
+    }
+}
+
+/// A body as a markdown twin publishes it: cleaned by [`markdown::clean`], unless the site
+/// publishes raw HTML as written (`markdown: {unsafe_html: true}`, for twins as for pages).
+pub fn twin_body(settings: &Markdown, body: &str) -> String {
+    if settings.unsafe_html {
+        body.to_string()
+    } else {
+        markdown::clean(body)
+    }
 }
 
 /// Attributes any element may keep: what markdown and its extensions write, and accessibility.
@@ -39,6 +69,7 @@ impl Sanitizer {
             .add_tag_attributes("track", ["src", "kind", "srclang", "label"])
             .add_tag_attributes("iframe", ["src", "title", "width", "height", "allow", "allowfullscreen", "loading"])
             .add_tag_attributes("ol", ["start", "reversed"])
+            .url_schemes(URL_SCHEMES.into_iter().collect())
             .link_rel(None)
             .attribute_filter(move |element, attribute, value| match (element, attribute) {
                 ("input", "type") => (value == "checkbox").then_some(value.into()),
@@ -103,8 +134,30 @@ mod tests {
     }
 
     #[test]
+    fn urls_follow_one_policy_read_as_a_browser_reads_them() {
+        for ok in
+            ["https://example.org/a.jpg", "/media/a.jpg", "media/a.jpg", "//cdn.example/a", "mailto:a@b.c", "#top", ""]
+        {
+            assert!(allowed_url(ok), "{ok}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            " JavaScript:alert(1)",
+            "java\tscript:x",
+            "vbscript:x",
+            "data:image/png;base64,AA",
+            "file:///etc/passwd",
+        ] {
+            assert!(!allowed_url(bad), "{bad}");
+        }
+        let html = clean("[a](ftp://example.org/x) [b](vbscript:x)");
+        assert!(!html.contains("ftp:") && !html.contains("vbscript"), "{html}");
+    }
+
+    #[test]
     fn unsafe_html_publishes_as_written() {
         let settings = Markdown { unsafe_html: true, iframe_hosts: Vec::new() };
         assert!(Sanitizer::new(&settings).clean("<script>x</script>").contains("<script>"));
+        assert!(twin_body(&settings, "<script>x</script>").contains("<script>"));
     }
 }

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use portal_core::csv_cells::{self, Cell};
 use serde_json::{json, Value};
 
 use crate::serve::store::{Store, StoredSubmission};
@@ -47,7 +48,8 @@ fn to_json(s: &StoredSubmission) -> Value {
 }
 
 /// Columns `kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia`, then every
-/// data field in order of first use.
+/// data field in order of first use. Cells follow `portal_core::csv_cells`: what the public sent
+/// cannot run as a spreadsheet formula.
 fn write_csv(list: &[StoredSubmission], out: &mut impl Write) -> Result<()> {
     let mut fields: Vec<String> = Vec::new();
     for s in list {
@@ -60,48 +62,20 @@ fn write_csv(list: &[StoredSubmission], out: &mut impl Write) -> Result<()> {
     let mut header =
         vec!["kind", "id", "receivedAt", "mailsSent", "mailsPending", "mailsUndeliverable", "deliveredVia"];
     header.extend(fields.iter().map(String::as_str));
-    writeln!(out, "{}", header.iter().map(|h| csv_cell(h)).collect::<Vec<_>>().join(","))?;
-    for s in list {
+    let header: Vec<Cell> = header.into_iter().map(Cell::from).collect();
+    let rows = list.iter().map(|s| {
         let mut row = vec![
-            s.kind.clone(),
-            s.id.clone(),
-            s.received_at.clone(),
-            s.mails_sent.to_string(),
-            s.mails_pending.to_string(),
-            s.mails_undeliverable.to_string(),
-            s.delivered_via.clone(),
+            Cell::Text(s.kind.clone()),
+            Cell::Text(s.id.clone()),
+            Cell::Text(s.received_at.clone()),
+            Cell::Number(s.mails_sent.to_string()),
+            Cell::Number(s.mails_pending.to_string()),
+            Cell::Number(s.mails_undeliverable.to_string()),
+            Cell::Text(s.delivered_via.clone()),
         ];
-        row.extend(fields.iter().map(|f| match s.data.get(f) {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(text)) => text.clone(),
-            Some(other) => other.to_string(),
-        }));
-        writeln!(out, "{}", row.iter().map(|c| csv_cell(c)).collect::<Vec<_>>().join(","))?;
-    }
-    Ok(())
-}
-
-/// One CSV cell (RFC 4180 quoting). Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`
-/// first) gets a leading `'`, since these values come from the public.
-pub fn csv_cell(value: &str) -> String {
-    let value =
-        if value.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{value}") } else { value.to_string() };
-    if value.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
-    } else {
-        value
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cells_are_quoted_and_defused() {
-        assert_eq!(csv_cell("plain"), "plain");
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("say \"hi\"\nbye"), "\"say \"\"hi\"\"\nbye\"");
-        assert_eq!(csv_cell("=HYPERLINK(1)"), "'=HYPERLINK(1)");
-    }
+        row.extend(fields.iter().map(|f| Cell::of_json(s.data.get(f).unwrap_or(&Value::Null))));
+        row
+    });
+    let text = csv_cells::write(std::iter::once(header).chain(rows)).map_err(anyhow::Error::msg)?;
+    out.write_all(text.as_bytes()).context("writing the submissions")
 }

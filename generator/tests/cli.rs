@@ -330,7 +330,11 @@ fn submissions_lists_the_store_as_json_or_csv() {
     let state = tempfile::tempdir().expect("temp dir");
     let store = Store::open(state.path()).expect("store");
     for (kind, id, data) in [
-        ("voice", "v-1", serde_json::json!({"title": "=cmd", "author": "Ana", "content": "a,b\nc"})),
+        (
+            "voice",
+            "v-1",
+            serde_json::json!({"title": "=cmd", "author": "Ana", "content": "a,b\nc", "phone": "+256 700", "guests": -2}),
+        ),
         ("booking", "BK-1", serde_json::json!({"name": "Ana", "email": "ana@example.org"})),
     ] {
         let submission = Submission {
@@ -350,7 +354,7 @@ fn submissions_lists_the_store_as_json_or_csv() {
     assert_eq!(all[0]["data"]["title"], "=cmd");
     let csv = portal(&["submissions", "--state", &dir, "--kind", "voice", "--format", "csv"]);
     let text = String::from_utf8_lossy(&csv.stdout);
-    assert_eq!(text, "kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia,title,author,content\nvoice,v-1,2026-11-22T12:00:00Z,0,0,0,,'=cmd,Ana,\"a,b\nc\"\n");
+    assert_eq!(text, "kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia,title,author,content,phone,guests\nvoice,v-1,2026-11-22T12:00:00Z,0,0,0,,'=cmd,Ana,\"a,b\nc\",'+256 700,-2\n");
 }
 
 /// Runs `portal` in `dir` (for commands that use the default folders).
@@ -420,6 +424,53 @@ fn a_malformed_image_is_a_content_error() {
     let built = build(site.path(), out.path());
     assert_eq!(built.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&built.stderr).contains("news/x.md:3: `image` must be"));
+}
+
+#[test]
+fn an_image_with_a_script_url_is_a_content_error_from_build_and_check() {
+    for image in ["\"javascript:alert(1)\"", "{src: \"data:text/html,<script>x</script>\", alt: A pump}"] {
+        let site = one_record_site(&format!("---\ntitle: X\nimage: {image}\n---\n"));
+        let out = tempfile::tempdir().expect("temp dir");
+        let built = build(site.path(), out.path());
+        assert_eq!(built.status.code(), Some(1), "{image}");
+        let stderr = String::from_utf8_lossy(&built.stderr);
+        assert!(stderr.contains("news/x.md:3: `image` `"), "{stderr}");
+        assert!(stderr.contains("` is not published"), "{stderr}");
+        let checked = portal(&["check", "--content", &site.path().to_string_lossy()]);
+        assert_eq!(checked.status.code(), Some(1), "{image}");
+        assert!(String::from_utf8_lossy(&checked.stderr).contains("news/x.md:3: `image` `"), "{image}");
+    }
+}
+
+#[test]
+fn markdown_twins_publish_no_raw_html_script_urls_or_markup_from_metadata() {
+    let site = one_record_site(concat!(
+        "---\ntitle: \"Water *now* [x](javascript:alert(0))\"\ncategory: \"[x](javascript:alert(1))\"\n",
+        "tags: [\"a](javascript:alert(2)) b\"]\nsummary: \"<img src=x onerror=alert(3)>\"\n",
+        "venue: \"`code` _under_\\nnext line\"\n---\n\n",
+        "Text with [a link](javascript:alert(4)) and <b onmouseover=alert(5)>bold</b>.\n\n",
+        "<script>alert(6)</script>\n\n![pic](data:image/svg+xml,x) [fine](https://example.org)\n"
+    ));
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(site.path(), out.path());
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let twin = std::fs::read_to_string(out.path().join("news/x.md")).expect("twin");
+    assert!(portal::sanitize::markdown::is_clean(&twin), "raw HTML or a script URL: {twin}");
+    for bad in ["<script", "alert(6)", "onmouseover", "](javascript:", "](data:", "`code`"] {
+        assert!(!twin.contains(bad), "{bad} in {twin}");
+    }
+    assert!(twin.contains("> \\<img src=x onerror=alert\\(3\\)\\>\n"), "the summary is text: {twin}");
+    assert!(twin.starts_with("# Water \\*now\\* \\[x\\]\\(javascript:alert\\(0\\)\\)\n"), "{twin}");
+    assert!(twin.contains("[\\[x\\]\\(javascript:alert\\(1\\)\\)](/categories/"), "{twin}");
+    assert!(twin.contains("Text with a link and bold."), "{twin}");
+    assert!(twin.contains("[fine](https://example.org)"), "{twin}");
+    assert!(twin.contains("\\_under\\_ next line"), "metadata stays on its line: {twin}");
+    let listing = std::fs::read_to_string(out.path().join("news.md")).expect("listing twin");
+    assert!(listing.contains("[Water \\*now\\* \\[x\\]"), "{listing}");
+    assert!(portal::sanitize::markdown::is_clean(&listing), "{listing}");
+    let feed = std::fs::read_to_string(out.path().join("api/rss.xml")).expect("feed");
+    let description = "<description><![CDATA[&lt;img src=x onerror=alert(3)&gt;]]></description>";
+    assert!(feed.contains(description), "the summary is text, escaped for readers that render HTML: {feed}");
 }
 
 #[test]

@@ -125,6 +125,18 @@ def test_the_csv_parses_back_to_the_same_features(client):
     problem(client.get("/api/v1/spatial.csv", params={"zone": "nowhere"}), 400, "bad_request")
 
 
+def test_csv_text_cannot_run_as_a_formula_but_numbers_stay_numbers(client):
+    """A text cell starting with =, +, -, @, tab or CR gets a leading ' (OWASP); coordinates do not."""
+    for params in [{}, {"protocol": "public-art"}]:
+        rows = {row["id"]: row for row in csv.DictReader(io.StringIO(client.get("/api/v1/spatial.csv", params=params).text))}
+        assert rows["mural-1"]["caption"] == "'=HYPERLINK(\"https://evil.example\",\"details\")"
+        assert float(rows["mural-1"]["latitude"]) == -1.3
+        for row in rows.values():
+            for cell in row.values():
+                assert not cell or cell[0] not in "=+@\t\r", row
+                assert not cell.startswith("-") or float(cell) < 0, row
+
+
 def test_weather_from_the_upstream(client, upstream_mode):
     upstream_mode("weather", "ok")
     body = client.get("/api/weather").json()

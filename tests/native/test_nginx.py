@@ -52,6 +52,16 @@ def test_shared_and_special_headers(nginx):
     assert "Sunset" in deprecated.headers and deprecated.headers["API-Version"] == "1.0.0"
 
 
+def test_static_files_carry_the_security_headers_and_an_svg_its_sandbox(nginx):
+    svg = requests.get(nginx + "/media/badge.svg", timeout=10)
+    assert "sandbox" in [d.strip() for d in svg.headers["Content-Security-Policy"].split(";")]
+    assert svg.headers["X-Content-Type-Options"] == "nosniff"
+    image = requests.get(nginx + "/media/pump.jpg", timeout=10)
+    assert "frame-ancestors 'none'" in image.headers["Content-Security-Policy"]
+    assert "sandbox" not in image.headers["Content-Security-Policy"]
+    assert image.headers["X-Content-Type-Options"] == "nosniff" and image.headers["Access-Control-Allow-Origin"] == "*"
+
+
 def test_the_cache_policy_of_the_servers(nginx):
     built = "public, max-age=600, stale-while-revalidate=86400"
     for path in ["/api/news", "/news", "/news/water-points-reopen.md", "/api/rss"]:

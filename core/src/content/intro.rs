@@ -29,9 +29,10 @@ impl Intro {
         }
     }
 
-    /// A markdown twin introduced: its first `# ` heading replaced by the intro's title and body.
-    pub fn introduce_markdown(&self, markdown: &str) -> String {
-        let own = format!("# {}\n\n{}\n", self.title.replace('\n', " "), self.markdown.trim());
+    /// A markdown twin introduced: its first `# ` heading replaced by the intro's title (`title`,
+    /// escaped for markdown by the caller) and body.
+    pub fn introduce_markdown(&self, title: &str, markdown: &str) -> String {
+        let own = format!("# {title}\n\n{}\n", self.markdown.trim());
         match markdown.strip_prefix("# ") {
             Some(rest) => format!("{own}{}", rest.split_once('\n').map_or("", |(_, after)| after)),
             None => format!("{own}\n{markdown}"),
@@ -67,7 +68,7 @@ mod tests {
             html,
             "<p class=\"crumbs\">x</p>\n<h1>Visit &lt;us&gt;</h1>\n<div class=\"intro\">\n<p>Book a tour.</p>\n</div>\n<form></form>"
         );
-        let md = intro().introduce_markdown("# Book a visit\n\nFields: ...\n");
+        let md = intro().introduce_markdown("Visit <us>", "# Book a visit\n\nFields: ...\n");
         assert_eq!(md, "# Visit <us>\n\nBook a tour.\n\nFields: ...\n");
         assert!(intro().introduce("<form></form>").ends_with("</div>\n<form></form>"));
     }

@@ -33,7 +33,11 @@ pub fn geojson(facts: &Facts) -> Description {
 
 /// `GET /api/v1/spatial.csv`.
 pub fn csv(facts: &Facts) -> Description {
-    Description::ok(text("id,name,category,zone,protocol,latitude,longitude, then other properties.", media::CSV))
+    Description::ok(text(
+        "id,name,category,zone,protocol,latitude,longitude, then other properties. A text cell starting with =, +, -, @, \
+         a tab or a carriage return has a leading ' so no spreadsheet runs it; numbers stay numbers.",
+        media::CSV,
+    ))
         .params([
             query("category", "Only rows of this category.", one_of(&facts.spatial_categories), false),
             query("zone", "Only rows in this zone.", one_of(&facts.spatial_zones), false),

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use portal_core::cache_control::{is_fingerprinted, IMMUTABLE};
-use portal_core::headers::common;
+use portal_core::headers::{common, STATIC_FILES};
 use portal_core::manifest::{Manifest, Routes};
 use portal_core::media;
 
@@ -39,6 +39,10 @@ fn inferred(file: &str, content_type: &str) -> bool {
         )
 }
 
+/// Header sets whose headers the `/*` rule already sends (it carries the pages' set, and static
+/// files have the pages' security headers): their files need no rule for them.
+const COVERED_BY_ALL: [&str; 2] = ["html", STATIC_FILES];
+
 /// Rules for the files of records and entries whose type a CDN would not infer from the extension
 /// (the other files of record-scale groups are HTML, markdown and JSON).
 const RECORD_RULES: &[(&str, &str)] =
@@ -66,15 +70,21 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
         let _ = writeln!(out, "/{}\n  ! cache-control\n  cache-control: {IMMUTABLE}", asset.file);
         rules += 1;
     }
+    let everywhere: Vec<&str> =
+        manifest.header_sets.get("html").into_iter().flatten().map(|(n, _)| n.as_str()).collect();
     for asset in routes.values() {
         let extra = manifest.headers_of(asset);
-        let special = asset.headers.as_deref().is_some_and(|set| set != "html");
+        let special = asset.headers.as_deref().is_some_and(|set| !COVERED_BY_ALL.contains(&set));
         if rules >= MAX_RULES || (!special && inferred(&asset.file, &asset.content_type)) {
             continue;
         }
         let _ = writeln!(out, "/{}\n  content-type: {}", asset.file, asset.content_type);
         if special {
             for (name, value) in extra {
+                // A header the `/*` rule sets is replaced, not joined to it (an SVG's sandboxed CSP).
+                if everywhere.contains(&name.as_str()) {
+                    let _ = writeln!(out, "  ! {name}");
+                }
                 let _ = writeln!(out, "  {name}: {value}");
             }
         }
@@ -86,6 +96,7 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use portal_core::headers::STATIC_SVG;
     use portal_core::manifest::Asset;
 
     #[test]
@@ -110,5 +121,34 @@ mod tests {
         assert!(!text.contains("/api/news.json"));
         assert!(inferred("media/well.jpg", "image/jpeg"));
         assert!(!inferred("media/notes", "application/octet-stream"));
+    }
+
+    #[test]
+    fn a_static_svg_replaces_the_page_policy_with_its_sandboxed_one() {
+        let mut manifest = Manifest::default();
+        let csp = |value: &str| vec![("content-security-policy".to_string(), value.to_string())];
+        manifest.header_sets.insert("html".into(), csp("default-src 'self'"));
+        manifest.header_sets.insert(STATIC_FILES.into(), csp("default-src 'self'"));
+        manifest.header_sets.insert(STATIC_SVG.into(), csp("default-src 'self'; sandbox"));
+        let mut routes = Routes::new();
+        for (file, content_type, set) in
+            [("media/a.svg", "image/svg+xml", STATIC_SVG), ("media/b.jpg", "image/jpeg", STATIC_FILES)]
+        {
+            let asset = Asset {
+                file: file.into(),
+                content_type: content_type.into(),
+                etag: "\"x\"".into(),
+                headers: Some(set.into()),
+                markdown: None,
+            };
+            routes.insert(format!("/{file}"), asset);
+        }
+        let text = String::from_utf8(headers_file(&manifest, &routes).bytes).unwrap_or_default();
+        assert!(text.contains("/*\n") && text.contains("  content-security-policy: default-src 'self'\n"), "{text}");
+        assert!(
+            text.contains("/media/a.svg\n  content-type: image/svg+xml\n  ! content-security-policy\n  content-security-policy: default-src 'self'; sandbox\n"),
+            "{text}"
+        );
+        assert!(!text.contains("/media/b.jpg"), "{text}");
     }
 }

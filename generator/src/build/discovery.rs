@@ -10,7 +10,7 @@ use portal_core::collections::{description, COLLECTIONS};
 use portal_core::content::SiteConfig;
 use portal_core::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
 use portal_core::envelope::success;
-use portal_core::headers::HTML_LINKS;
+use portal_core::headers::{static_security, HTML_LINKS, STATIC_FILES, STATIC_SVG};
 use portal_core::mcp::{server, tools, version, SERVER_CARD};
 use portal_core::openapi::{self, Facts};
 use portal_core::time::DateTime;
@@ -31,6 +31,9 @@ pub fn header_sets(site: &SiteConfig) -> BTreeMap<String, Vec<(String, String)>>
     let mut page = vec![("link".to_string(), HTML_LINKS.to_string())];
     page.extend(portal_core::headers::page_security(&site.markdown.iframe_hosts));
     sets.insert("html".to_string(), page);
+    for (set, svg) in [(STATIC_FILES, false), (STATIC_SVG, true)] {
+        sets.insert(set.to_string(), static_security(&site.markdown.iframe_hosts, svg));
+    }
     sets.insert(
         "api-catalog".to_string(),
         vec![("link".to_string(), "</.well-known/api-catalog>; rel=\"api-catalog\"".to_string())],

@@ -5,36 +5,43 @@
 use std::collections::BTreeMap;
 
 use portal_core::time::DateTime;
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use rss::extension::atom::{AtomExtension, Link};
 use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};
 
 use super::model::{Card, Model};
 use super::output::OutFile;
+use crate::html::escape_text;
 use crate::load::Content;
+use crate::markdown::options;
 
 /// The feed's media type.
 pub const RSS: &str = "application/rss+xml; charset=utf-8";
 
-/// The first paragraph of a markdown body as plain text (headings, lists and markup left out).
+/// The first paragraph of a markdown body as plain text: the words of its text and code, without
+/// markup, raw HTML or link targets (headings, lists, quotes and tables are not paragraphs here).
 pub fn first_paragraph(markdown: &str) -> String {
-    let paragraph: Vec<&str> = markdown
-        .split("\n\n")
-        .map(str::trim)
-        .find(|block| {
-            !block.is_empty()
-                && !block.starts_with('#')
-                && !block.starts_with('-')
-                && !block.starts_with('|')
-                && !block.starts_with('>')
-        })
-        .map(|block| block.lines().collect())
-        .unwrap_or_default();
-    paragraph.join(" ").replace(['*', '_', '`'], "")
+    let (mut open, mut inside) = (0usize, false);
+    let mut words = String::new();
+    for event in Parser::new_ext(markdown, options()) {
+        match event {
+            Event::Start(Tag::Paragraph) if open == 0 && !inside => inside = true,
+            Event::End(TagEnd::Paragraph) if inside => break,
+            Event::Text(t) | Event::Code(t) if inside => words.push_str(&t),
+            Event::SoftBreak | Event::HardBreak if inside => words.push(' '),
+            Event::Start(_) if !inside => open += 1,
+            Event::End(_) if !inside => open = open.saturating_sub(1),
+            _ => {}
+        }
+    }
+    words.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// An item. Its description is plain text (the summary, or the first paragraph's words), escaped
+/// as HTML since readers render a description as HTML: a summary's `<script>` is shown, not run.
 fn item(card: &Card, base: &str) -> rss::Item {
     let link = format!("{base}{}", card.url);
-    let description = card.excerpt.clone().unwrap_or_default();
+    let description = escape_text(card.excerpt.as_deref().unwrap_or_default());
     ItemBuilder::default()
         .title(Some(card.title.clone()))
         .link(Some(link.clone()))
@@ -79,6 +86,7 @@ pub fn file(content: &Content, model: &Model, built: DateTime) -> anyhow::Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::records::{parse, Format};
 
     #[test]
     fn the_first_paragraph_skips_headings_and_markup() {
@@ -86,5 +94,20 @@ mod tests {
             first_paragraph("# Title\n\nThree **boreholes**\nwork again.\n\nMore."),
             "Three boreholes work again."
         );
+    }
+
+    #[test]
+    fn the_first_paragraph_leaves_raw_html_and_link_targets_out() {
+        let body = "<script>alert(1)</script>\n\n- a list\n\nSee [the map](javascript:alert(2)) <img src=x onerror=alert(3)> `code`.";
+        assert_eq!(first_paragraph(body), "See the map code.");
+    }
+
+    #[test]
+    fn a_description_is_text_even_where_readers_read_html() {
+        let record = parse("news", "a", "news/a.md", Format::Markdown, "---\ntitle: A\n---\n", &[]).expect("record");
+        let mut card = Card::bare(&record);
+        card.excerpt = Some("<script>alert(1)</script> & more".into());
+        let item = item(&card, "https://t.example");
+        assert_eq!(item.description(), Some("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more"));
     }
 }

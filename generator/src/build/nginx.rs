@@ -73,7 +73,9 @@ pub fn snippet(manifest: &Manifest, routes: &Routes) -> OutFile {
             continue;
         }
         let extra = match manifest.headers_of(asset) {
-            _ if forever => format!("{}{}", common_headers(), headers(&[cache_control(IMMUTABLE.to_string())])),
+            set if forever => {
+                format!("{}{}{}", common_headers(), headers(set), headers(&[cache_control(IMMUTABLE.to_string())]))
+            }
             [] => String::new(),
             set => format!("{common}{}", headers(set)),
         };

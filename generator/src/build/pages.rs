@@ -160,7 +160,7 @@ impl<'a> Renderer<'a> {
         }
         let html = self.render(template, Some(url), context)?;
         let markdown = match intro {
-            Some(intro) => intro.introduce_markdown(&markdown),
+            Some(intro) => intro.introduce_markdown(&crate::sanitize::markdown::escape(&intro.title), &markdown),
             None => markdown,
         };
         Ok(page(url, html, markdown))

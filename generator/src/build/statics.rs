@@ -2,12 +2,14 @@
 //! is `dist/media/well.jpg`, served at `/media/well.jpg` with the media type of its extension), and
 //! the resized variants of its JPEG and PNG images under `_img/<width>/` (see [`crate::images`]).
 //! Sources are read and decoded once each, in parallel. A static file whose URL or file is also a
-//! built page's is a content error naming both.
+//! built page's is a content error naming both. Each is served with the security headers of
+//! static files (`portal_core::headers::STATIC_FILES`; an SVG sandboxed).
 
 use std::collections::HashMap;
 
 use anyhow::Context;
 use portal_core::content::ContentError;
+use portal_core::headers::static_set;
 use portal_core::media;
 use rayon::prelude::*;
 
@@ -51,11 +53,18 @@ pub fn files(statics: &StaticFiles) -> Result<Vec<OutFile>, BuildError> {
         }
     }
     if errors.is_empty() {
-        Ok(files.into_iter().map(|f| f.in_group(Group::Statics)).collect())
+        Ok(files.into_iter().map(|f| f.in_group(Group::Statics)).map(with_security_headers).collect())
     } else {
         errors.sort();
         Err(BuildError::Content(errors))
     }
+}
+
+/// `file` with the security headers of static files (an SVG's sandboxed): a file opened on its own
+/// is held to the policy of the pages (SECURITY.md, "What content may run").
+fn with_security_headers(mut file: OutFile) -> OutFile {
+    file.headers = Some(static_set(&file.content_type).to_string());
+    file
 }
 
 /// Checks that no static file takes the URL or the file of another output of the build.

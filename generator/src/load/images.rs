@@ -1,5 +1,6 @@
 //! The images a record shows: front matter `image` (a URL or path, or `{src, alt}`) and the images
-//! of its body. A malformed `image` is a content error; a local path that names no file of
+//! of its body. A malformed `image`, or one whose URL the site's URL policy refuses
+//! (`javascript:`, `data:`...; see crate::sanitize), is a content error; a local path that names no file of
 //! `static/` is a warning with the line it is written on (the page still shows the image's alt
 //! text, and the build goes on).
 
@@ -11,6 +12,7 @@ use serde_json::Value;
 use super::front_matter::key_lines;
 use super::statics::{Reference, StaticFiles};
 use crate::html;
+use crate::sanitize::{allowed_url, URL_SCHEMES};
 
 /// A record's `image`, as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,8 +28,20 @@ const IMAGE_KEYS: [&str; 2] = ["src", "alt"];
 
 impl ImageRef {
     /// The `image` of a record's front matter: `Ok(None)` without one, `Err` with the message for
-    /// a malformed one. Keys of the mapping other than `src` and `alt` are ignored (see [`check`]).
+    /// a malformed one or one outside the URL policy. Keys of the mapping other than `src` and
+    /// `alt` are ignored (see [`check`]).
     pub fn of(fields: &serde_json::Map<String, Value>) -> Result<Option<ImageRef>, String> {
+        let image = Self::written(fields)?;
+        match &image {
+            Some(ImageRef { src, .. }) if !allowed_url(src) => Err(format!(
+                "`image` `{src}` is not published: an image is a path under static/ or a URL starting {}",
+                URL_SCHEMES.map(|s| format!("`{s}:`")).join(", ")
+            )),
+            _ => Ok(image),
+        }
+    }
+
+    fn written(fields: &serde_json::Map<String, Value>) -> Result<Option<ImageRef>, String> {
         let non_empty = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
         match fields.get("image") {
             None | Some(Value::Null) => Ok(None),
@@ -146,6 +160,21 @@ mod tests {
         assert_eq!(errors[0].line, 3);
         let (errors, _) = run("---\ntitle: Well\nimage:\n  alt: no source\n---\n");
         assert!(errors[0].message.contains("needs `src`"), "{errors:?}");
+    }
+
+    #[test]
+    fn an_image_outside_the_url_policy_is_an_error_on_its_line() {
+        for image in [
+            "\"javascript:alert(1)\"",
+            "{src: \" JavaScript:alert(1)\", alt: x}",
+            "\"data:image/svg+xml,<svg/>\"",
+            "vbscript:x",
+        ] {
+            let (errors, _) = run(&format!("---\ntitle: Well\nimage: {image}\n---\n"));
+            assert_eq!(errors.len(), 1, "{image}");
+            assert_eq!(errors[0].line, 3);
+            assert!(errors[0].message.contains("is not published"), "{}", errors[0].message);
+        }
     }
 
     #[test]

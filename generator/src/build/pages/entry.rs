@@ -15,6 +15,8 @@ use super::{body, figure, page, Renderer};
 use crate::build::encyclopedia::json_ld;
 use crate::build::model::Card;
 use crate::build::output::{Group, OutFile};
+use crate::sanitize::markdown::{escape, link};
+use crate::sanitize::twin_body;
 
 /// The pages of `entries` and the index, in the encyclopedia's group.
 pub fn pages(r: &Renderer, entries: &[&Entry], translations: &Translations) -> Result<Vec<OutFile>> {
@@ -57,25 +59,20 @@ fn entry_page(
     context.insert("updated", &record.updated.or(record.date).map(|d| d.date()));
     context.insert("jsonld", &json_ld(entry, &r.content.site).to_string().replace("</", "<\\/"));
     let html = r.render("entry.html", Some(&record.url), context)?;
-    let mut md = format!("# {}\n\n", record.title);
+    let mut md = format!("# {}\n\n", escape(&record.title));
     if let Some(summary) = &record.summary {
-        md.push_str(&format!("> {summary}\n\n"));
+        md.push_str(&format!("> {}\n\n", escape(summary)));
     }
     if let Some(image) = figure::markdown(record, &r.content.statics, r.content.site.base()) {
         md.push_str(&format!("{image}\n\n"));
     }
     if let Some(body) = &record.body {
-        md.push_str(&format!("{body}\n\n"));
+        md.push_str(&format!("{}\n\n", twin_body(&r.content.site.markdown, body)));
     }
     md.push_str(&format!("## {}\n\n", r.strings().get("encyclopedia.sources")));
     for (i, s) in entry.sources.iter().enumerate() {
-        md.push_str(&format!(
-            "{}. [{}]({}){}\n",
-            i + 1,
-            s.title,
-            s.url,
-            s.publisher.as_ref().map(|p| format!(", {p}")).unwrap_or_default()
-        ));
+        let publisher = s.publisher.as_ref().map(|p| format!(", {}", escape(p))).unwrap_or_default();
+        md.push_str(&format!("{}. {}{publisher}\n", i + 1, link(&s.title, &s.url)));
     }
     Ok(page(&record.url, html, md).map(|f| f.from_source(&record.file)))
 }
@@ -97,7 +94,7 @@ fn index(r: &Renderer) -> Result<[OutFile; 2]> {
     for (letter, entries) in &letters {
         md.push_str(&format!("\n## {letter}\n\n"));
         for e in entries {
-            md.push_str(&format!("- [{}]({})\n", e["title"].as_str().unwrap_or(""), e["url"].as_str().unwrap_or("")));
+            md.push_str(&format!("- {}\n", link(e["title"].as_str().unwrap_or(""), e["url"].as_str().unwrap_or(""))));
         }
     }
     r.generated("encyclopedia.html", "/encyclopedia", context, md)

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use crate::images::{encode_path, srcset};
 use crate::load::images::ImageRef;
 use crate::load::statics::{Reference, StaticFiles};
+use crate::sanitize::markdown::link;
 
 /// How wide the image of a record page is drawn: the column, or the screen on a phone.
 pub const PAGE_SIZES: &str = "(min-width: 62rem) 58rem, 100vw";
@@ -37,10 +38,11 @@ pub fn image(record: &Record, statics: &StaticFiles, sizes: &str) -> Option<Valu
     }
 }
 
-/// The markdown of a record's image, for the twins: `![alt](src)`.
+/// The markdown of a record's image, for the twins: `![alt](src)`, the alt text escaped and the
+/// URL under the site's URL policy (crate::sanitize).
 pub fn markdown(record: &Record, statics: &StaticFiles, base: &str) -> Option<String> {
     let value = image(record, statics, PAGE_SIZES)?;
     let src = value["src"].as_str().unwrap_or("");
     let src = if src.starts_with('/') && !src.starts_with("//") { format!("{base}{src}") } else { src.to_string() };
-    Some(format!("![{}]({src})", value["alt"].as_str().unwrap_or("").replace(['[', ']'], "")))
+    Some(format!("!{}", link(value["alt"].as_str().unwrap_or(""), &src)))
 }

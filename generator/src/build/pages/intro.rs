@@ -62,7 +62,7 @@ fn intro_of(record: &Record, content: &Content) -> Intro {
         title: record.title.clone(),
         summary: record.summary.clone(),
         html: body::prepare(record.html.as_deref().unwrap_or(""), &content.strings, &content.statics),
-        markdown: record.body.clone().unwrap_or_default(),
+        markdown: crate::sanitize::twin_body(&content.site.markdown, record.body.as_deref().unwrap_or_default()),
     }
 }
 

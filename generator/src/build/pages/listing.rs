@@ -21,6 +21,7 @@ use super::navigation::{collection_description, collection_label};
 use super::{Keep, Key, Paged, Renderer};
 use crate::build::model::Card;
 use crate::build::output::Group;
+use crate::sanitize::markdown::{escape, link};
 
 /// The collection whose listing puts upcoming items first.
 pub const EVENTS: &str = "events";
@@ -128,7 +129,7 @@ fn key_of(listing: &Listing, listed: &[u8], url: &str, pagination: Option<&Value
 
 fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option<&Value>) -> String {
     let strings = r.strings();
-    let mut md = format!("# {}\n\n{}\n", listing.title, listing.lead);
+    let mut md = format!("# {}\n\n{}\n", escape(&listing.title), listing.lead);
     if !listing.markdown_note.is_empty() {
         md.push_str(&format!("\n{}\n", listing.markdown_note));
     }
@@ -150,16 +151,17 @@ fn markdown(r: &Renderer, listing: &Listing, items: &[Value], pagination: Option
         let marks = if marks.is_empty() { String::new() } else { format!(" ({})", marks.join(", ")) };
         let date = match (item["when"].as_str(), item["date"].as_str()) {
             (Some(when), _) => {
-                format!(" · {when}{}", item["place"].as_str().map(|p| format!(" · {p}")).unwrap_or_default())
+                let place = item["place"].as_str().map(|p| format!(" · {}", escape(p))).unwrap_or_default();
+                format!(" · {}{place}", escape(when))
             }
             (None, Some(d)) => format!(" · {}", strings.date(d)),
             (None, None) => String::new(),
         };
-        let summary = item["summary"].as_str().map(|s| format!(": {s}")).unwrap_or_default();
+        let summary = item["summary"].as_str().map(|s| format!(": {}", escape(s))).unwrap_or_default();
+        let title = link(item["title"].as_str().unwrap_or(""), item["url"].as_str().unwrap_or(""));
         md.push_str(&format!(
-            "- [{}]({}){marks}{date}{summary}\n",
-            item["title"].as_str().unwrap_or(""),
-            item["url"].as_str().unwrap_or("")
+            "- {title}{marks}{date}{summary}
+"
         ));
     }
     if let Some(p) = pagination {

@@ -19,6 +19,8 @@ use super::navigation::collection_label;
 use super::{body, facts, figure, page, Renderer};
 use crate::build::model::Model;
 use crate::build::output::OutFile;
+use crate::sanitize::markdown::{escape, link};
+use crate::sanitize::twin_body;
 
 /// Front-matter keys the page shows in its own way (or not at all) rather than as facts.
 const NOT_FACTS: &[&str] = &[
@@ -144,44 +146,36 @@ pub fn terms(record: &Record) -> (Vec<Value>, Option<Value>) {
     (tags, record.category.as_deref().and_then(|c| link(Taxonomy::Categories, c)))
 }
 
+/// The twin of a record's page. Every value from content is escaped for markdown, term links go
+/// through the URL policy, and the body is cleaned like the page's HTML (crate::sanitize).
 fn markdown(r: &Renderer, record: &Record, facts: &[Value], api_url: &str) -> String {
     let base = r.content.site.base();
     let strings = r.strings();
-    let mut md = format!("# {}\n\n", record.title);
+    let text = |value: &Value| escape(value.as_str().unwrap_or(""));
+    let term_link = |term: &Value| link(term["name"].as_str().unwrap_or(""), term["url"].as_str().unwrap_or(""));
+    let mut md = format!("# {}\n\n", escape(&record.title));
     if record.draft {
         md.push_str(&format!("> **{}**\n\n", strings.get("record.draft")));
     }
     if let Some(summary) = &record.summary {
-        md.push_str(&format!("> {summary}\n\n"));
+        md.push_str(&format!("> {}\n\n", escape(summary)));
     }
     if let Some(image) = figure::markdown(record, &r.content.statics, base) {
         md.push_str(&format!("{image}\n\n"));
     }
     for fact in facts {
-        md.push_str(&format!(
-            "- **{}**: {}\n",
-            fact["label"].as_str().unwrap_or(""),
-            fact["value"].as_str().unwrap_or("")
-        ));
+        md.push_str(&format!("- **{}**: {}\n", text(&fact["label"]), text(&fact["value"])));
     }
     let (tags, category) = terms(record);
     if let Some(category) = category {
-        md.push_str(&format!(
-            "- **{}**: [{}]({})\n",
-            strings.get("record.category"),
-            category["name"].as_str().unwrap_or(""),
-            category["url"].as_str().unwrap_or("")
-        ));
+        md.push_str(&format!("- **{}**: {}\n", strings.get("record.category"), term_link(&category)));
     }
     if !tags.is_empty() {
-        let links: Vec<String> = tags
-            .iter()
-            .map(|t| format!("[{}]({})", t["name"].as_str().unwrap_or(""), t["url"].as_str().unwrap_or("")))
-            .collect();
+        let links: Vec<String> = tags.iter().map(term_link).collect();
         md.push_str(&format!("- **{}**: {}\n", strings.get("record.tags"), links.join(", ")));
     }
     if let Some(body) = &record.body {
-        md.push_str(&format!("\n{body}\n"));
+        md.push_str(&format!("\n{}\n", twin_body(&r.content.site.markdown, body)));
     }
     md.push_str(&format!("\n---\n\nSource: <{base}{}> · JSON: <{base}{api_url}>\n", record.url));
     md

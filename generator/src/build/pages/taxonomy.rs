@@ -16,6 +16,7 @@ use super::listing::{paged, Listing};
 use super::{Keep, Paged, Renderer};
 use crate::build::model::{Card, Model};
 use crate::build::output::Group;
+use crate::sanitize::markdown::link;
 
 /// One term with the records that carry it.
 #[derive(Debug)]
@@ -114,12 +115,8 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) ->
         md.push_str(&format!("{}\n", strings.get("taxonomy.empty")));
     }
     for t in &listed {
-        md.push_str(&format!(
-            "- [{}]({}) ({})\n",
-            t["name"].as_str().unwrap_or(""),
-            t["url"].as_str().unwrap_or(""),
-            t["count"]
-        ));
+        let term = link(t["name"].as_str().unwrap_or(""), t["url"].as_str().unwrap_or(""));
+        md.push_str(&format!("- {term} ({})\n", t["count"]));
     }
     let index = r.generated("terms.html", &taxonomy.index_url(), context, md)?;
     let mut pages = vec![Paged::Rendered(Box::new(index))];
