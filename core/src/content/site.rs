@@ -56,6 +56,28 @@ pub struct SiteConfig {
     /// Who may call the MCP endpoint from a browser.
     #[serde(default)]
     pub mcp: Mcp,
+    /// How much mail the site may send.
+    #[serde(default)]
+    pub mail: MailSettings,
+}
+
+/// `mail:` the site-wide cap on outgoing mail (see `crate::mail_quota`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailSettings {
+    /// Mails of any kind sent per hour at most; a submission past it is refused (429).
+    #[serde(default = "default_max_mail_per_hour")]
+    pub max_per_hour: u32,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        MailSettings { max_per_hour: default_max_mail_per_hour() }
+    }
+}
+
+fn default_max_mail_per_hour() -> u32 {
+    200
 }
 
 /// `mcp:` the MCP endpoint's settings.
