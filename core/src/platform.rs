@@ -121,6 +121,13 @@ pub trait Platform {
     /// Sends a GET to an upstream. `Err` on a network failure or when `timeout_ms` passes.
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError>;
 
+    /// Whether a request may wait for work another request started (an upstream fetch under way,
+    /// which requests asking for the same URL then share). The Workers runtime cancels a request
+    /// that waits on another request's I/O as hung, so the Worker says no. The default says yes.
+    fn shares_work_across_requests(&self) -> bool {
+        true
+    }
+
     /// A value cached under `key` that has not expired, if any (search results, upstream answers).
     async fn cache_get(&self, key: &str) -> Option<Bytes>;
 

@@ -120,6 +120,11 @@ impl Platform for EdgePlatform {
         worker::Date::now().as_millis()
     }
 
+    /// No: the runtime cancels a request that waits on another request's I/O as hung.
+    fn shares_work_across_requests(&self) -> bool {
+        false
+    }
+
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError> {
         let headers = Headers::new();
         for (name, value) in &request.headers {

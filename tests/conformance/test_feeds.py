@@ -166,7 +166,9 @@ def test_a_failing_alert_feed_is_503_naming_the_feed_by_its_role(client, upstrea
     assert "127.0.0.1" not in doc["detail"] and "http" not in doc["detail"], doc["detail"]
 
 
-def test_alert_requests_at_the_same_time_share_one_fetch(new_client, upstream, upstream_mode):
+def test_alert_requests_at_the_same_time_share_one_fetch(new_client, upstream, upstream_mode, target):
+    if target != "native":
+        pytest.skip("the Workers runtime cancels a request that waits on another's fetch (see SECURITY.md)")
     upstream_mode("alerts", "slow")
     upstream.SEEN.clear()
     clients = [new_client() for _ in range(6)]

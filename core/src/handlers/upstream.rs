@@ -1,7 +1,8 @@
 //! Reaching a third-party upstream (weather, alerts, geolocation), the same on every platform: the
 //! timeout and the short cache of `site.yaml`'s `upstreams`, a cap on the size of an answer,
-//! requests for one URL at the same time sharing one fetch, and a failure remembered for a few
-//! seconds, so that an upstream that is down is not asked again by every request meanwhile.
+//! requests for one URL at the same time sharing one fetch (where the platform lets a request wait
+//! on another's: not the Worker), and a failure remembered for a few seconds, so that an upstream
+//! that is down is not asked again by every request meanwhile.
 //!
 //! A failure is told to clients by the upstream's role ("the weather-alert feed") and what went
 //! wrong, never by its URL: the URLs of `site.yaml` are the operator's business.
@@ -101,7 +102,11 @@ pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, upstream: Upstream, url: &str, a
     if memory > 0 && ctx.platform.cache_get(&upstream.failure_key()).await.is_some() {
         return Err(Failure::Remembered);
     }
-    let outcome = ctx.app.upstream_fetches().run(url, || fetch(ctx, url, accept)).await;
+    let outcome = if ctx.platform.shares_work_across_requests() {
+        ctx.app.upstream_fetches().run(url, || fetch(ctx, url, accept)).await
+    } else {
+        fetch(ctx, url, accept).await
+    };
     match &outcome {
         Ok(body) if settings.cache_seconds > 0 => {
             ctx.platform.cache_put(&key, body.clone(), settings.cache_seconds).await
