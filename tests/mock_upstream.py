@@ -1,5 +1,7 @@
 """A local stand-in for the third-party upstreams (weather, CAP alerts, geolocation) on a fixed
-loopback port, whose behaviour tests switch: ok, fail (500), hang (past the timeout) or garbage."""
+loopback port, whose behaviour tests switch: ok, fail (500), hang (past the timeout), garbage, slow
+(answers after 0.3 s, within the timeout), big (a valid answer padded past 2 MiB, with its
+Content-Length) or big-unsized (the same, with no length: the body ends when the connection does)."""
 
 import json
 import threading
@@ -22,6 +24,9 @@ CAP = """<?xml version="1.0" encoding="UTF-8"?>
 <cap:event>Flood</cap:event><cap:severity>Severe</cap:severity><cap:urgency>Expected</cap:urgency><cap:areaDesc>Zone A; Zone B</cap:areaDesc></item>
 <item><title>Heat advisory</title><link>https://alerts.example.org/2</link><cap:severity>Moderate</cap:severity></item>
 </channel></rss>"""
+# Past the 2 MiB cap on upstream answers, as an XML comment or JSON whitespace (still valid).
+PADDING = 2 * 1024 * 1024 + 1
+
 GEO = {"country_name": "Uganda", "region": "Western", "city": "Fixture", "latitude": -1.3456, "longitude": 30.8123}
 
 
@@ -41,6 +46,8 @@ class Handler(BaseHTTPRequestHandler):
         mode = MODES.get(endpoint, "ok")
         if mode == "hang":
             time.sleep(3)
+        if mode == "slow":
+            time.sleep(0.3)
         if mode == "fail":
             self.send_response(500)
             self.end_headers()
@@ -53,10 +60,13 @@ class Handler(BaseHTTPRequestHandler):
             body, kind = CAP.encode(), "application/rss+xml"
         else:
             body, kind = json.dumps(GEO).encode(), "application/json"
+        if mode.startswith("big"):
+            body += b"<!--" + b"x" * PADDING + b"-->" if endpoint == "alerts" else b" " * PADDING
         try:
             self.send_response(200)
             self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
+            if mode != "big-unsized":
+                self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):

@@ -13,6 +13,7 @@ use crate::cache_control;
 use crate::client;
 use crate::collections::nearest_collection;
 use crate::encyclopedia::{Catalog, CATALOG_FILE};
+use crate::handlers::upstream::Failure;
 use crate::handlers::{self, Ctx};
 use crate::headers::{apply_common, apply_rate_limit, check_api_version, CORS_MAX_AGE};
 use crate::http::{Method, Request, Response};
@@ -22,10 +23,10 @@ use crate::problem::{ErrorCode, Problem};
 use crate::query::Query;
 use crate::ratelimit::Decision;
 use crate::route_index::RouteIndex;
-use crate::routes::{self, Serve};
+use crate::routes::{self, Handler, Serve};
 use crate::search::pack::{PackManifest, INDEX_MANIFEST};
 use crate::search::SearchIndex;
-use crate::single_flight::SingleFlight;
+use crate::single_flight::{Shared, SingleFlight};
 
 /// The API over one build.
 #[derive(Debug)]
@@ -38,6 +39,8 @@ pub struct App {
     search: SingleFlight<Arc<SearchIndex>>,
     /// The encyclopedia catalog, read on first use and kept.
     catalog: OnceLock<Arc<Catalog>>,
+    /// Upstream fetches under way, by URL, which requests asking meanwhile join.
+    upstream_fetches: Shared<Result<Bytes, Failure>>,
 }
 
 impl App {
@@ -47,7 +50,13 @@ impl App {
     }
 
     fn with_index(manifest: Manifest, routes: RouteIndex) -> Self {
-        App { manifest, routes, search: SingleFlight::default(), catalog: OnceLock::new() }
+        App {
+            manifest,
+            routes,
+            search: SingleFlight::default(),
+            catalog: OnceLock::new(),
+            upstream_fetches: Shared::default(),
+        }
     }
 
     /// The asset served at `route`, reading its shard of the route index on first use; a shard
@@ -92,6 +101,11 @@ impl App {
         }
         let routes = RouteIndex::lazy(manifest.route_shards);
         Ok(App::with_index(manifest, routes))
+    }
+
+    /// The upstream fetches under way, shared by the requests that ask for the same URL.
+    pub fn upstream_fetches(&self) -> &Shared<Result<Bytes, Failure>> {
+        &self.upstream_fetches
     }
 
     /// The build's manifest.
@@ -157,13 +171,17 @@ impl App {
         };
         let now_ms = platform.now_ms();
         if operation.rate_limited {
+            let cost = match operation.serve {
+                Serve::Handler(Handler::Mcp) => crate::mcp::transport::cost(request),
+                _ => 1,
+            };
             let verdict = platform
-                .rate_limit(&client::rate_key(request), now_ms)
+                .rate_limit(&client::rate_key(request), now_ms, cost)
                 .await
                 .map_err(internal(platform, "rate limiting"))?;
             *decision = Some(verdict);
             if !verdict.allowed {
-                return Err(rate_limited(&verdict));
+                return Err(rate_limited(&verdict, cost));
             }
         }
         let query = Query::parse(request.query.as_deref());
@@ -279,15 +297,19 @@ fn unknown_path(path: &str) -> Problem {
     Problem::not_found(format!("Nothing is published at {path}."))
 }
 
-fn rate_limited(decision: &Decision) -> Problem {
-    Problem::new(
-        ErrorCode::RateLimited,
+/// The 429 of a request refused by its client's window; a request costing several (an MCP batch)
+/// says what it cost and what remained, since it took nothing.
+fn rate_limited(decision: &Decision, cost: u32) -> Problem {
+    let resets = format!("the window resets in {} seconds", decision.reset_secs);
+    let detail = if cost > 1 {
         format!(
-            "This client has used its {} requests for this window; the window resets in {} seconds.",
-            decision.limit, decision.reset_secs
-        ),
-    )
-    .with_extension("retryAfter", serde_json::json!(decision.reset_secs))
+            "This batch of {cost} messages costs {cost} requests and this client has {} of its {} left; nothing was run and {resets}.",
+            decision.remaining, decision.limit
+        )
+    } else {
+        format!("This client has used its {} requests for this window; {resets}.", decision.limit)
+    };
+    Problem::new(ErrorCode::RateLimited, detail).with_extension("retryAfter", serde_json::json!(decision.reset_secs))
 }
 
 #[cfg(test)]
@@ -324,6 +346,27 @@ mod tests {
         assert_eq!(refused.header("retry-after"), Some("60"));
         platform.advance(60_000);
         assert_eq!(block_on(app.handle(&platform, Request::new(Method::Get, "/api/news"))).status, 200);
+    }
+
+    fn batch(messages: usize) -> Request {
+        let message = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        let body = format!("[{}]", vec![message; messages].join(","));
+        Request::new(Method::Post, "/mcp").with_header("content-type", "application/json").with_body(body)
+    }
+
+    #[test]
+    fn an_mcp_batch_costs_one_request_per_message_and_one_too_big_is_refused_whole() {
+        let platform = FakePlatform::default();
+        let app = app();
+        let first = block_on(app.handle(&platform, batch(10)));
+        assert_eq!(first.status, 200);
+        assert_eq!(first.header("ratelimit-remaining"), Some("50"));
+        let refused = block_on(app.handle(&platform, batch(51)));
+        assert_eq!(refused.status, 429);
+        assert!(refused.header("retry-after").is_some());
+        assert!(String::from_utf8_lossy(&refused.body).contains("batch of 51"));
+        assert_eq!(refused.header("ratelimit-remaining"), Some("50"), "a refused batch takes nothing");
+        assert_eq!(block_on(app.handle(&platform, batch(50))).header("ratelimit-remaining"), Some("0"));
     }
 
     #[test]

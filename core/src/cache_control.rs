@@ -10,6 +10,8 @@
 //!   kept [`DYNAMIC_MAX_AGE`] seconds: long enough to absorb a burst, short enough to stay live.
 //! - Errors and answers to anything but a read are never stored (`no-store`): a 429 or a 503 must
 //!   not outlive its cause, and a submission's answer belongs to its sender.
+//! - Answers about the caller itself (its location) are [`PRIVATE`]: a shared cache must never hand
+//!   one client's location to another.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +22,10 @@ pub const DYNAMIC_MAX_AGE: u32 = 60;
 
 /// The value for answers that must not be stored.
 pub const NO_STORE: &str = "no-store";
+
+/// The value for answers about the caller itself: no shared cache keeps them, and no browser
+/// writes them down.
+pub const PRIVATE: &str = "private, no-store";
 
 /// The value for files named by a hash of their bytes.
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";

@@ -18,6 +18,10 @@ use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
 use crate::http::Request;
 
+/// The request headers that may name the client (besides the connection's peer): an answer that
+/// depends on who the client is varies with them.
+pub const HEADERS: [&str; 3] = ["X-Forwarded-For", "X-Real-IP", "CF-Connecting-IP"];
+
 /// The loopback networks, trusted by default.
 pub const LOOPBACK: &str = "127.0.0.0/8,::1";
 

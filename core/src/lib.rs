@@ -29,6 +29,7 @@ pub mod i18n;
 pub mod license;
 pub mod listing;
 pub mod mail;
+pub mod mail_quota;
 pub mod manifest;
 pub mod mcp;
 pub mod media;

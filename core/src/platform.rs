@@ -8,6 +8,7 @@
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
+use crate::mail_quota::{Ask as MailAsk, Verdict as MailVerdict};
 use crate::ratelimit::Decision;
 
 /// A failure inside the platform (I/O, a binding, a network error). Core answers it with 500, or
@@ -32,6 +33,9 @@ pub struct UpstreamRequest {
     pub headers: Vec<(String, String)>,
     /// Give up after this many milliseconds.
     pub timeout_ms: u64,
+    /// Read no more of the body than one byte past this: core refuses a longer answer (or one
+    /// whose `content-length` says it is longer) whatever the platform read.
+    pub max_bytes: usize,
 }
 
 /// An upstream's answer (any status; core decides what counts as failure).
@@ -106,9 +110,10 @@ pub trait Platform {
         crate::parts::read(self, file).await
     }
 
-    /// Counts one request of `client` against its fixed window at `now_ms` and says whether it
-    /// is admitted. Implementations keep [`crate::ratelimit::Window`]s and call its `check`.
-    async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError>;
+    /// Counts one request of `client` costing `cost` requests (an MCP batch: one per message)
+    /// against its fixed window at `now_ms` and says whether it is admitted. Implementations keep
+    /// [`crate::ratelimit::Window`]s and call its `check`.
+    async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError>;
 
     /// The current time in Unix milliseconds. Called once per request.
     fn now_ms(&self) -> u64;
@@ -116,11 +121,25 @@ pub trait Platform {
     /// Sends a GET to an upstream. `Err` on a network failure or when `timeout_ms` passes.
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError>;
 
+    /// Whether a request may wait for work another request started (an upstream fetch under way,
+    /// which requests asking for the same URL then share). The Workers runtime cancels a request
+    /// that waits on another request's I/O as hung, so the Worker says no. The default says yes.
+    fn shares_work_across_requests(&self) -> bool {
+        true
+    }
+
     /// A value cached under `key` that has not expired, if any (search results, upstream answers).
     async fn cache_get(&self, key: &str) -> Option<Bytes>;
 
     /// Caches `value` under `key` for `ttl_secs` seconds. Best effort: a full cache may drop it.
     async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64);
+
+    /// Counts a submission's mails against the mail quotas at `ask.now_ms`, durably (a restart
+    /// forgets nothing), and says whether they may be sent. Called once per submission that sends
+    /// mail, before it is stored. Implementations hold a [`crate::ratelimit::Window`] per key of
+    /// [`crate::mail_quota::Ask::keys`] and run [`crate::mail_quota::decide`] over them as one
+    /// atomic step, storing the windows it returns.
+    async fn count_mail(&self, ask: &MailAsk) -> Result<MailVerdict, PlatformError>;
 
     /// Stores a submission and its mails durably, in one transaction, before returning `Ok`.
     /// Delivering the mails is the platform's outbox's job, after this returns.

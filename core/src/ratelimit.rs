@@ -1,7 +1,9 @@
 //! The per-client fixed window of spec section 8, as a pure state machine.
 //!
 //! A window starts at a client's first request and admits `limit` requests until `window` has passed;
-//! then the next request opens a new window. Nothing here reads a clock: callers pass `now` in
+//! then the next request opens a new window. A request may cost more than one (an MCP batch costs
+//! one per message): it is admitted whole when its cost fits in what remains, and refused whole,
+//! consuming nothing, when it does not. Nothing here reads a clock: callers pass `now` in
 //! milliseconds, so the native store and the Worker's Durable Object give the same answers.
 
 use std::collections::HashMap;
@@ -61,15 +63,17 @@ impl Window {
         now_ms >= self.start_ms.saturating_add(limits.window_ms)
     }
 
-    /// Admits or refuses one request at `now_ms`, opening a new window when `current` is absent or over.
-    pub fn check(current: Option<Window>, now_ms: u64, limits: Limits) -> (Window, Decision) {
+    /// Admits or refuses one request costing `cost` (at least 1) at `now_ms`, opening a new window
+    /// when `current` is absent or over. A refused request leaves the window as it was.
+    pub fn check(current: Option<Window>, now_ms: u64, limits: Limits, cost: u32) -> (Window, Decision) {
         let mut window = match current {
             Some(window) if !window.expired(now_ms, limits) => window,
             _ => Window { start_ms: now_ms, count: 0 },
         };
-        let allowed = window.count < limits.limit;
+        let cost = cost.max(1);
+        let allowed = window.count.saturating_add(cost) <= limits.limit;
         if allowed {
-            window.count += 1;
+            window.count += cost;
         }
         let end_ms = window.start_ms + limits.window_ms;
         let decision = Decision {
@@ -118,12 +122,12 @@ impl MemoryStore {
         self.windows.is_empty()
     }
 
-    /// Checks one request from `key` at `now_ms`.
-    pub fn check(&mut self, key: &str, now_ms: u64) -> Decision {
+    /// Checks one request from `key` costing `cost` at `now_ms`.
+    pub fn check(&mut self, key: &str, now_ms: u64, cost: u32) -> Decision {
         if !self.windows.contains_key(key) && self.windows.len() >= self.next_sweep {
             self.sweep(now_ms);
         }
-        let (window, decision) = Window::check(self.windows.get(key).copied(), now_ms, self.limits);
+        let (window, decision) = Window::check(self.windows.get(key).copied(), now_ms, self.limits, cost);
         match self.windows.get_mut(key) {
             Some(slot) => *slot = window,
             None => {
@@ -158,17 +162,29 @@ mod tests {
     #[test]
     fn admits_the_limit_then_refuses_until_the_window_ends() {
         let mut store = MemoryStore::new(LIMITS, 100);
-        let remaining: Vec<u32> = (0..3).map(|i| store.check("a", 1_000 + i)).map(|d| d.remaining).collect();
+        let remaining: Vec<u32> = (0..3).map(|i| store.check("a", 1_000 + i, 1)).map(|d| d.remaining).collect();
         assert_eq!(remaining, [2, 1, 0]);
-        let refused = store.check("a", 5_000);
+        let refused = store.check("a", 5_000, 1);
         assert!(!refused.allowed);
         assert_eq!(refused.reset_secs, 6);
         assert_eq!(refused.reset_at, 11);
-        assert!(store.check("b", 5_000).allowed, "another address has its own budget");
-        let fresh = store.check("a", 11_000);
+        assert!(store.check("b", 5_000, 1).allowed, "another address has its own budget");
+        let fresh = store.check("a", 11_000, 1);
         assert!(fresh.allowed);
         assert_eq!(fresh.remaining, 2);
         assert_eq!(fresh.reset_secs, 10);
+    }
+
+    #[test]
+    fn a_request_costing_more_than_remains_is_refused_whole_and_consumes_nothing() {
+        let mut store = MemoryStore::new(LIMITS, 100);
+        assert_eq!(store.check("a", 1_000, 2).remaining, 1, "a cost of 2 takes 2");
+        let refused = store.check("a", 1_001, 2);
+        assert!(!refused.allowed);
+        assert_eq!(refused.remaining, 1, "a refused request takes nothing");
+        assert!(store.check("a", 1_002, 1).allowed, "what remains is still there");
+        assert!(!store.check("b", 1_000, 4).allowed, "a cost over the whole limit never fits");
+        assert_eq!(store.check("b", 1_001, 0).remaining, 2, "a cost of 0 counts as 1");
     }
 
     #[test]
@@ -176,7 +192,7 @@ mod tests {
         let mut store = MemoryStore::new(Limits::default(), 100_000);
         let mut most = 0;
         for i in 0..1_000_000u64 {
-            store.check(&format!("10.{}.{}.{}", i >> 16 & 255, i >> 8 & 255, i & 255), 1_000 + i / 1000);
+            store.check(&format!("10.{}.{}.{}", i >> 16 & 255, i >> 8 & 255, i & 255), 1_000 + i / 1000, 1);
             most = most.max(store.len());
         }
         assert!(most <= 100_000, "held {most} windows");
@@ -184,7 +200,7 @@ mod tests {
 
     #[test]
     fn policy_names_limit_and_window() {
-        let (_, decision) = Window::check(None, 0, Limits::default());
+        let (_, decision) = Window::check(None, 0, Limits::default(), 1);
         assert_eq!(decision.policy(), "60;w=60");
     }
 }

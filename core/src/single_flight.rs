@@ -6,8 +6,10 @@
 //! search that arrives meanwhile must join that load rather than fetch the same bytes a second
 //! time. Runtime-agnostic (a mutex and wakers), so the same code runs under tokio and in wasm.
 
+use std::collections::HashMap;
+use std::convert::Infallible;
 use std::future::Future;
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::task::{Poll, Waker};
 
 /// A value of type `T`, loaded by the first caller of [`SingleFlight::get_or_try_load`].
@@ -78,6 +80,46 @@ impl<T> SingleFlight<T> {
                 Poll::Pending
             }
         })
+    }
+}
+
+/// Work named by a key that callers asking at the same time share: the first caller with a key
+/// does it, those that ask while it is under way wait for its outcome (success or failure), and
+/// once it has ended the key is free again. Nothing is kept: remembering outcomes is a cache's job.
+/// Upstream fetches are such work: requests for one URL at the same time make one fetch.
+#[derive(Debug)]
+pub struct Shared<T> {
+    flights: Mutex<HashMap<String, Arc<SingleFlight<T>>>>,
+}
+
+impl<T> Default for Shared<T> {
+    fn default() -> Self {
+        Shared { flights: Mutex::new(HashMap::new()) }
+    }
+}
+
+impl<T: Clone> Shared<T> {
+    /// The outcome of the work under way for `key`, or else of `work`, done now.
+    pub async fn run<F, Fut>(&self, key: &str, work: F) -> T
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = T>,
+    {
+        let flight = Arc::clone(self.lock().entry(key.to_string()).or_default());
+        let done = flight.get_or_try_load(|| async { Ok::<T, Infallible>(work().await) }).await;
+        let outcome = match done {
+            Ok(outcome) => outcome.clone(),
+            Err(never) => match never {},
+        };
+        let mut flights = self.lock();
+        if flights.get(key).is_some_and(|current| Arc::ptr_eq(current, &flight)) {
+            flights.remove(key);
+        }
+        outcome
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<SingleFlight<T>>>> {
+        self.flights.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -175,6 +217,23 @@ mod tests {
         let (first, second) = block_on(join(flight.get_or_try_load(load), flight.get_or_try_load(load)));
         assert_eq!((first, second), (Err("the first load fails"), Ok(&7)));
         assert_eq!(loads.get(), 2);
+    }
+
+    #[test]
+    fn shared_work_is_done_once_for_callers_at_the_same_time_and_again_afterwards() {
+        let shared = Shared::default();
+        let runs = Cell::new(0);
+        let work = || async {
+            runs.set(runs.get() + 1);
+            yield_once().await;
+            Err::<u8, _>("down")
+        };
+        let (first, second) = block_on(join(shared.run("a", work), shared.run("a", work)));
+        assert_eq!((first, second, runs.get()), (Err("down"), Err("down"), 1), "a failure is shared too");
+        assert_eq!(block_on(shared.run("a", work)), Err("down"));
+        assert_eq!(runs.get(), 2, "an ended run is not kept");
+        let (a, b) = block_on(join(shared.run("a", work), shared.run("b", work)));
+        assert_eq!((a, b, runs.get()), (Err("down"), Err("down"), 4), "other keys run on their own");
     }
 
     #[test]

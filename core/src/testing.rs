@@ -6,8 +6,9 @@ use std::collections::HashMap;
 
 use bytes::Bytes;
 
+use crate::mail_quota;
 use crate::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
-use crate::ratelimit::{Decision, Limits, MemoryStore};
+use crate::ratelimit::{Decision, Limits, MemoryStore, Window};
 
 /// A platform whose world is a few maps.
 #[derive(Debug)]
@@ -24,6 +25,8 @@ pub struct FakePlatform {
     pub upstreams: RefCell<HashMap<String, UpstreamResponse>>,
     /// Upstream requests made, in order.
     pub fetched: RefCell<Vec<UpstreamRequest>>,
+    /// The mail-quota windows, by key.
+    pub mail_windows: RefCell<HashMap<String, Window>>,
     /// Submissions stored, in order.
     pub submissions: RefCell<Vec<Submission>>,
     /// Failures reported to the operator, as `context: cause`.
@@ -39,6 +42,7 @@ impl Default for FakePlatform {
             cache: RefCell::default(),
             upstreams: RefCell::default(),
             fetched: RefCell::default(),
+            mail_windows: RefCell::default(),
             submissions: RefCell::default(),
             reports: RefCell::default(),
         }
@@ -54,9 +58,14 @@ impl FakePlatform {
 
     /// Scripts an upstream answer for `url`.
     pub fn with_upstream(self, url: &str, status: u16, body: impl Into<Bytes>) -> Self {
+        self.with_upstream_now(url, status, body);
+        self
+    }
+
+    /// Changes an upstream's answer for `url` from now on.
+    pub fn with_upstream_now(&self, url: &str, status: u16, body: impl Into<Bytes>) {
         let response = UpstreamResponse { status, headers: Vec::new(), body: body.into() };
         self.upstreams.borrow_mut().insert(url.to_string(), response);
-        self
     }
 
     /// Moves the clock forward.
@@ -70,8 +79,8 @@ impl Platform for FakePlatform {
         Ok(self.files.borrow().get(file).cloned())
     }
 
-    async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {
-        Ok(self.limiter.borrow_mut().check(client, now_ms))
+    async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError> {
+        Ok(self.limiter.borrow_mut().check(client, now_ms, cost))
     }
 
     fn now_ms(&self) -> u64 {
@@ -95,6 +104,14 @@ impl Platform for FakePlatform {
     async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64) {
         let expires = self.now_ms() + ttl_secs * 1000;
         self.cache.borrow_mut().insert(key.to_string(), (value, expires));
+    }
+
+    async fn count_mail(&self, ask: &mail_quota::Ask) -> Result<mail_quota::Verdict, PlatformError> {
+        let mut windows = self.mail_windows.borrow_mut();
+        let held: Vec<Option<Window>> = ask.keys().iter().map(|key| windows.get(key).copied()).collect();
+        let (updated, verdict) = mail_quota::decide(ask, &held);
+        windows.extend(updated);
+        Ok(verdict)
     }
 
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {

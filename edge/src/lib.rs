@@ -3,11 +3,13 @@
 //! [`App`](portal_core::app::App) as `portal serve`, so behaviour cannot differ between the two.
 //!
 //! Bindings (see `wrangler.toml`): `ASSETS` (the built `dist/`), `RATE_LIMITER` (a Durable Object
-//! per client address holding its fixed window), `DB` (D1: submissions and their mail outbox),
+//! per client address holding its fixed window), `MAIL_QUOTA` (one Durable Object holding the mail
+//! quotas' windows), `DB` (D1: submissions and their mail outbox),
 //! `EMAIL` (send_email), the Cache API, outbound `fetch`, and the vars `RATE_LIMIT` /
 //! `RATE_WINDOW_SECONDS`.
 
 mod convert;
+mod mail_quota;
 mod outbox;
 mod platform;
 mod rate_limiter;
@@ -19,6 +21,7 @@ use std::time::Duration;
 use portal_core::app::App;
 use worker::{event, Context, Delay, Env, ScheduleContext, ScheduledEvent};
 
+pub use mail_quota::MailQuota;
 pub use platform::EdgePlatform;
 pub use rate_limiter::RateLimitWindow;
 

@@ -3,9 +3,13 @@
 //! API, outbound `fetch` with a timeout, the platform clock.
 
 use bytes::Bytes;
+use futures_util::StreamExt;
+use portal_core::mail_quota;
 use portal_core::packs::{self, LooseFiles, PackReader, PACK_INDEX};
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 use portal_core::ratelimit::{Decision, Limits};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
@@ -63,6 +67,27 @@ impl EdgePlatform {
     }
 }
 
+impl EdgePlatform {
+    /// Posts `ask` as JSON to the Durable Object `name` of the namespace bound as `binding`, and
+    /// reads its JSON answer.
+    async fn ask_object<A: Serialize, T: DeserializeOwned>(
+        &self,
+        binding: &'static str,
+        name: &str,
+        ask: &A,
+    ) -> Result<T, PlatformError> {
+        let namespace = self.env.durable_object(binding).map_err(error(binding))?;
+        let stub = namespace.id_from_name(name).and_then(|id| id.get_stub()).map_err(error(binding))?;
+        let body = serde_json::to_string(ask).map_err(|e| PlatformError(e.to_string()))?;
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post).with_body(Some(body.into()));
+        let request =
+            worker::Request::new_with_init(&format!("{INTERNAL_HOST}/{binding}"), &init).map_err(error(binding))?;
+        let mut response = stub.fetch_with_request(request).await.map_err(error(binding))?;
+        response.json::<T>().await.map_err(error(binding))
+    }
+}
+
 impl LooseFiles for EdgePlatform {
     async fn read_loose(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
         let assets = self.env.assets("ASSETS").map_err(error("ASSETS binding"))?;
@@ -82,21 +107,22 @@ impl Platform for EdgePlatform {
         packs::read(self, reader.as_ref().as_ref(), file).await
     }
 
-    async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {
-        let namespace = self.env.durable_object("RATE_LIMITER").map_err(error("RATE_LIMITER binding"))?;
-        let stub = namespace.id_from_name(client).and_then(|id| id.get_stub()).map_err(error("rate-limit object"))?;
-        let ask = Ask { now_ms, limit: self.limits.limit, window_ms: self.limits.window_ms };
-        let body = serde_json::to_string(&ask).map_err(|e| PlatformError(e.to_string()))?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post).with_body(Some(body.into()));
-        let request = worker::Request::new_with_init(&format!("{INTERNAL_HOST}/rate-limit"), &init)
-            .map_err(error("rate-limit request"))?;
-        let mut response = stub.fetch_with_request(request).await.map_err(error("rate-limit object"))?;
-        response.json::<Decision>().await.map_err(error("rate-limit answer"))
+    async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError> {
+        let ask = Ask { now_ms, limit: self.limits.limit, window_ms: self.limits.window_ms, cost };
+        self.ask_object("RATE_LIMITER", client, &ask).await
+    }
+
+    async fn count_mail(&self, ask: &mail_quota::Ask) -> Result<mail_quota::Verdict, PlatformError> {
+        self.ask_object("MAIL_QUOTA", crate::mail_quota::OBJECT, ask).await
     }
 
     fn now_ms(&self) -> u64 {
         worker::Date::now().as_millis()
+    }
+
+    /// No: the runtime cancels a request that waits on another request's I/O as hung.
+    fn shares_work_across_requests(&self) -> bool {
+        false
     }
 
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError> {
@@ -115,12 +141,23 @@ impl Platform for EdgePlatform {
             controller.abort();
         });
         let mut response = Fetch::Request(outgoing).send_with_signal(&signal).await.map_err(error("upstream fetch"))?;
-        let body = response.bytes().await.map_err(error("upstream body"))?;
-        Ok(UpstreamResponse {
-            status: response.status_code(),
-            headers: response.headers().entries().map(|(n, v)| (n.to_ascii_lowercase(), v)).collect(),
-            body: Bytes::from(body),
-        })
+        let headers: Vec<(String, String)> =
+            response.headers().entries().map(|(n, v)| (n.to_ascii_lowercase(), v)).collect();
+        let declared = headers.iter().find(|(name, _)| name == "content-length").and_then(|(_, v)| v.parse().ok());
+        // Core refuses a body past the cap: read one byte past it at most, and none of one
+        // declared longer.
+        let mut body = Vec::new();
+        if declared.is_none_or(|length: u64| length <= request.max_bytes as u64) {
+            let mut stream = response.stream().map_err(error("upstream body"))?;
+            while body.len() <= request.max_bytes {
+                match stream.next().await {
+                    Some(chunk) => body.extend_from_slice(&chunk.map_err(error("upstream body"))?),
+                    None => break,
+                }
+            }
+        }
+        body.truncate(request.max_bytes + 1);
+        Ok(UpstreamResponse { status: response.status_code(), headers, body: Bytes::from(body) })
     }
 
     async fn cache_get(&self, key: &str) -> Option<Bytes> {

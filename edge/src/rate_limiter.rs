@@ -10,7 +10,7 @@ use worker::{durable_object, DurableObject, Env, Request, Response, Result, Stat
 
 const STORAGE_KEY: &str = "window";
 
-/// What the Worker asks: one request at `now_ms` under `limits`.
+/// What the Worker asks: one request costing `cost` at `now_ms` under `limits`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Ask {
     /// The request time (Unix ms).
@@ -19,6 +19,8 @@ pub struct Ask {
     pub limit: u32,
     /// Window length (ms).
     pub window_ms: u64,
+    /// What the request costs (an MCP batch: one per message).
+    pub cost: u32,
 }
 
 /// One client's window, kept in memory and persisted so an evicted object resumes it exactly.
@@ -40,7 +42,7 @@ impl DurableObject for RateLimitWindow {
             None => self.state.storage().get::<Window>(STORAGE_KEY).await.ok().flatten(),
         };
         let limits = Limits { limit: ask.limit, window_ms: ask.window_ms };
-        let (window, decision) = Window::check(current, ask.now_ms, limits);
+        let (window, decision) = Window::check(current, ask.now_ms, limits, ask.cost);
         self.window.set(Some(window));
         self.state.storage().put(STORAGE_KEY, window).await?;
         Response::from_json(&decision)

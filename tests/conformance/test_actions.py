@@ -1,5 +1,6 @@
 """Action endpoints: spec 4.4 and 2.3 (export), decisions D6 and D10 (validation, 202 shapes)."""
 
+import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -34,7 +35,6 @@ def invalid(response, *names):
 
 BOOKING = {
     "name": "Ana Mwangi",
-    "email": "ana@example.org",
     "visitTime": "10:30",
     "groupSize": "1-5",
     "tourType": "community-walk",
@@ -42,7 +42,8 @@ BOOKING = {
 
 
 def booking(**changes):
-    body = {**BOOKING, "visitDate": future(), **changes}
+    """A valid booking, to an address of its own (one address gets at most 3 confirmations a day)."""
+    body = {**BOOKING, "email": f"ana.{uuid.uuid4().hex[:12]}@example.org", "visitDate": future(), **changes}
     return {k: v for k, v in body.items() if v is not None}
 
 
@@ -197,11 +198,12 @@ def test_voice_fields_must_be_strings(client):
 
 
 def test_a_booking_is_accepted_with_202_a_reference_and_the_booking(client):
-    r = post_json(client, "/api/send-booking-confirmation", booking(meetingPoint="main-gate", paymentMethod="cash"))
+    body = booking(meetingPoint="main-gate", paymentMethod="cash")
+    r = post_json(client, "/api/send-booking-confirmation", body)
     assert r.status_code == 202, r.text
     doc = r.json()
     assert doc["status"] == "success" and doc["reference"] and doc["message"]
-    assert doc["booking"] == booking(meetingPoint="main-gate", paymentMethod="cash")
+    assert doc["booking"] == body
 
 
 def test_a_booking_may_be_for_today(client):
@@ -255,3 +257,16 @@ def test_a_visit_time_must_be_hh_mm_24h(client, time):
 def test_choice_fields_take_only_the_values_of_site_yaml(client, field):
     doc = invalid(post_json(client, "/api/send-booking-confirmation", booking(**{field: "something-else"})), field)
     assert "must be one of" in doc["errors"][0]["message"]
+
+
+def test_the_fourth_booking_to_one_address_in_a_day_is_429(new_client):
+    address = f"Quota.{uuid.uuid4().hex[:12]}@example.org"
+    spellings = [address, address.lower(), f" {address.upper()} "]
+    for spelling in spellings:
+        r = post_json(new_client(), "/api/send-booking-confirmation", booking(email=spelling))
+        assert r.status_code == 202, r.text
+    refused = post_json(new_client(), "/api/send-booking-confirmation", booking(email=address))
+    doc = problem(refused, 429, "rate_limited")
+    retry = int(refused.headers["Retry-After"])
+    assert 86_000 < retry <= 86_400 and doc["retryAfter"] == retry
+    assert post_json(new_client(), "/api/send-booking-confirmation", booking()).status_code == 202

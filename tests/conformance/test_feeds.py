@@ -3,7 +3,9 @@
 
 import csv
 import io
+import ipaddress
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import feedparser
 import pytest
@@ -168,10 +170,24 @@ def test_weather_alerts_from_a_cap_feed(client, upstream_mode):
     assert second["severity"] == "Moderate" and second["areas"] == []
 
 
-@pytest.mark.parametrize("mode", ["fail", "hang", "garbage"])
-def test_a_failing_alert_feed_is_503(client, upstream_mode, mode):
+@pytest.mark.parametrize("mode", ["fail", "hang", "garbage", "big", "big-unsized"])
+def test_a_failing_alert_feed_is_503_naming_the_feed_by_its_role(client, upstream_mode, mode):
     upstream_mode("alerts", mode)
-    problem(client.get("/api/weather-alerts"), 503, "upstream_unavailable")
+    doc = problem(client.get("/api/weather-alerts"), 503, "upstream_unavailable")
+    assert "weather-alert feed" in doc["detail"]
+    assert "127.0.0.1" not in doc["detail"] and "http" not in doc["detail"], doc["detail"]
+
+
+def test_alert_requests_at_the_same_time_share_one_fetch(new_client, upstream, upstream_mode, target):
+    if target != "native":
+        pytest.skip("the Workers runtime cancels a request that waits on another's fetch (see SECURITY.md)")
+    upstream_mode("alerts", "slow")
+    upstream.SEEN.clear()
+    clients = [new_client() for _ in range(6)]
+    with ThreadPoolExecutor(len(clients)) as pool:
+        answers = list(pool.map(lambda c: c.get("/api/weather-alerts"), clients))
+    assert [r.status_code for r in answers] == [200] * len(clients)
+    assert [path for path in upstream.SEEN if path.startswith("/alerts")] == ["/alerts"]
 
 
 def test_geolocation_is_coarse(client, upstream_mode, target):
@@ -201,6 +217,26 @@ def test_the_client_address_is_passed_to_the_geolocation_upstream(client, upstre
         pytest.skip("native only")
     client.get("/api/geolocation")
     assert upstream.SEEN[-1] == f"/geo/{client.address}"
+
+
+def test_a_location_is_private_to_its_caller(client, upstream_mode):
+    upstream_mode("geo", "ok")
+    r = client.get("/api/geolocation")
+    assert r.status_code == 200
+    assert r.headers["Cache-Control"] == "private, no-store"
+    varies = {name.strip().lower() for name in r.headers["Vary"].split(",")}
+    assert {"x-forwarded-for", "x-real-ip", "cf-connecting-ip"} <= varies
+
+
+def test_only_an_ip_address_is_ever_sent_to_the_geolocation_upstream(client, upstream, target):
+    if target != "native":
+        pytest.skip("on the edge the location comes from the platform, not the upstream")
+    upstream.SEEN.clear()
+    r = client.get("/api/geolocation", headers={"X-Forwarded-For": "garbage-1"})
+    lookups = [path.removeprefix("/geo/") for path in upstream.SEEN if path.startswith("/geo/")]
+    assert all(ipaddress.ip_address(address) for address in lookups), lookups
+    if not lookups:
+        problem(r, 503, "upstream_unavailable")
 
 
 def test_features_carry_their_id_and_csv_numbers_print_plainly(client):

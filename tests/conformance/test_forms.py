@@ -2,6 +2,7 @@
 browser posts them (application/x-www-form-urlencoded), answered the same by every server."""
 
 import re
+import uuid
 from datetime import date, timedelta
 from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlsplit
@@ -50,7 +51,8 @@ def form_post(client, path, data, **kwargs):
 
 
 def visit(**changes):
-    fields = {"name": "Amina Yusuf", "email": "amina@example.org", "visitDate": str(date.today() + timedelta(days=30)),
+    """A valid booking, to an address of its own (one address gets at most 3 confirmations a day)."""
+    fields = {"name": "Amina Yusuf", "email": f"amina.{uuid.uuid4().hex[:12]}@example.org", "visitDate": str(date.today() + timedelta(days=30)),
               "visitTime": "10:30", "groupSize": "1-5", "tourType": "community-walk", "website": ""}
     fields.update(changes)
     return fields
@@ -126,6 +128,16 @@ def test_a_valid_booking_is_answered_with_its_reference(client):
     assert r.status_code == 303 and r.headers["Location"].startswith("/visit/sent?reference=BK-")
     reference = parse_qs(urlsplit(r.headers["Location"]).query)["reference"][0]
     assert reference in html(client.get(r.headers["Location"]))
+
+
+def test_the_fourth_booking_form_to_one_address_in_a_day_is_a_429_page(new_client):
+    address = f"amina.{uuid.uuid4().hex[:12]}@example.org"
+    for _ in range(3):
+        assert form_post(new_client(), "/visit", visit(email=address)).status_code == 303
+    refused = form_post(new_client(), "/visit", visit(email=address))
+    page = html(refused, 429)
+    assert 0 < int(refused.headers["Retry-After"]) <= 86_400
+    assert refused.headers["Retry-After"] in page
 
 
 def test_an_invalid_form_comes_back_with_messages_and_what_was_typed(client):

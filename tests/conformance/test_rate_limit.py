@@ -63,3 +63,26 @@ def test_detail_files_and_preflight_are_not_limited(client):
     assert detail.status_code == 200
     assert "RateLimit-Remaining" not in detail.headers
     assert client.request("OPTIONS", "/api/news").status_code == 204
+
+
+def mcp_batch(client, messages):
+    """POSTs a 2025-03-26 JSON-RPC batch of `messages` pings to /mcp."""
+    batch = [{"jsonrpc": "2.0", "id": n, "method": "ping"} for n in range(messages)]
+    return client.post("/mcp", json=batch, headers={"MCP-Protocol-Version": "2025-03-26",
+                                                    "Accept": "application/json, text/event-stream"})
+
+
+def test_an_mcp_batch_costs_one_request_per_message(client):
+    r = mcp_batch(client, 10)
+    assert r.status_code == 200 and len(r.json()) == 10
+    assert r.headers["RateLimit-Remaining"] == str(RATE_LIMIT - 10)
+
+
+def test_a_batch_larger_than_the_remaining_budget_is_refused_whole_and_takes_nothing(client):
+    assert mcp_batch(client, RATE_LIMIT - 5).status_code == 200
+    refused = mcp_batch(client, 6)
+    doc = problem(refused, 429, "rate_limited")
+    assert int(refused.headers["Retry-After"]) > 0 and doc["retryAfter"] == int(refused.headers["Retry-After"])
+    assert refused.headers["RateLimit-Remaining"] == "5", "a refused batch consumes nothing"
+    r = mcp_batch(client, 5)
+    assert r.status_code == 200 and r.headers["RateLimit-Remaining"] == "0"

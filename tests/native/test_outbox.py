@@ -264,3 +264,25 @@ def test_a_sigkill_loses_no_accepted_submission_and_no_mail(sink):
         sink.wait_for(lambda _: all(sink.about(i) for i in accepted), f"mails of {len(accepted)} accepted submissions")
     finally:
         restarted.stop()
+
+
+def test_the_mail_quota_survives_a_restart_on_the_same_state():
+    state = state_dir()
+    address = "quota.restart@example.org"
+    server = serve(state)
+    try:
+        for n in range(3):
+            r = post(server, "/api/send-booking-confirmation", booking(email=address), address=f"10.20.1.{n}")
+            assert r.status_code == 202, r.text
+    finally:
+        server.stop()
+    server = serve(state)
+    try:
+        refused = post(server, "/api/send-booking-confirmation", booking(email=address.upper()), address="10.20.1.9")
+        other = post(server, "/api/send-booking-confirmation", booking(email="someone.else@example.org"), address="10.20.1.10")
+    finally:
+        server.stop()
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited", refused.text
+    assert 0 < int(refused.headers["Retry-After"]) <= 86_400
+    assert other.status_code == 202
+    assert len(stored(state)) == 4, "the refused booking stored nothing"

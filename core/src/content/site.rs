@@ -76,6 +76,9 @@ pub struct SiteConfig {
     /// `moderated`, `spatial_id`, keys ending in `_id` and keys starting with `_`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hidden_fields: Option<Vec<String>>,
+    /// How much mail the site may send.
+    #[serde(default)]
+    pub mail: MailSettings,
 }
 
 impl SiteConfig {
@@ -85,6 +88,25 @@ impl SiteConfig {
         let from_text = || strings.lookup("labels")?.get(slug)?.as_str();
         self.labels.get(slug).map(String::as_str).or_else(from_text)
     }
+}
+
+/// `mail:` the site-wide cap on outgoing mail (see `crate::mail_quota`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailSettings {
+    /// Mails of any kind sent per hour at most; a submission past it is refused (429).
+    #[serde(default = "default_max_mail_per_hour")]
+    pub max_per_hour: u32,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        MailSettings { max_per_hour: default_max_mail_per_hour() }
+    }
+}
+
+fn default_max_mail_per_hour() -> u32 {
+    200
 }
 
 /// `mcp:` the MCP endpoint's settings.

@@ -45,7 +45,7 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
         let copy = Envelope { from, to: vec![office], reply_to: Some(email) };
         mails.push(compose(ctx.platform, "booking-copy", copy, &values).await?);
     }
-    store(ctx, BOOKING.id, &reference, Value::Object(booking.clone()), mails).await?;
+    store(ctx, BOOKING.id, &reference, Value::Object(booking.clone()), mails, Some(&text("email"))).await?;
     Ok(Accepted { reference, booking })
 }
 
@@ -60,4 +60,45 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         "booking": accepted.booking,
     })))
     .with_status(202))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::App;
+    use crate::http::{Method, Request};
+    use crate::manifest::{Manifest, Routes};
+    use crate::testing::{block_on, FakePlatform};
+
+    fn platform() -> FakePlatform {
+        ["booking-visitor", "booking-copy"].iter().fold(FakePlatform::default(), |platform, name| {
+            platform
+                .with_file(&format!("_portal/mail/{name}.txt"), "Subject: Visit {{reference}}\n\n{{name}}")
+                .with_file(&format!("_portal/mail/{name}.html"), "<p>{{name}}</p>")
+        })
+    }
+
+    fn book(email: &str) -> Request {
+        let body = serde_json::json!({"name": "Ana", "email": email, "visitDate": "2099-01-01", "visitTime": "09:00",
+            "groupSize": "1-5", "tourType": "walk"});
+        Request::new(Method::Post, "/api/send-booking-confirmation")
+            .with_header("content-type", "application/json")
+            .with_body(body.to_string())
+    }
+
+    #[test]
+    fn the_fourth_booking_to_one_address_in_a_day_is_refused_and_stores_nothing() {
+        let mut manifest = Manifest::default();
+        manifest.site.notifications.from = "portal@example.org".into();
+        let app = App::new(manifest, &Routes::new());
+        let platform = platform();
+        for email in ["ana@example.org", "Ana@example.org", " ana@EXAMPLE.org"] {
+            assert_eq!(block_on(app.handle(&platform, book(email))).status, 202);
+            platform.advance(1);
+        }
+        let refused = block_on(app.handle(&platform, book("ana@example.org")));
+        assert_eq!(refused.status, 429);
+        assert_eq!(refused.header("retry-after"), Some("86400"));
+        assert_eq!(platform.submissions.borrow().len(), 3);
+        assert_eq!(block_on(app.handle(&platform, book("eve@example.org"))).status, 202);
+    }
 }

@@ -1,16 +1,21 @@
 //! `GET /api/geolocation` (decisions D7, D10): coarse location only (country, region, city, and
 //! coordinates rounded to one decimal). On the edge it comes from the platform's request metadata;
 //! elsewhere from the upstream template of `site.yaml`, for the client address; otherwise 503.
+//!
+//! A location belongs to its caller: every answer is [`cache_control::PRIVATE`] and varies with
+//! the headers that name the client, and only an address that parses as an IP address is ever
+//! sent upstream (anything else is the unavailable answer, without a lookup).
 
 use serde_json::{json, Value};
 
-use super::upstream;
+use super::upstream::{self, Upstream};
+use crate::cache_control;
 use crate::client;
 use crate::envelope::success;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::{Location, Platform};
-use crate::problem::{ErrorCode, Problem};
+use crate::problem::Problem;
 
 /// What may stay unescaped of an address in a URL path (IPv4 dots, IPv6 colons).
 const ADDRESS: &percent_encoding::AsciiSet =
@@ -21,13 +26,15 @@ fn coarse(value: Option<f64>) -> Value {
 }
 
 fn answer(source: &str, location: &Location) -> Response {
-    Response::json(&success(json!({
+    let vary = client::HEADERS.join(", ");
+    let body = success(json!({
         "source": source,
         "data": {
             "country": location.country, "region": location.region, "city": location.city,
             "latitude": coarse(location.latitude), "longitude": coarse(location.longitude),
         },
-    })))
+    }));
+    Response::json(&body).with_header("cache-control", cache_control::PRIVATE).with_header("vary", vary)
 }
 
 /// Answers `/api/geolocation`.
@@ -35,16 +42,20 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     if let Some(location) = ctx.request.location.as_ref().filter(|l| l.country.is_some() || l.latitude.is_some()) {
         return Ok(answer("edge", location));
     }
-    let unavailable =
-        |why: &str| Problem::new(ErrorCode::UpstreamUnavailable, format!("Geolocation is unavailable: {why}."));
+    let unavailable = |why: &str| Upstream::Geolocation.unavailable(why);
     let Some(template) = ctx.app.manifest().site.upstreams.geolocation.clone() else {
         return Err(unavailable("no geolocation source is configured"));
     };
     let address = client::address(ctx.request);
+    if address.parse::<std::net::IpAddr>().is_err() {
+        return Err(unavailable("the client's address is not an IP address"));
+    }
     let encoded: String = percent_encoding::utf8_percent_encode(&address, ADDRESS).to_string();
     let url = template.replace("{ip}", &encoded);
-    let bytes = upstream::get(ctx, &url, "application/json").await.map_err(|_| unavailable("the lookup failed"))?;
-    let found: Value = serde_json::from_slice(&bytes).map_err(|_| unavailable("the lookup answered no JSON"))?;
+    let bytes = upstream::get(ctx, Upstream::Geolocation, &url, "application/json")
+        .await
+        .map_err(|failure| Upstream::Geolocation.unavailable(failure))?;
+    let found: Value = serde_json::from_slice(&bytes).map_err(|_| unavailable("it answered no JSON"))?;
     let text = |key: &str| found.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
     let number = |key: &str| found.get(key).and_then(Value::as_f64);
     let location = Location {
@@ -55,7 +66,41 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         longitude: number("longitude"),
     };
     if location.country.is_none() && location.latitude.is_none() {
-        return Err(unavailable("the lookup found nothing for this address"));
+        return Err(unavailable("it found nothing for this address"));
     }
     Ok(answer("upstream", &location))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::app::App;
+    use crate::http::{Method, Request, Response};
+    use crate::manifest::{Manifest, Routes};
+    use crate::testing::{block_on, FakePlatform};
+
+    const LOOKUP: &str = "http://geo.test/{ip}";
+
+    fn ask(platform: &FakePlatform, peer: Option<&str>) -> Response {
+        let mut manifest = Manifest::default();
+        manifest.site.upstreams.geolocation = Some(LOOKUP.into());
+        let mut request = Request::new(Method::Get, "/api/geolocation");
+        request.peer = peer.map(str::to_string);
+        block_on(App::new(manifest, &Routes::new()).handle(platform, request))
+    }
+
+    #[test]
+    fn a_location_is_private_to_its_caller_and_varies_with_the_client_headers() {
+        let platform = FakePlatform::default().with_upstream("http://geo.test/192.0.2.7", 200, r#"{"country":"UG"}"#);
+        let response = ask(&platform, Some("192.0.2.7"));
+        assert_eq!(response.status, 200);
+        assert_eq!(response.header("cache-control"), Some("private, no-store"));
+        assert_eq!(response.header("vary"), Some("X-Forwarded-For, X-Real-IP, CF-Connecting-IP"));
+    }
+
+    #[test]
+    fn an_address_that_is_not_an_ip_is_never_sent_upstream() {
+        let platform = FakePlatform::default().with_upstream("http://geo.test/unknown", 200, r#"{"country":"UG"}"#);
+        assert_eq!(ask(&platform, None).status, 503);
+        assert!(platform.fetched.borrow().is_empty(), "{:?}", platform.fetched.borrow());
+    }
 }

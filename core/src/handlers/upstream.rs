@@ -1,13 +1,96 @@
-//! Reaching a third-party upstream (weather, alerts, geolocation): the timeout and the short cache
-//! of `site.yaml`'s `upstreams`, the same on every platform.
+//! Reaching a third-party upstream (weather, alerts, geolocation), the same on every platform: the
+//! timeout and the short cache of `site.yaml`'s `upstreams`, a cap on the size of an answer,
+//! requests for one URL at the same time sharing one fetch (where the platform lets a request wait
+//! on another's: not the Worker), and a failure remembered for a few seconds, so that an upstream
+//! that is down is not asked again by every request meanwhile.
+//!
+//! A failure is told to clients by the upstream's role ("the weather-alert feed") and what went
+//! wrong, never by its URL: the URLs of `site.yaml` are the operator's business.
 
 use bytes::Bytes;
 
 use crate::handlers::Ctx;
-use crate::platform::{Platform, UpstreamRequest};
+use crate::platform::{Platform, UpstreamRequest, UpstreamResponse};
+use crate::problem::{ErrorCode, Problem};
 
-/// GETs `url`, from the cache when a fresh answer is there; any status other than 2xx is a failure.
-pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, url: &str, accept: &str) -> Result<Bytes, String> {
+/// The largest upstream answer read (2 MiB); a larger one is a failure, like an upstream that is
+/// down (no feed or forecast is that big, and the cache's budget is shared).
+pub const MAX_BODY_BYTES: usize = 2 << 20;
+
+/// How long a failure is remembered, in seconds (never longer than `upstreams.cache_seconds`, so
+/// a site that turns the cache off asks every time).
+pub const FAILURE_MEMORY_SECS: u64 = 5;
+
+/// An upstream, by its role: the only name clients see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upstream {
+    /// `upstreams.weather`.
+    Weather,
+    /// `upstreams.weather_alerts`.
+    WeatherAlerts,
+    /// `upstreams.geolocation`.
+    Geolocation,
+}
+
+impl Upstream {
+    /// The upstream as a client reads its name.
+    pub fn role(self) -> &'static str {
+        match self {
+            Upstream::Weather => "the weather forecast",
+            Upstream::WeatherAlerts => "the weather-alert feed",
+            Upstream::Geolocation => "the geolocation lookup",
+        }
+    }
+
+    /// The 503 saying this upstream is unavailable and why (`why` must not name a URL).
+    pub fn unavailable(self, why: impl std::fmt::Display) -> Problem {
+        let role = self.role();
+        let capitalised = format!("{}{}", role[..1].to_ascii_uppercase(), &role[1..]);
+        Problem::new(ErrorCode::UpstreamUnavailable, format!("{capitalised} is unavailable: {why}."))
+    }
+
+    fn failure_key(self) -> String {
+        format!("upstream-failed\u{1f}{}", self.role())
+    }
+}
+
+/// Why an upstream gave no usable answer; its text is safe to show to clients.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// No answer within the timeout, or no connection.
+    Unreachable,
+    /// An answer other than 2xx.
+    Status(u16),
+    /// An answer over [`MAX_BODY_BYTES`].
+    TooLarge,
+    /// It failed a moment ago, and is not asked again yet.
+    Remembered,
+}
+
+impl Failure {
+    /// Whether the failure says the upstream is down (remembered), rather than that it has
+    /// nothing for this one request (a 4xx such as 404).
+    fn is_outage(&self) -> bool {
+        !matches!(self, Failure::Status(status) if (400..500).contains(status) && *status != 429)
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Unreachable => f.write_str("it did not answer in time"),
+            Failure::Status(status) => write!(f, "it answered with status {status}"),
+            Failure::TooLarge => write!(f, "its answer is over the {} MiB limit", MAX_BODY_BYTES >> 20),
+            Failure::Remembered => {
+                write!(f, "it failed moments ago and is asked again within {FAILURE_MEMORY_SECS} seconds")
+            }
+        }
+    }
+}
+
+/// GETs `url` of `upstream`: from the cache when a fresh answer is there; else, unless it failed
+/// moments ago, by one fetch shared with every request asking for `url` meanwhile.
+pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, upstream: Upstream, url: &str, accept: &str) -> Result<Bytes, Failure> {
     let settings = &ctx.app.manifest().site.upstreams;
     let key = format!("upstream\u{1f}{url}");
     if settings.cache_seconds > 0 {
@@ -15,20 +98,116 @@ pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, url: &str, accept: &str) -> Resu
             return Ok(cached);
         }
     }
+    let memory = settings.cache_seconds.min(FAILURE_MEMORY_SECS);
+    if memory > 0 && ctx.platform.cache_get(&upstream.failure_key()).await.is_some() {
+        return Err(Failure::Remembered);
+    }
+    let outcome = if ctx.platform.shares_work_across_requests() {
+        ctx.app.upstream_fetches().run(url, || fetch(ctx, url, accept)).await
+    } else {
+        fetch(ctx, url, accept).await
+    };
+    match &outcome {
+        Ok(body) if settings.cache_seconds > 0 => {
+            ctx.platform.cache_put(&key, body.clone(), settings.cache_seconds).await
+        }
+        Err(failure) if memory > 0 && failure.is_outage() => {
+            ctx.platform.cache_put(&upstream.failure_key(), Bytes::new(), memory).await
+        }
+        _ => {}
+    }
+    outcome
+}
+
+/// One fetch of `url`, its answer checked for status and size.
+async fn fetch<P: Platform>(ctx: &Ctx<'_, P>, url: &str, accept: &str) -> Result<Bytes, Failure> {
     let request = UpstreamRequest {
         url: url.to_string(),
         headers: vec![
             ("accept".into(), accept.into()),
             ("user-agent".into(), format!("portal/{}", env!("CARGO_PKG_VERSION"))),
         ],
-        timeout_ms: settings.timeout_ms,
+        timeout_ms: ctx.app.manifest().site.upstreams.timeout_ms,
+        max_bytes: MAX_BODY_BYTES,
     };
-    let response = ctx.platform.fetch(request).await.map_err(|e| e.0)?;
+    let response = ctx.platform.fetch(request).await.map_err(|_| Failure::Unreachable)?;
     if !(200..300).contains(&response.status) {
-        return Err(format!("{url} answered {}", response.status));
+        return Err(Failure::Status(response.status));
     }
-    if settings.cache_seconds > 0 {
-        ctx.platform.cache_put(&key, response.body.clone(), settings.cache_seconds).await;
+    if too_large(&response) {
+        return Err(Failure::TooLarge);
     }
     Ok(response.body)
+}
+
+/// Whether an answer is over [`MAX_BODY_BYTES`], by what it declared or what was read.
+fn too_large(response: &UpstreamResponse) -> bool {
+    let declared = response.headers.iter().find(|(name, _)| name == "content-length");
+    let declared = declared.and_then(|(_, value)| value.trim().parse::<u64>().ok());
+    response.body.len() > MAX_BODY_BYTES || declared.is_some_and(|length| length > MAX_BODY_BYTES as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::App;
+    use crate::handlers::Ctx;
+    use crate::http::{Method, Request};
+    use crate::manifest::{Manifest, Routes};
+    use crate::query::Query;
+    use crate::routes::Params;
+    use crate::testing::{block_on, FakePlatform};
+
+    const URL: &str = "http://alerts.test/feed";
+
+    fn app(cache_seconds: u64) -> App {
+        let mut manifest = Manifest::default();
+        manifest.site.upstreams.cache_seconds = cache_seconds;
+        App::new(manifest, &Routes::new())
+    }
+
+    fn ask(app: &App, platform: &FakePlatform) -> Result<Bytes, Failure> {
+        let request = Request::new(Method::Get, "/api/weather-alerts");
+        let params = Params::default();
+        let ctx = Ctx { app, platform, request: &request, params: &params, query: Query::parse(None), now_ms: 0 };
+        block_on(get(&ctx, Upstream::WeatherAlerts, URL, "application/xml"))
+    }
+
+    #[test]
+    fn an_answer_over_the_cap_is_a_failure() {
+        let platform = FakePlatform::default().with_upstream(URL, 200, vec![b'x'; MAX_BODY_BYTES + 1]);
+        assert_eq!(ask(&app(0), &platform), Err(Failure::TooLarge));
+        let platform = FakePlatform::default().with_upstream(URL, 200, vec![b'x'; MAX_BODY_BYTES]);
+        assert!(ask(&app(0), &platform).is_ok());
+    }
+
+    #[test]
+    fn a_failure_is_remembered_for_a_few_seconds_then_asked_again() {
+        let platform = FakePlatform::default().with_upstream(URL, 500, "down");
+        let app = app(300);
+        assert_eq!(ask(&app, &platform), Err(Failure::Status(500)));
+        platform.with_upstream_now(URL, 200, "<rss/>");
+        assert_eq!(ask(&app, &platform), Err(Failure::Remembered));
+        assert_eq!(platform.fetched.borrow().len(), 1, "a remembered failure asks nobody");
+        platform.advance(FAILURE_MEMORY_SECS * 1000);
+        assert_eq!(ask(&app, &platform), Ok(Bytes::from("<rss/>")));
+    }
+
+    #[test]
+    fn without_a_cache_nothing_is_remembered_and_a_not_found_never_is() {
+        let platform = FakePlatform::default().with_upstream(URL, 500, "down");
+        assert_eq!(ask(&app(0), &platform), Err(Failure::Status(500)));
+        assert_eq!(ask(&app(0), &platform), Err(Failure::Status(500)));
+        let platform = FakePlatform::default().with_upstream(URL, 404, "no such place");
+        let app = app(300);
+        assert_eq!(ask(&app, &platform), Err(Failure::Status(404)));
+        assert_eq!(ask(&app, &platform), Err(Failure::Status(404)));
+        assert_eq!(platform.fetched.borrow().len(), 2);
+    }
+
+    #[test]
+    fn a_failure_names_the_upstream_by_its_role() {
+        let problem = Upstream::WeatherAlerts.unavailable(Failure::Status(502));
+        assert_eq!(problem.detail, "The weather-alert feed is unavailable: it answered with status 502.");
+    }
 }

@@ -65,7 +65,7 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
         mails.push(compose(ctx.platform, "voice-editors", envelope, &values).await?);
     }
     let data = json!({"title": title, "author": author, "content": content});
-    let received_at = store(ctx, VOICE.id, &id, data, mails).await?;
+    let received_at = store(ctx, VOICE.id, &id, data, mails, None).await?;
     Ok(Accepted { id, received_at })
 }
 
@@ -87,6 +87,7 @@ mod tests {
 
     use crate::app::App;
     use crate::http::{Method, Request};
+    use crate::mail_quota;
     use crate::manifest::Manifest;
     use crate::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
     use crate::ratelimit::Decision;
@@ -138,8 +139,8 @@ mod tests {
         async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
             self.0.read_asset(file).await
         }
-        async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {
-            self.0.rate_limit(client, now_ms).await
+        async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError> {
+            self.0.rate_limit(client, now_ms, cost).await
         }
         fn now_ms(&self) -> u64 {
             self.0.now_ms()
@@ -152,6 +153,9 @@ mod tests {
         }
         async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64) {
             self.0.cache_put(key, value, ttl_secs).await
+        }
+        async fn count_mail(&self, ask: &mail_quota::Ask) -> Result<mail_quota::Verdict, PlatformError> {
+            self.0.count_mail(ask).await
         }
         async fn store_submission(&self, _: &Submission) -> Result<(), PlatformError> {
             Err(PlatformError("disk full".into()))

@@ -4,12 +4,12 @@
 use serde_json::{json, Map, Value};
 
 use super::files::read_json_file;
-use super::upstream;
+use super::upstream::{self, Upstream};
 use crate::envelope::success;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::Platform;
-use crate::problem::{ErrorCode, Problem};
+use crate::problem::Problem;
 use crate::time::DateTime;
 
 /// Where the build writes `data/weather-fallback.yaml` (as JSON).
@@ -67,7 +67,7 @@ pub fn fallback(file: &Value, now: DateTime) -> Option<Value> {
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let now = DateTime::from_unix((ctx.now_ms / 1000) as i64);
     if let Some(url) = ctx.app.manifest().site.upstreams.weather.clone() {
-        if let Ok(bytes) = upstream::get(ctx, &url, "application/json").await {
+        if let Ok(bytes) = upstream::get(ctx, Upstream::Weather, &url, "application/json").await {
             if let Some(answer) = serde_json::from_slice(&bytes).ok().and_then(|v| from_open_meteo(&v, now)) {
                 return Ok(Response::json(&answer));
             }
@@ -76,10 +76,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let file = read_json_file(ctx.platform, FALLBACK_FILE).await?;
     match file.as_ref().and_then(|f| fallback(f, now)) {
         Some(answer) => Ok(Response::json(&answer)),
-        None => Err(Problem::new(
-            ErrorCode::UpstreamUnavailable,
-            "The weather upstream is unavailable and the site publishes no seasonal fallback for this month.",
-        )),
+        None => Err(Upstream::Weather.unavailable("the site publishes no seasonal fallback for this month")),
     }
 }
 

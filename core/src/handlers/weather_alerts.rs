@@ -3,13 +3,13 @@
 
 use serde_json::json;
 
-use super::upstream;
+use super::upstream::{self, Upstream};
 use crate::alert_feed;
 use crate::envelope::success;
 use crate::handlers::Ctx;
 use crate::http::Response;
 use crate::platform::Platform;
-use crate::problem::{ErrorCode, Problem};
+use crate::problem::Problem;
 use crate::time::DateTime;
 
 /// Answers `/api/weather-alerts`.
@@ -20,12 +20,9 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
             json!({"source": "none", "updatedAt": updated_at, "data": {"alerts": []}}),
         )));
     };
-    let unavailable = |why: String| {
-        Problem::new(ErrorCode::UpstreamUnavailable, format!("The weather-alert feed is unavailable: {why}."))
-    };
-    let bytes = upstream::get(ctx, &url, "application/rss+xml, application/atom+xml, application/xml;q=0.9")
-        .await
-        .map_err(unavailable)?;
-    let alerts = alert_feed::parse(&String::from_utf8_lossy(&bytes)).map_err(|e| unavailable(e.0))?;
+    let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9";
+    let feed = Upstream::WeatherAlerts;
+    let bytes = upstream::get(ctx, feed, &url, accept).await.map_err(|failure| feed.unavailable(failure))?;
+    let alerts = alert_feed::parse(&String::from_utf8_lossy(&bytes)).map_err(|e| feed.unavailable(e.0))?;
     Ok(Response::json(&success(json!({"source": "upstream", "updatedAt": updated_at, "data": {"alerts": alerts}}))))
 }

@@ -53,6 +53,18 @@ fn cannot_be_rebound(host: &str) -> bool {
     name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::Ipv4Addr>().is_ok()
 }
 
+/// What a request costs of its client's rate-limit budget: one per message of a JSON-RPC batch
+/// (so a batch cannot multiply the limit), one for anything else (a body that is not a JSON array
+/// is answered, with its error if any, as one request).
+pub fn cost(request: &Request) -> u32 {
+    let body = request.body.trim_ascii_start();
+    if !body.starts_with(b"[") {
+        return 1;
+    }
+    serde_json::from_slice::<Vec<serde::de::IgnoredAny>>(body)
+        .map_or(1, |messages| u32::try_from(messages.len()).unwrap_or(u32::MAX).max(1))
+}
+
 /// The revision a request speaks, checked against its headers.
 ///
 /// A request names its revision in the `MCP-Protocol-Version` header and, if modern, in
@@ -233,6 +245,15 @@ mod tests {
         assert!(!allowed(&[("origin", "http://evil.example.com:8787"), ("host", "evil.example.com:8787")]));
         assert!(!allowed(&[("origin", "null")]));
         assert!(!allowed(&[("origin", "http://localhost:9999"), ("host", "localhost:8787")]));
+    }
+
+    #[test]
+    fn a_batch_costs_one_per_message_and_anything_else_one() {
+        let post = |body: &str| request(&[]).with_body(body.to_string());
+        assert_eq!(cost(&post(r#" [{"id":1},{"id":2},3]"#)), 3);
+        assert_eq!(cost(&post(r#"{"id":1}"#)), 1);
+        assert_eq!(cost(&post("[]")), 1);
+        assert_eq!(cost(&post("[{")), 1);
     }
 
     #[test]

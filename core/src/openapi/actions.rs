@@ -84,7 +84,14 @@ pub fn booking(facts: &Facts) -> Description {
         json!({"reference": {"type": "string"}, "message": {"type": "string"}, "booking": {"type": "object"}}),
     );
     Description::default()
-        .respond("202", content("Stored; the confirmation is sent to the visitor and the site.", media::JSON, answer))
+        .respond(
+            "202",
+            content(
+                "Stored; the confirmation is sent to the visitor and the site. One address is sent at most 3 confirmations per 24 hours, and the site at most `mail.max_per_hour` mails per hour: past either, 429 with `Retry-After`, and nothing is stored.",
+                media::JSON,
+                answer,
+            ),
+        )
         .body(form_schema(&BOOKING, facts), true)
         .errors(&BODY_ERRORS)
 }

@@ -39,7 +39,12 @@ pub fn geolocation(_: &Facts) -> Description {
         &["source", "data"],
         json!({"source": {"type": "string", "enum": ["edge", "upstream"]}, "data": {"type": "object"}}),
     );
-    Description::ok(content("Coarse location of the client.", media::JSON, answer)).errors(&[UpstreamUnavailable])
+    Description::ok(content(
+        "Coarse location of the client; `Cache-Control: private, no-store`, so no shared cache keeps it.",
+        media::JSON,
+        answer,
+    ))
+    .errors(&[UpstreamUnavailable])
 }
 
 /// `GET /api/analytics/pageviews` (deprecated).

@@ -38,7 +38,7 @@ pub fn call(_: &Facts) -> Description {
             "content": {media::JSON: {"schema": schema("JsonRpcResponse")}, "application/problem+json": {"schema": schema("Problem")}}})
     };
     Description::ok(json_content(
-        "The JSON-RPC response (a JSON-RPC error for bad params; an array for a batch of MCP 2025-03-26 and earlier).",
+        "The JSON-RPC response (a JSON-RPC error for bad params; an array for a batch of MCP 2025-03-26 and earlier). A batch costs one request of the client's rate limit per message, and one larger than what remains is refused whole (429) without running any of it.",
         "JsonRpcResponse",
     ))
     .respond("202", json!({"description": "A notification or a response was accepted; no body."}))

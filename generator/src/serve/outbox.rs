@@ -104,6 +104,12 @@ impl Outbox {
         self.wake.notify_one();
         Ok(())
     }
+
+    /// Counts a submission's mails against the mail quotas, durably (see `Store::count_mail`).
+    pub async fn count_mail(&self, ask: &portal_core::mail_quota::Ask) -> Result<portal_core::mail_quota::Verdict> {
+        let ask = ask.clone();
+        blocking(&self.store, move |store| store.count_mail(&ask)).await
+    }
 }
 
 async fn blocking<T: Send + 'static>(

@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
+use portal_core::mail_quota;
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 use portal_core::ratelimit::{Decision, MemoryStore};
 
@@ -137,9 +138,9 @@ impl Platform for NativePlatform {
         }
     }
 
-    async fn rate_limit(&self, client: &str, now_ms: u64) -> Result<Decision, PlatformError> {
+    async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError> {
         let mut store = self.limiter.lock().map_err(|_| PlatformError("rate-limit store poisoned".into()))?;
-        Ok(store.check(client, now_ms))
+        Ok(store.check(client, now_ms, cost))
     }
 
     fn now_ms(&self) -> u64 {
@@ -152,15 +153,25 @@ impl Platform for NativePlatform {
         for (name, value) in &request.headers {
             outgoing = outgoing.header(name, value);
         }
-        let response = outgoing.send().await.map_err(failed)?;
+        let mut response = outgoing.send().await.map_err(failed)?;
         let status = response.status().as_u16();
         let headers = response
             .headers()
             .iter()
             .filter_map(|(n, v)| v.to_str().ok().map(|v| (n.as_str().to_string(), v.to_string())))
             .collect();
-        let body = response.bytes().await.map_err(failed)?;
-        Ok(UpstreamResponse { status, headers, body })
+        let mut body = Vec::new();
+        let declared_over = response.content_length().is_some_and(|length| length > request.max_bytes as u64);
+        // Core refuses a body past the cap: read one byte past it at most, and none of one
+        // declared longer.
+        while !declared_over && body.len() <= request.max_bytes {
+            match response.chunk().await.map_err(failed)? {
+                Some(chunk) => body.extend_from_slice(&chunk),
+                None => break,
+            }
+        }
+        body.truncate(request.max_bytes + 1);
+        Ok(UpstreamResponse { status, headers, body: Bytes::from(body) })
     }
 
     async fn cache_get(&self, key: &str) -> Option<Bytes> {
@@ -173,6 +184,10 @@ impl Platform for NativePlatform {
         if let Ok(mut answers) = self.answers.lock() {
             answers.put(key, value, now, ttl_secs.saturating_mul(1000));
         }
+    }
+
+    async fn count_mail(&self, ask: &mail_quota::Ask) -> Result<mail_quota::Verdict, PlatformError> {
+        self.outbox.count_mail(ask).await.map_err(|e| PlatformError(format!("counting mail: {e:#}")))
     }
 
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {

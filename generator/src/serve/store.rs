@@ -9,10 +9,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{anyhow, Context, Result};
+use portal_core::mail_quota;
 use portal_core::outbox::{self, Outcome, SqlValue, Statement, Status};
 use portal_core::platform::{Mail, Submission};
+use portal_core::ratelimit::Window;
 use rusqlite::types::Value as Sql;
-use rusqlite::{params_from_iter, Connection};
+use rusqlite::{params_from_iter, Connection, OptionalExtension, TransactionBehavior};
 
 /// The database file inside the state folder.
 pub const DB_FILE: &str = "portal.sqlite3";
@@ -77,6 +79,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.execute_batch(outbox::SCHEMA).with_context(|| format!("creating the tables of {}", path.display()))?;
+        conn.execute_batch(mail_quota::SCHEMA).with_context(|| format!("creating the tables of {}", path.display()))?;
         for migration in outbox::MIGRATIONS {
             if let Err(e) = conn.execute_batch(migration) {
                 if !outbox::already_migrated(&e.to_string()) {
@@ -121,6 +124,28 @@ impl Store {
                 tx.execute(statement.sql, params_from_iter(params(statement)))?;
             }
             tx.commit()
+        })
+    }
+
+    /// Counts a submission's mails against the mail quotas in one transaction (see
+    /// `portal_core::mail_quota`), dropping the windows that have ended.
+    pub fn count_mail(&self, ask: &mail_quota::Ask) -> Result<mail_quota::Verdict> {
+        self.with(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut held = Vec::new();
+            for key in ask.keys() {
+                let window = tx.query_row(mail_quota::SELECT, [&key], |row| {
+                    Ok(Window { start_ms: row.get::<_, i64>(0)?.max(0) as u64, count: row.get(1)? })
+                });
+                held.push(window.optional()?);
+            }
+            let (updated, verdict) = mail_quota::decide(ask, &held);
+            for (key, window) in updated {
+                tx.execute(mail_quota::UPSERT, rusqlite::params![key, window.start_ms as i64, window.count])?;
+            }
+            tx.execute(mail_quota::SWEEP, [mail_quota::sweep_before(ask.now_ms)])?;
+            tx.commit()?;
+            Ok(verdict)
         })
     }
 
@@ -239,6 +264,23 @@ mod tests {
         let listed = &store.list(Some("voice")).expect("list")[0];
         assert_eq!((listed.mails_sent, listed.mails_pending, listed.delivered_via.as_str()), (1, 1, "smtp"));
         assert!(store.list(Some("booking")).expect("list").is_empty());
+    }
+
+    #[test]
+    fn mail_quotas_survive_reopening() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ask = mail_quota::Ask {
+            recipient: Some(mail_quota::recipient_key("ana@example.org")),
+            mails: 2,
+            per_hour: 200,
+            now_ms: 1_000,
+        };
+        for _ in 0..mail_quota::PER_RECIPIENT {
+            let store = Store::open(dir.path()).expect("open");
+            assert_eq!(store.count_mail(&ask).expect("count"), mail_quota::Verdict::Allowed);
+        }
+        let verdict = Store::open(dir.path()).expect("reopen").count_mail(&ask).expect("count");
+        assert!(matches!(verdict, mail_quota::Verdict::Refused { quota: mail_quota::Quota::Recipient, .. }));
     }
 
     #[test]
