@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
+use axum::http::header::HOST;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use portal::build::{build, BuildOptions};
@@ -38,6 +39,10 @@ async fn state(dir: &Path) -> Arc<ServerState> {
 async fn send(state: &Arc<ServerState>, request: Request<Body>) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
     let mut request = request;
     request.extensions_mut().insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+    // Every HTTP/1.1 client names the host (a request without one is refused, as tested below).
+    if !request.headers().contains_key(HOST) {
+        request.headers_mut().insert(HOST, "localhost".parse().expect("a header value"));
+    }
     let response = router(Arc::clone(state)).oneshot(request).await.expect("the router answers");
     let (parts, body) = response.into_parts();
     let bytes = body.collect().await.map(|b| b.to_bytes().to_vec()).unwrap_or_default();
@@ -92,4 +97,20 @@ async fn unknown_api_paths_are_problems_and_unknown_pages_the_404_page() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(headers["content-type"].to_str().unwrap_or_default().starts_with("text/html"));
     assert!(String::from_utf8_lossy(&body).contains("<html"));
+}
+
+#[tokio::test]
+async fn an_http_1_1_request_with_two_hosts_is_refused_by_the_core_answer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let state = state(dir.path()).await;
+    let request = Request::get("/api/news")
+        .header(HOST, "a.example")
+        .header(HOST, "b.example")
+        .body(Body::empty())
+        .expect("a request");
+    let (status, headers, body) = send(&state, request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(headers["api-version"], "1.0.0");
+    let problem: Value = serde_json::from_slice(&body).expect("JSON");
+    assert_eq!(problem["code"], "bad_request");
 }
