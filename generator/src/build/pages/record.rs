@@ -164,7 +164,8 @@ fn markdown(r: &Renderer, record: &Record, facts: &[Value], api_url: &str) -> St
         md.push_str(&format!("{image}\n\n"));
     }
     for fact in facts {
-        md.push_str(&format!("- **{}**: {}\n", text(&fact["label"]), text(&fact["value"])));
+        // A fact's value is markdown already, escaped and linked by the rules of `facts`.
+        md.push_str(&format!("- **{}**: {}\n", text(&fact["label"]), fact["value"].as_str().unwrap_or_default()));
     }
     let (tags, category) = terms(record);
     if let Some(category) = category {

@@ -145,7 +145,16 @@ impl<'a> Resolver<'a> {
     /// The resolver of a rebuild: `own` are tables of groups not made again that pages link to
     /// (the theme's and the static files').
     fn new(view: &'a RouteView, model: &'a crate::build::model::Model, redo: &'a Redo, own: &'a [Output]) -> Self {
-        let mut pages: std::collections::HashSet<&str> = model.all().map(|card| card.url.as_str()).collect();
+        // A record's page is a file, except a page introducing one rendered per request (`/visit`).
+        let per_request = |card: &crate::build::model::Card| {
+            card.collection == portal_core::collections::PAGES
+                && matches!(
+                    portal_core::routes::page_at(&card.url),
+                    portal_core::routes::PageAt::Introduces { per_request: true, .. }
+                )
+        };
+        let mut pages: std::collections::HashSet<&str> =
+            model.all().filter(|card| !per_request(card)).map(|card| card.url.as_str()).collect();
         // The navigation links the listing of every collection with records.
         let listings = model.collections.iter().filter(|(_, cards)| !cards.is_empty());
         pages.extend(
