@@ -95,7 +95,7 @@ fn a_page_at_each_kind_of_generated_url_introduces_that_page() {
     assert_eq!(intros["/search"]["summary"], "Search tips.");
     assert_eq!(
         intros["/visit"]["html"],
-        "<p>Tours leave from the <strong>gatehouse</strong> on Tuesdays and Fridays; bring an identity card.</p>\n"
+        "<p dir=\"auto\">Tours leave from the <strong>gatehouse</strong> on Tuesdays and Fridays; bring an identity card.</p>\n"
     );
     assert!(!read(path, "_portal/manifest.json").contains(path.to_str().expect("utf-8")), "no local paths published");
     let pages: Value = serde_json::from_str(&read(path, "api/pages.json")).expect("JSON");
@@ -208,7 +208,7 @@ fn files_written_on_windows_and_events_with_offsets_publish() {
     let crlf: Value = serde_json::from_str(&read(dir.path(), "api/news/crlf.json")).expect("JSON");
     let record = &crlf["data"]["news"][0];
     assert_eq!((record["title"].as_str(), record["tags"][0].as_str()), (Some("Written on Windows"), Some("market")));
-    assert!(read(dir.path(), "news/crlf.html").contains("<p>Line two</p>"));
+    assert!(read(dir.path(), "news/crlf.html").contains("<p dir=\"auto\">Line two</p>"));
     let event: Value = serde_json::from_str(&read(dir.path(), "api/events/evening.json")).expect("JSON");
     assert_eq!(event["data"]["events"][0]["start"], "2026-05-01T18:30:00+03:00");
     assert!(read(dir.path(), "news/empty.html").contains("No body at all"));
