@@ -33,15 +33,27 @@ pub fn prepare(html: &str, strings: &Strings, statics: &StaticFiles) -> String {
     if html.contains("<img") {
         html = resolve_images(&html, statics);
     }
+    if html.contains("<table") || html.contains("<pre") {
+        html = scrollable(&html);
+    }
     blocks_auto(&html)
 }
 
-/// Each paragraph, list item, heading, quote and table cell takes its direction from its own text
+/// Tables and code blocks scroll inside themselves rather than widen the page on a phone, and can
+/// be scrolled from the keyboard (focusable).
+fn scrollable(html: &str) -> String {
+    html.replace("<table>", "<div class=\"table-scroll\" tabindex=\"0\"><table>")
+        .replace("</table>", "</table></div>")
+        .replace("<pre>", "<pre tabindex=\"0\">")
+}
+
+/// Each paragraph, heading, quote and table cell takes its direction from its own text
 /// (`dir="auto"`), so an English paragraph inside an Arabic story reads left to right and the
 /// other way round; blocks that already say their direction keep it.
 fn blocks_auto(html: &str) -> String {
-    const BLOCKS: &[&str] =
-        &["<p>", "<li>", "<h2>", "<h3>", "<h4>", "<h5>", "<h6>", "<blockquote>", "<td>", "<th>", "<dd>"];
+    // Not list items: an item set right to left inside a list set left to right puts its marker
+    // outside the list's box, which widens a phone's page.
+    const BLOCKS: &[&str] = &["<p>", "<h2>", "<h3>", "<h4>", "<h5>", "<h6>", "<blockquote>", "<td>", "<th>", "<dd>"];
     let mut out = html.to_string();
     for block in BLOCKS {
         if out.contains(block) {
