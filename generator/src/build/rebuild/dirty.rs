@@ -47,7 +47,7 @@ pub fn terms(model: &Model, old: &BTreeMap<String, Card>, read: &BTreeSet<String
 }
 
 /// What a content page at `card`'s URL is, for pages (see `pages::intro`).
-fn page_kind(card: &Card) -> Option<PageAt> {
+pub fn page_kind(card: &Card) -> Option<PageAt> {
     (card.collection == PAGES).then(|| page_at(&card.url))
 }
 

@@ -147,11 +147,10 @@ impl<'a> Resolver<'a> {
     fn new(view: &'a RouteView, model: &'a crate::build::model::Model, redo: &'a Redo, own: &'a [Output]) -> Self {
         // A record's page is a file, except a page introducing one rendered per request (`/visit`).
         let per_request = |card: &crate::build::model::Card| {
-            card.collection == portal_core::collections::PAGES
-                && matches!(
-                    portal_core::routes::page_at(&card.url),
-                    portal_core::routes::PageAt::Introduces { per_request: true, .. }
-                )
+            matches!(
+                super::dirty::page_kind(card),
+                Some(portal_core::routes::PageAt::Introduces { per_request: true, .. })
+            )
         };
         let mut pages: std::collections::HashSet<&str> =
             model.all().filter(|card| !per_request(card)).map(|card| card.url.as_str()).collect();
