@@ -98,6 +98,48 @@ pub fn attribute(tag: &str, name: &str) -> Option<String> {
     attributes(tag).into_iter().find(|(n, _)| n == name).map(|(_, v)| v)
 }
 
+/// `html` with each run of text between tags replaced by what `edit` makes of it, except inside
+/// the elements named in `skip` (lower case; `a`, `code`...), whose text is kept as it is. A tag's
+/// quoted attribute values may hold `>`; comments are kept whole.
+pub fn map_text(html: &str, skip: &[&str], mut edit: impl FnMut(&str) -> String) -> String {
+    let mut out = String::with_capacity(html.len() + 64);
+    let (mut at, mut skipping) = (0, 0usize);
+    while at < html.len() {
+        let next = html[at..].find('<').map_or(html.len(), |n| at + n);
+        let text = &html[at..next];
+        out.push_str(&if skipping == 0 && !text.is_empty() { edit(text) } else { text.to_string() });
+        if next == html.len() {
+            break;
+        }
+        let end = tag_end(html, next);
+        let tag = &html[next..end];
+        let name: String = tag[1..].trim_start_matches('/').chars().take_while(char::is_ascii_alphanumeric).collect();
+        if skip.contains(&name.to_ascii_lowercase().as_str()) && !tag.ends_with("/>") {
+            skipping = if tag.starts_with("</") { skipping.saturating_sub(1) } else { skipping + 1 };
+        }
+        out.push_str(tag);
+        at = end;
+    }
+    out
+}
+
+/// Where the tag or comment starting at `start` (a `<`) ends: after its `>` outside quotes.
+fn tag_end(html: &str, start: usize) -> usize {
+    if html[start..].starts_with("<!--") {
+        return html[start..].find("-->").map_or(html.len(), |n| start + n + 3);
+    }
+    let mut quote = None;
+    for (i, c) in html[start..].char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '>') => return start + i + 1,
+            _ => {}
+        }
+    }
+    html.len()
+}
+
 /// Text for an attribute value between double quotes.
 pub fn escape_attribute(value: &str) -> String {
     value.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
@@ -131,5 +173,12 @@ mod tests {
         assert_eq!(pairs, [("disabled", ""), ("type", "checkbox"), ("checked", ""), ("alt", "a \"b\"")]);
         assert_eq!(attribute(r#"<img src="x&amp;y.jpg">"#, "src").as_deref(), Some("x&amp;y.jpg"));
         assert_eq!(unescape("x&amp;y &quot;z&quot;"), "x&y \"z\"");
+    }
+
+    #[test]
+    fn maps_text_outside_skipped_elements_and_tags() {
+        let html = r#"<p title="a>b">one <a href="x">two</a> <code>three</code> <!-- four --><br/>five</p>"#;
+        let mapped = map_text(html, &["a", "code"], |t| t.to_uppercase());
+        assert_eq!(mapped, r#"<p title="a>b">ONE <a href="x">two</a> <code>three</code> <!-- four --><br/>FIVE</p>"#);
     }
 }

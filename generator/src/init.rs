@@ -54,6 +54,11 @@ mod tests {
     fn the_starter_settings_show_every_key_of_site_yaml() {
         let mut site = SiteConfig::default();
         site.menu.push(portal_core::content::MenuItem::default());
+        // Keys written only when set are shown too.
+        let some = || Some(String::new());
+        (site.image, site.favicon, site.theme_color, site.timezone) = (some(), some(), some(), some());
+        site.labels.insert(String::new(), String::new());
+        (site.hidden_fields, site.booking.link_from) = (Some(Vec::new()), Some(Vec::new()));
         let mut all = Vec::new();
         keys("", &serde_json::to_value(&site).expect("settings serialise"), &mut all);
         let text = String::from_utf8_lossy(STARTER[0].1);

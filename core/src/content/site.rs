@@ -65,8 +65,8 @@ pub struct SiteConfig {
     /// The colour a browser tints its bar with (`#0b5cad`); unset: the theme's accent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme_color: Option<String>,
-    /// The zone times are shown in, as an offset from UTC (`+03:00`); unset: each time in the
-    /// offset it was written with.
+    /// The zone times are shown in: an offset from UTC (`+03:00`) or an IANA zone name
+    /// (`Africa/Kampala`, its summer time kept); unset: each time in the offset it was written with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// How slugs in front-matter values read on pages and in form choices (`zone-a: Zone A`).

@@ -11,6 +11,7 @@ pub mod site;
 pub mod skills;
 pub mod spatial;
 pub mod statics;
+pub mod zone;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};

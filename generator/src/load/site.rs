@@ -18,12 +18,8 @@ pub fn parse(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
             format!("`menu` item {} needs a non-empty `title` and `url`", n + 1),
         ));
     }
-    if let Some(zone) = site.timezone.as_deref().filter(|z| portal_core::time::parse_offset(z).is_none()) {
-        return Err(ContentError::new(
-            file,
-            line("timezone"),
-            format!("`timezone: {zone}` is not an offset from UTC: write it like +03:00 (or UTC)"),
-        ));
+    if let Some(Err(message)) = site.timezone.as_deref().map(super::zone::Zone::parse) {
+        return Err(ContentError::new(file, line("timezone"), message));
     }
     Ok(site)
 }

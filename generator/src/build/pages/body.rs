@@ -6,7 +6,9 @@
 //! - an empty table header cell becomes a data cell (a header must say what it heads);
 //! - table alignment moves from `style` attributes to classes (pages allow no inline styles);
 //! - images whose path names a static file get its URL, pixel size, lazy loading and, when it has
-//!   resized variants, `srcset` and `sizes`.
+//!   resized variants, `srcset` and `sizes`;
+//! - international phone numbers in the text are `tel:` links, and dates and other runs of Latin
+//!   letters and digits inside right-to-left text are isolated (see [`text_acts`]).
 
 use std::ops::Range;
 
@@ -36,6 +38,9 @@ pub fn prepare(html: &str, strings: &Strings, statics: &StaticFiles) -> String {
     if html.contains("<table") || html.contains("<pre") {
         html = scrollable(&html);
     }
+    if html.contains('+') || html.chars().any(right_to_left) {
+        html = text_acts(&html);
+    }
     blocks_auto(&html)
 }
 
@@ -60,6 +65,75 @@ fn blocks_auto(html: &str) -> String {
             out = out.replace(block, &format!("{} dir=\"auto\">", &block[..block.len() - 1]));
         }
     }
+    out
+}
+
+/// Text a resident can act on and read in order: an international phone number (`+` and 6-15
+/// digits) outside links and code becomes a `tel:` link set left to right, so it can be tapped and
+/// keeps its digits' order inside right-to-left text; in text with right-to-left letters, a run
+/// of Latin letters and digits (`18 November 2026`, `30 000 UGX`) is isolated (`<bdi>`), which
+/// the bidirectional algorithm would otherwise reorder ("November 2026 18").
+fn text_acts(html: &str) -> String {
+    html::map_text(html, &["a", "code", "pre", "script", "style", "textarea"], |text| {
+        let text = if text.chars().any(right_to_left) { isolate_runs(text) } else { text.to_string() };
+        if text.contains('+') {
+            tap_phones(&text)
+        } else {
+            text
+        }
+    })
+}
+
+/// Whether `c` is a letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko...).
+fn right_to_left(c: char) -> bool {
+    matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF)
+}
+
+/// `text` with each run of Latin letters and digits holding a digit and a letter or two groups
+/// of digits (a date, an amount with its currency, a number written in groups) inside `<bdi>`.
+fn isolate_runs(text: &str) -> String {
+    let latin = |c: char| c.is_ascii_digit() || (c.is_alphabetic() && (c as u32) < 0x0250);
+    let inner = |c: char| latin(c) || " ,.:/-\u{a0}".contains(c);
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut at = 0;
+    while let Some(start) = text[at..].find(latin).map(|n| at + n) {
+        let end = text[start..].find(|c: char| !inner(c)).map_or(text.len(), |n| start + n);
+        let run = text[start..end].trim_end_matches(|c: char| !latin(c));
+        let digits = run.chars().any(|c| c.is_ascii_digit());
+        let words = run.split(|c: char| !latin(c)).filter(|w| !w.is_empty()).count();
+        out.push_str(&text[at..start]);
+        // After a `+` the run is a phone number, which becomes a link set left to right.
+        if digits && words >= 2 && !text[..start].ends_with('+') {
+            out.push_str(&format!("<bdi>{run}</bdi>"));
+        } else {
+            out.push_str(run);
+        }
+        at = start + run.len();
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// `text` with each international phone number (a `+` not inside a word, then digits) a link.
+fn tap_phones(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 48);
+    let mut rest = text;
+    while let Some(plus) = rest.find('+') {
+        let starts_number = rest[plus + 1..].starts_with(|c: char| c.is_ascii_digit());
+        let inside_word = rest[..plus].chars().next_back().is_some_and(char::is_alphanumeric);
+        if !starts_number || inside_word {
+            out.push_str(&rest[..=plus]);
+            rest = &rest[plus + 1..];
+            continue;
+        }
+        let (before, found, after) = super::facts::phone_run(rest, plus);
+        out.push_str(before);
+        if let Some((target, shown)) = found {
+            out.push_str(&super::facts::number_link(&target, shown).0);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
     out
 }
 
@@ -214,6 +288,20 @@ mod tests {
 
     use super::*;
     use crate::images::Size;
+
+    #[test]
+    fn phone_numbers_in_text_can_be_tapped_and_keep_their_order_in_arabic() {
+        let html = "<p>Call <strong>+256 700 000 104</strong>, not +1 or C++ 2026.</p>\n\
+                    <p>\u{627}\u{62a}\u{635}\u{644} \u{200e}+256 700 000 100 \u{64a}\u{648}\u{645} 18 November 2026.</p>\n\
+                    <p><a href=\"tel:1\">+256 700 000 101</a> <code>+256 700 000 102</code></p>";
+        let out = text_acts(html);
+        let link = |n: &str| format!("<a dir=\"ltr\" href=\"tel:+256700000{n}\">+256 700 000 {n}</a>");
+        assert!(out.contains(&format!("<strong>{}</strong>, not +1 or C++ 2026.", link("104"))), "{out}");
+        assert!(out.contains(&format!("\u{200e}{} ", link("100"))), "{out}");
+        assert!(out.contains("<bdi>18 November 2026</bdi>."), "{out}");
+        assert!(out.contains("<a href=\"tel:1\">+256 700 000 101</a> <code>+256 700 000 102</code>"), "{out}");
+        assert_eq!(text_acts("<p>Open 18 November 2026</p>"), "<p>Open 18 November 2026</p>", "no bdi in LTR text");
+    }
     use crate::load::statics::StaticFile;
 
     #[test]

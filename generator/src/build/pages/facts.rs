@@ -17,12 +17,13 @@ use portal_core::collections::COLLECTIONS;
 use portal_core::content::{Record, SiteConfig};
 use portal_core::html::escape;
 use portal_core::i18n::Strings;
-use portal_core::time::{local, parse_content_date, parse_offset};
+use portal_core::time::{local, parse_content_date};
 use serde_json::{json, Map, Value};
 
 use super::label;
 use crate::build::model::Model;
 use crate::load::statics::{Reference, StaticFiles};
+use crate::load::zone::Zone;
 use crate::sanitize::markdown::{self, escape as escape_md};
 
 /// Keys whose values are dates, shown in the site's language.
@@ -78,7 +79,10 @@ impl Rules<'_> {
         let currency = record.fields.get("currency").and_then(Value::as_str);
         let when = self.when(record);
         let has_when = when.is_some();
-        let timed = |key: &str| has_when && (key == "start" || key == "end");
+        // An event's `date` is most often its start's day, which "When" already says.
+        let start_day = record.fields.get("start").and_then(Value::as_str).and_then(|s| s.trim().get(..10));
+        let date_is_start = record.fields.get("date").and_then(Value::as_str).map(str::trim) == start_day;
+        let timed = |key: &str| has_when && (key == "start" || key == "end" || key == "date" && date_is_start);
         let facts = record
             .fields
             .iter()
@@ -224,8 +228,12 @@ impl Rules<'_> {
 /// When an event happens, on one line: its date and times in the site's zone (else as written),
 /// a range within a day as `08:00-19:00`, one over several days with both dates.
 pub fn when(record: &Record, site: &SiteConfig, strings: &Strings) -> Option<String> {
-    let offset = site.timezone.as_deref().and_then(parse_offset);
-    let at = |key: &str| local(record.fields.get(key)?.as_str()?, offset);
+    let zone = site.timezone.as_deref().and_then(|z| Zone::parse(z).ok());
+    let at = |key: &str| {
+        let text = record.fields.get(key)?.as_str()?;
+        let offset = zone.and_then(|z| Some(z.offset_at(parse_content_date(text).ok()?.unix)));
+        local(text, offset)
+    };
     let (day, clock) = at("start")?;
     let date = |d: &str| strings.date(d);
     Some(match (clock, at("end")) {
@@ -297,7 +305,7 @@ fn next_link(text: &str) -> (&str, Option<(String, &str)>, &str) {
 }
 
 /// A phone number starting at `at` (a `+`), running over digits and the separators people write.
-fn phone_run(text: &str, at: usize) -> (&str, Option<(String, &str)>, &str) {
+pub fn phone_run(text: &str, at: usize) -> (&str, Option<(String, &str)>, &str) {
     let run =
         text[at..].find(|c: char| !(c.is_ascii_digit() || " +-()\u{a0}".contains(c))).map_or(text.len(), |n| at + n);
     let number = text[at..run].trim_end_matches([' ', '-', '(', '\u{a0}']);
@@ -353,7 +361,7 @@ fn link(href: &str, text: &str) -> (String, String) {
 
 /// A link to a phone number, written left to right wherever it stands (inside Arabic text,
 /// `+256 700 000 104` would otherwise read `104 000 700 256+`).
-fn number_link(href: &str, text: &str) -> (String, String) {
+pub fn number_link(href: &str, text: &str) -> (String, String) {
     let (html, md) = link(href, text);
     (html.replacen("<a ", "<a dir=\"ltr\" ", 1), md)
 }
