@@ -452,7 +452,7 @@ def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=No
     if rebuilds:
         lines += ["", "## Rebuild: one changed record", "",
                   "`portal build` into the folder of a clean build of the same corpus after changing one news record's "
-                  "title (its page, its collection's listings and its tags' pages change; see README, \"Rebuilds and the "
+                  "title (its page, its collection's listings and its tags' pages change; see docs/deploying.md, \"Rebuilds and the "
                   "build cache\"), against the clean build's median above; median of 5 edits, each restored and rebuilt "
                   "before the next.", "",
                   "| records | rebuild (median, range) | clean build | ratio | target |", "|---|---|---|---|---|"]

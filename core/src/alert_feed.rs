@@ -1,7 +1,8 @@
-//! Reading a weather-alert feed (decision D1): RSS (0.9x, 1.0, 2.0) `<item>`s or Atom `<entry>`s,
-//! with the CAP fields (`cap:event`, `cap:severity`, `cap:urgency`, `cap:areaDesc`, `cap:sent`)
-//! some publishers add, through the feed crates the build already uses (`rss`, `atom_syndication`)
-//! rather than a parser of our own: they handle entities, CDATA and the RSS variants.
+//! Reading a weather-alert feed (docs/spec/api-spec.md#weather-alerts): RSS (0.9x, 1.0, 2.0)
+//! `<item>`s or Atom `<entry>`s, with the CAP fields (`cap:event`, `cap:severity`, `cap:urgency`,
+//! `cap:areaDesc`, `cap:sent`) some publishers add, through the feed crates the build already uses
+//! (`rss`, `atom_syndication`) rather than a parser of our own: they handle entities, CDATA and the
+//! RSS variants.
 
 use std::collections::BTreeMap;
 

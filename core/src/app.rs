@@ -281,7 +281,8 @@ pub fn normalize_path(raw: &str) -> String {
     }
 }
 
-/// D3: `/api/<one segment>` is `collection_not_found` (with a suggestion); anything else `not_found`.
+/// `/api/<one segment>` is `collection_not_found` (with a suggestion); anything else `not_found`
+/// (docs/spec/api-spec.md#error-codes).
 fn unknown_path(path: &str) -> Problem {
     let rest = path.strip_prefix("/api/").unwrap_or("");
     if !rest.is_empty() && !rest.contains('/') {

@@ -1,12 +1,12 @@
 //! Request bodies: the size limit, the JSON media type and the "must be an object" rule that every
-//! POST endpoint shares (spec 4.4, decisions D2, D3, D6).
+//! POST endpoint shares (docs/spec/api-spec.md#actions, #limits).
 
 use serde_json::{Map, Value};
 
 use crate::http::Request;
 use crate::problem::{ErrorCode, FieldError, Problem};
 
-/// The largest accepted request body: 64 KiB (decision D3).
+/// The largest accepted request body: 64 KiB (docs/spec/api-spec.md#limits).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// Whether a `Content-Type` value is JSON (`application/json`, parameters allowed).

@@ -1,4 +1,4 @@
-//! `Cache-Control` (issue 21): one policy for every server, the CDN's `_headers` and the nginx
+//! `Cache-Control` (docs/spec/api-spec.md#caching): one policy for every server, the CDN's `_headers` and the nginx
 //! snippet, so a cache keeps an answer exactly as long wherever it came from.
 //!
 //! - Built files (JSON, pages, feeds, static files) may be kept [`CacheSettings::max_age`] seconds

@@ -1,6 +1,6 @@
-//! Who the client is, for the rate limit and the upstream geolocation lookup (spec 5.6, issue 17).
+//! Who the client is, for the rate limit and the upstream geolocation lookup (docs/spec/api-spec.md#client-identity).
 //!
-//! The spec's order (the first `X-Forwarded-For` address, then `X-Real-IP`, then
+//! The contract's order (the first `X-Forwarded-For` address, then `X-Real-IP`, then
 //! `CF-Connecting-IP`, then the connection's peer) holds only across hops the server trusts: any
 //! client can send those headers. So the adapter says whether the peer it received the request
 //! from is a trusted proxy (`Request::trusted_peer`): natively when the peer is in

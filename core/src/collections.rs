@@ -1,7 +1,8 @@
-//! The 19 content collections of spec 2.1: their names, defined once, and the lookup helpers that
-//! the loader, the route table and the error messages share.
+//! The 19 content collections (docs/spec/api-spec.md#collections): their names, defined once, and
+//! the lookup helpers that the loader, the route table and the error messages share.
 
-/// Every collection name, in the order of spec 2.1. This is the only list; everything else derives from it.
+/// Every collection name, in the order of docs/spec/api-spec.md#collections. This is the only list; everything
+/// else derives from it.
 pub const COLLECTIONS: [&str; 19] = [
     "services",
     "resources",
@@ -24,7 +25,8 @@ pub const COLLECTIONS: [&str; 19] = [
     "pages",
 ];
 
-/// What each collection holds (spec 2.1), in [`COLLECTIONS`] order, for docs and discovery files.
+/// What each collection holds (docs/spec/api-spec.md#collections), in [`COLLECTIONS`] order, for
+/// docs and discovery files.
 pub const DESCRIPTIONS: [&str; 19] = [
     "published service organisations and support listings",
     "published resources, documents, downloads",
@@ -63,7 +65,7 @@ pub fn is_collection(name: &str) -> bool {
     COLLECTIONS.contains(&name)
 }
 
-/// The site-relative URL of a record's HTML page (decision D2: pages live at `/<slug>`, encyclopedia
+/// The site-relative URL of a record's HTML page (docs/spec/api-spec.md#records: pages live at `/<slug>`, encyclopedia
 /// entries at `/encyclopedia/<slug>`).
 pub fn record_url(collection: &str, slug: &str) -> String {
     match collection {

@@ -1,4 +1,5 @@
-//! The deprecation table (spec 9, D7): which endpoints are deprecated, since when, and when they go.
+//! The deprecation table (docs/spec/api-spec.md#deprecation): which endpoints are deprecated, since
+//! when, and when they go.
 //!
 //! One table serves the `Deprecation`/`Sunset`/`Link` headers of the deprecated endpoints and the
 //! `/api/deprecation-policy` document, so the two can never disagree.

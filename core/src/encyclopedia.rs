@@ -1,5 +1,6 @@
-//! The encyclopedia's query logic (decision D5): the catalog the build writes, filters, sort orders,
-//! facets and suggestions. Pure functions over the catalog, so `portal serve` and the Worker agree.
+//! The encyclopedia's query logic (docs/spec/api-spec.md#encyclopedia): the catalog the build
+//! writes, filters, sort orders, facets and suggestions. Pure functions over the catalog, so
+//! `portal serve` and the Worker agree.
 
 use std::collections::BTreeMap;
 

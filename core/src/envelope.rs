@@ -1,4 +1,4 @@
-//! The envelopes every successful JSON answer comes in (spec 2.3, D2): defined once here, so the
+//! The envelopes every successful JSON answer comes in (docs/spec/api-spec.md#envelopes): defined once here, so the
 //! files the build writes and the answers handlers compute cannot drift apart.
 
 use serde_json::{json, Map, Value};

@@ -85,7 +85,7 @@ pub struct Form {
     pub fields: &'static [Field],
 }
 
-/// Longest voice title, author and story (D6).
+/// Longest voice title, author and story (docs/spec/api-spec.md#submit-voice).
 pub const MAX_TITLE: usize = 200;
 /// See [`MAX_TITLE`].
 pub const MAX_AUTHOR: usize = 100;
@@ -94,7 +94,7 @@ pub const MAX_CONTENT: usize = 20_000;
 /// Longest booking name.
 pub const MAX_NAME: usize = 100;
 
-/// A community story for the editors (D6).
+/// A community story for the editors (docs/spec/api-spec.md#submit-voice).
 pub const VOICE: Form = Form {
     id: "voice",
     fields: &[
@@ -122,7 +122,7 @@ pub const VOICE: Form = Form {
     ],
 };
 
-/// A visit request (D6); the choices come from `site.yaml`.
+/// A visit request (docs/spec/api-spec.md#booking); the choices come from `site.yaml`.
 pub const BOOKING: Form = Form {
     id: "booking",
     fields: &[

@@ -1,5 +1,5 @@
-//! The headers every response shares: CORS (spec 5, D10, D12), `API-Version` (spec 9, D3), the
-//! RateLimit family (spec 8) and the discovery `Link` relations of HTML pages (spec 4.7).
+//! The headers every response shares (docs/spec/api-spec.md): CORS (#cors), `API-Version` (#versioning), the
+//! RateLimit family (#rate-limit) and the discovery `Link` relations of HTML pages (#discovery-links).
 //!
 //! The generator writes the same values into `_headers` for a CDN, so they are defined here once.
 
@@ -31,7 +31,7 @@ pub const CORS: [(&str, &str); 4] = [
     ),
 ];
 
-/// The `Link` header of every HTML page: the five discovery relations of spec 4.7.
+/// The `Link` header of every HTML page: the five discovery relations (docs/spec/api-spec.md#discovery-links).
 pub const HTML_LINKS: &str = "</llms.txt>; rel=\"describedby\"; type=\"text/plain\", \
 </.well-known/api-catalog>; rel=\"api-catalog\"; type=\"application/linkset+json\", \
 </api/openapi.json>; rel=\"service-desc\"; type=\"application/openapi+json\", \
@@ -54,7 +54,7 @@ pub fn apply_common(response: &mut Response) {
     }
 }
 
-/// What a page may load and who may frame it (issue 17): scripts and styles only from the site's
+/// What a page may load and who may frame it (SECURITY.md): scripts and styles only from the site's
 /// own files (no inline script or style), images and media also from `https:` (records may link
 /// pictures elsewhere) and `data:` (the empty favicon), frames only from `iframe_hosts`, forms post
 /// to the site only, and no one frames the site's pages.

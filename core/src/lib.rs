@@ -60,5 +60,5 @@ pub mod webmcp;
 /// The API version this build serves, sent in every `API-Version` response header.
 pub const API_VERSION: &str = "1.0.0";
 
-/// The values of the `API-Version` request header that select [`API_VERSION`] (decision D3).
+/// The values of the `API-Version` request header that select [`API_VERSION`] (docs/spec/api-spec.md#versioning).
 pub const SUPPORTED_API_VERSIONS: &[&str] = &["1.0.0", "1.0", "1"];

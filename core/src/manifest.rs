@@ -2,7 +2,7 @@
 //! extra headers. `portal build` writes it; every server reads it. It also carries the site settings
 //! the dynamic handlers need, because the dynamic side reads `dist/`, never `content/`.
 //!
-//! It comes in two parts (issue 19), so that a server never parses the whole site to answer one
+//! It comes in two parts (docs/deploying.md#deploy-limits), so that a server never parses the whole site to answer one
 //! URL: the head ([`Manifest`], at [`MANIFEST_FILE`]) with the settings, and the route index in
 //! shards of about [`ROUTES_PER_SHARD`] URLs each ([`Routes`], at [`shard_file`]), a URL's shard
 //! chosen by a stable hash of it ([`shard_of`]). The Worker reads the head when an isolate starts

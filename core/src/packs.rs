@@ -1,4 +1,4 @@
-//! Packs (issue 19): the small files of a big build bundled into pack files, so that a Worker
+//! Packs (docs/deploying.md#deploy-limits): the small files of a big build bundled into pack files, so that a Worker
 //! deploy uploads a few thousand assets instead of four per record (Cloudflare takes at most
 //! 20,000 files a version on the Free plan, 100,000 on Paid).
 //!

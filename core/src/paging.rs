@@ -1,6 +1,6 @@
-//! Paged listings of the published site (D11): a listing longer than `pagination.page_size` items
-//! continues on `<listing>/page/2`, `<listing>/page/3`... Every item is on exactly one page; the
-//! first page keeps the listing's own URL.
+//! Paged listings of the published site (docs/content.md#listings-tags-and-categories): a listing
+//! longer than `pagination.page_size` items continues on `<listing>/page/2`, `<listing>/page/3`...
+//! Every item is on exactly one page; the first page keeps the listing's own URL.
 
 /// The path segment between a listing and its page number.
 pub const PAGE_SEGMENT: &str = "page";

@@ -1,4 +1,4 @@
-//! Files too large for one static asset (issue 19). Cloudflare takes at most 25 MiB a file; a
+//! Files too large for one static asset (docs/deploying.md#deploy-limits). Cloudflare takes at most 25 MiB a file; a
 //! build's aggregate outputs (the flat search index, a collection's listing, the manifest) pass that
 //! on big sites. Such a file is written whole, for `portal serve`, nginx and snapshots, and also in
 //! parts of [`PART_BYTES`] under [`PARTS_DIR`] with an index; `.assetsignore` keeps the whole file

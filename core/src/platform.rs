@@ -81,7 +81,7 @@ pub struct Submission {
     pub mails: Vec<Mail>,
 }
 
-/// A client location as the edge platform knows it from the request (D7: coarse only).
+/// A client location as the edge platform knows it from the request (coarse only: docs/spec/api-spec.md#geolocation).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Location {
     /// Country name or code.

@@ -1,4 +1,4 @@
-//! Problem documents (RFC 9457, spec section 7, decision D3): every error code, defined once.
+//! Problem documents (RFC 9457, docs/spec/api-spec.md#errors): every error code, defined once.
 //!
 //! Handlers return a [`Problem`]; [`Problem::into_response`] is the one place it becomes HTTP.
 //! The OpenAPI document and the `/api-docs` anchors are derived from [`ErrorCode::ALL`].
@@ -102,7 +102,7 @@ impl ErrorCode {
         }
     }
 
-    /// What a client can do about it (spec section 7, "Recovery guidance").
+    /// What a client can do about it (the `resolution` member, docs/spec/api-spec.md#error-codes).
     pub fn resolution(self) -> std::borrow::Cow<'static, str> {
         let text = match self {
             ErrorCode::BadRequest => {
@@ -127,7 +127,7 @@ impl ErrorCode {
     }
 }
 
-/// One failing field of a request body, for the `errors` extension of `invalid_body` (decision D6).
+/// One failing field of a request body, for the `errors` extension of `invalid_body` (docs/spec/api-spec.md#actions).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     /// The field's name (`body` when the body as a whole is wrong).
@@ -189,7 +189,7 @@ impl Problem {
         Problem::new(ErrorCode::InternalError, "The server could not complete the request.")
     }
 
-    /// 400 `invalid_body` listing every failing field (decision D6).
+    /// 400 `invalid_body` listing every failing field (docs/spec/api-spec.md#actions).
     pub fn invalid_body(errors: Vec<FieldError>) -> Self {
         let detail = match errors.as_slice() {
             [one] if one.field == "body" => one.message.clone(),

@@ -1,4 +1,4 @@
-//! The per-client fixed window of spec section 8, as a pure state machine.
+//! The per-client fixed window of docs/spec/api-spec.md#rate-limit, as a pure state machine.
 //!
 //! A window starts at a client's first request and admits `limit` requests until `window` has passed;
 //! then the next request opens a new window. A request may cost more than one (an MCP batch costs
@@ -18,7 +18,7 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// Spec section 8: 60 requests per 60 seconds.
+    /// 60 requests per 60 seconds (docs/spec/api-spec.md#rate-limit).
     fn default() -> Self {
         Limits { limit: 60, window_ms: 60_000 }
     }

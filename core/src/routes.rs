@@ -156,7 +156,7 @@ pub struct Operation {
     pub operation_id: &'static str,
     /// One line for the docs.
     pub summary: &'static str,
-    /// Whether the per-client budget of spec section 8 applies.
+    /// Whether the per-client budget of docs/spec/api-spec.md#rate-limit applies.
     pub rate_limited: bool,
     /// Where the answer comes from.
     pub serve: Serve,
@@ -689,10 +689,10 @@ pub fn find(path: &str) -> Option<(&'static Route, Params)> {
     crate::dispatch::find(path)
 }
 
-/// What a page of the `pages` collection is at its URL (see the README's "Pages at the site's
-/// own URLs"): a page site authors write at `/services` or `/visit` introduces the page the site
-/// generates there, rather than breaking the build; only a path that is a file or the API's is
-/// refused.
+/// What a page of the `pages` collection is at its URL (see
+/// docs/content.md#pages-at-generated-urls): a page site authors write at `/services` or `/visit`
+/// introduces the page the site generates there, rather than breaking the build; only a path that
+/// is a file or the API's is refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PageAt {
     /// A page of its own (the catch-all), or the URL of another record (two records claiming one

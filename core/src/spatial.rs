@@ -1,4 +1,4 @@
-//! Spatial data (spec 4.6, decision D7): filtering the built FeatureCollection by `category`, `zone`
+//! Spatial data (docs/spec/api-spec.md#spatial): filtering the built FeatureCollection by `category`, `zone`
 //! and `protocol` (exact, case-insensitive; a value no feature has is 400 listing the allowed ones),
 //! and the CSV form with a representative point for every geometry.
 

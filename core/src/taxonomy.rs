@@ -1,5 +1,6 @@
-//! Tags and categories of the published site (D11): `/tags` and `/categories` list every term with
-//! how many records carry it, `/tags/<slug>` and `/categories/<slug>` the records themselves.
+//! Tags and categories of the published site (docs/content.md#listings-tags-and-categories):
+//! `/tags` and `/categories` list every term with how many records carry it, `/tags/<slug>` and
+//! `/categories/<slug>` the records themselves.
 //!
 //! A term's slug is its text lower-cased, with every run of characters that are not letters or
 //! digits turned into one `-` (and none at either end). Letters and digits of every script are

@@ -1,4 +1,4 @@
-//! Field-level validation of action bodies (decision D6, D10): every failing field is collected,
+//! Field-level validation of action bodies (docs/spec/api-spec.md#actions): every failing field is collected,
 //! so one 400 `invalid_body` lists them all.
 //!
 //! The rules protect what is built from the fields later: header-bound values may not carry a line

@@ -1,4 +1,4 @@
-//! The read-only browser tools every page offers through WebMCP (spec 4.8), defined once: the
+//! The read-only browser tools every page offers through WebMCP (docs/spec/api-spec.md#mcp), defined once: the
 //! build writes them into the MCP server card and into the file the pages' script registers them
 //! from, so the two lists cannot differ.
 

@@ -41,7 +41,7 @@ fn error(context: &str) -> impl Fn(worker::Error) -> PlatformError + '_ {
 
 impl EdgePlatform {
     /// The platform over the bindings of `env`; limits come from the `RATE_LIMIT` and
-    /// `RATE_WINDOW_SECONDS` vars (the spec's 60 per 60 s when absent).
+    /// `RATE_WINDOW_SECONDS` vars (60 per 60 s when absent, docs/spec/api-spec.md#rate-limit).
     pub fn new(env: Env, ctx: Option<Rc<Context>>) -> worker::Result<Self> {
         let var = |name: &str| env.var(name).ok().and_then(|v| v.to_string().parse::<u64>().ok());
         let defaults = Limits::default();

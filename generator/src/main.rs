@@ -1,4 +1,4 @@
-//! The `portal` command line: `init`, `build`, `check`, `serve` and `submissions` (decision D9).
+//! The `portal` command line: `init`, `build`, `check`, `serve` and `submissions` (docs/cli.md).
 //!
 //! Exit codes: 0 success, 1 content errors (all listed as `file:line: message`), 2 usage or I/O errors.
 

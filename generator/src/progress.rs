@@ -1,4 +1,4 @@
-//! Progress bars on a terminal, silence elsewhere (decision D9: pipelines get clean logs).
+//! Progress bars on a terminal, silence elsewhere (pipelines get clean logs).
 
 use std::io::IsTerminal;
 

@@ -1,4 +1,4 @@
-//! What raw HTML in content may publish (issue 17). Markdown lets authors write HTML; a page is
+//! What raw HTML in content may publish (SECURITY.md). Markdown lets authors write HTML; a page is
 //! read by people who never chose to run an author's script. So the HTML markdown renders is
 //! cleaned with `ammonia` before it is published (pages and the `html` of the JSON API alike): no
 //! scripts or styles, no event-handler attributes, links and images only to `http(s)`, `mailto`,

@@ -1,5 +1,5 @@
 //! `portal submissions`: the stored community voices and bookings as JSON or CSV, so editors can
-//! follow up (decision D9). Reads the SQLite store of `portal serve --state`.
+//! follow up (docs/cli.md#portal-submissions). Reads the SQLite store of `portal serve --state`.
 
 use std::io::Write;
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! The theme: tera templates compiled into the binary (decision D10), each overridable by a file of
+//! The theme: tera templates compiled into the binary, each overridable by a file of
 //! the same name in `--templates DIR`, so `portal build` needs no templates folder of the user's.
 
 use std::path::Path;

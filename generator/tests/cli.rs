@@ -547,7 +547,7 @@ fn serve_drafts_previews_drafts_marked_in_the_state_folder_never_in_the_output()
     assert!(all_files(out.path()).is_empty(), "the output folder is left alone");
 }
 
-/// Issue 17: mistakes that used to publish silently are content errors, every one of a file.
+/// Mistakes that used to publish silently are content errors (docs/content.md#no-silent-mistakes), every one of a file.
 #[test]
 fn silent_mistakes_are_content_errors_each_with_its_line() {
     let result = portal(&["check", "--content", "fixtures/invalid/mistakes"]);

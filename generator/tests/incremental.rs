@@ -1,15 +1,15 @@
-//! Incremental builds are exact (issue 19): after every step of random edit sequences, a build
-//! into the folder of the previous build equals a clean build of the same content, byte for byte
-//! (with SOURCE_DATE_EPOCH), the build cache aside; when a step breaks the content, both builds
-//! fail alike, and the next good step is exact again.
+//! Incremental builds are exact (docs/deploying.md#rebuilds-and-the-build-cache): after every step
+//! of random edit sequences, a build into the folder of the previous build equals a clean build of
+//! the same content, byte for byte (with SOURCE_DATE_EPOCH), the build cache aside; when a step
+//! breaks the content, both builds fail alike, and the next good step is exact again.
 //!
-//! The edits: add, edit, delete and rename records in several collections (dates, titles, tags
-//! and categories changing, so listings reorder and tag pages come and go), draft on and off,
-//! records whose body links a record that comes and goes, translations joining a group, events
-//! with dates, pages at the site's root and at the URLs of generated pages (which they introduce), encyclopedia entries added and removed and their
-//! `related` changed, a dataset, a duplicate slug (an error), site.yaml and a template. Half of
-//! the sequences build the layout a big site deploys (small files packed, files over 4 KiB in
-//! parts), so packs and parts are patched too.
+//! The edits: add, edit, delete and rename records in several collections (dates, titles, tags and
+//! categories changing, so listings reorder and tag pages come and go), draft on and off, records
+//! whose body links a record that comes and goes, translations joining a group, events with dates,
+//! pages at the site's root and at the URLs of generated pages (which they introduce), encyclopedia
+//! entries added and removed and their `related` changed, a dataset, a duplicate slug (an error),
+//! site.yaml and a template. Half of the sequences build the layout a big site deploys (small files
+//! packed, files over 4 KiB in parts), so packs and parts are patched too.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

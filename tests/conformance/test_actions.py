@@ -1,4 +1,4 @@
-"""Action endpoints: spec 4.4 and 2.3 (export), decisions D6 and D10 (validation, 202 shapes)."""
+"""Action endpoints (docs/spec/api-spec.md#actions): validation, 202 shapes, export."""
 
 import uuid
 from datetime import datetime, timedelta, timezone

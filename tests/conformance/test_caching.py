@@ -1,4 +1,4 @@
-"""Cache-Control (issue 21): one policy on every server. Built files for site.yaml `cache:` (the
+"""Cache-Control (docs/spec/api-spec.md#caching): one policy on every server. Built files for site.yaml `cache:` (the
 fixture sets max_age 600 and keeps the default stale-while-revalidate), answers computed per request
 for 60 seconds, errors and answers to writes never stored; ETag revalidation keeps the policy."""
 

@@ -1,4 +1,4 @@
-"""Collection endpoints: spec 2.3 and 4.1, decision D2."""
+"""Collection endpoints (docs/spec/api-spec.md#collection-endpoints)."""
 
 import pytest
 

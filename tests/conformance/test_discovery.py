@@ -1,5 +1,5 @@
 """Discovery documents: OpenAPI, API catalog, llms.txt, status, deprecation policy, server card and
-agent skills (spec 4.7, 9; decisions D3, D8)."""
+agent skills (docs/spec/api-spec.md#discovery, #versioning)."""
 
 import hashlib
 import re

@@ -1,4 +1,4 @@
-"""The encyclopedia: spec 4.3, decisions D5 and D10."""
+"""The encyclopedia (docs/spec/api-spec.md#encyclopedia)."""
 
 import pytest
 from pyld import jsonld

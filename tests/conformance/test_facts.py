@@ -1,4 +1,4 @@
-"""A record's facts read as words a resident can act on (README, "How a record's facts read"): phone
+"""A record's facts read as words a resident can act on (docs/content.md#facts): phone
 numbers are `tel:` links, WhatsApp numbers `wa.me` links, e-mail addresses `mailto:` links, web
 addresses links, slugs shown through the site's labels, a price with its currency grouped, and
 internal keys left off the page though kept in the JSON. fixtures/site/services/legal-aid.yml has

@@ -1,5 +1,5 @@
 """RSS, dashboard snapshots, the deprecated pageview counter, spatial data and the upstream proxies
-(spec 4.2, 4.5, 4.6; decisions D7, D10)."""
+(docs/spec/api-spec.md#rss, #snapshots, #spatial, #upstreams)."""
 
 import csv
 import io

@@ -1,4 +1,4 @@
-"""The site without scripts (issue 16): the search results page and the two forms, posted the way a
+"""The site without scripts (docs/spec/api-spec.md#forms): the search results page and the two forms, posted the way a
 browser posts them (application/x-www-form-urlencoded), answered the same by every server."""
 
 import re

@@ -1,5 +1,5 @@
 """The HTTP rules every endpoint shares: CORS, versions, methods, unknown paths, ETags, HEAD and
-redirects (spec 5, 7, 9; D3, D10, D12)."""
+redirects (docs/spec/api-spec.md#conventions, #cors, #errors, #versioning)."""
 
 import socket
 

@@ -1,5 +1,6 @@
 """The MCP server over raw HTTP as a legacy (2025-06-18) client sees it: JSON-RPC framing, errors,
-notifications, GET rules, rate limit (D8). The modern revision has its own file (test_mcp_modern)."""
+notifications, GET rules, rate limit (docs/spec/api-spec.md#mcp). The modern revision has its own
+file (test_mcp_modern)."""
 
 import json
 

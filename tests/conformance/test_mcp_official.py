@@ -1,4 +1,4 @@
-"""The official MCP clients against the server (issue 20): the conformance suite
+"""The official MCP clients against the server: the conformance suite
 (`@modelcontextprotocol/conformance`, pinned in package.json) with the 2025-11-25 and 2026-07-28
 requirement sets, and the MCP Inspector's CLI in legacy and modern mode with `--strict` schema
 checks. The suite and the Inspector cannot name a client address, so they get a server of their

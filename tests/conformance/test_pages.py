@@ -1,4 +1,4 @@
-"""HTML pages and their markdown twins (spec 4.7, decisions D8 and D10)."""
+"""HTML pages and their markdown twins (docs/spec/api-spec.md#pages, #markdown-twins)."""
 
 import math
 import re

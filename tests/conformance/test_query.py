@@ -1,5 +1,5 @@
-"""Query power on collection listings (issue 21): filters, sorting and field selection, composed with
-paging and POST options; the same answers on every server."""
+"""Query power on collection listings (docs/spec/api-spec.md#collection-query): filters, sorting and
+field selection, composed with paging and POST options; the same answers on every server."""
 
 from conftest import problem
 

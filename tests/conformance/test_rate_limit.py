@@ -1,4 +1,4 @@
-"""The per-client fixed window of spec section 8 and decision D3."""
+"""The per-client fixed window (docs/spec/api-spec.md#rate-limit)."""
 
 import time
 

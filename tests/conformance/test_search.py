@@ -1,4 +1,4 @@
-"""GET /api/search: spec 4.2, decision D4."""
+"""GET /api/search (docs/spec/api-spec.md#search)."""
 
 import pytest
 

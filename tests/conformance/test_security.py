@@ -1,4 +1,4 @@
-"""Safe HTML and security headers (issue 17): what content may run on a page, and what every page
+"""Safe HTML and security headers (SECURITY.md): what content may run on a page, and what every page
 tells the browser, the same on every server."""
 
 import re

@@ -1,4 +1,4 @@
-"""The website people use, build side (issue 16): static files, record images and their variants,
+"""The website people use, build side (docs/content.md): static files, record images and their variants,
 paged listings, tags and categories, navigation, languages and accessible markup. The fixture
 (fixtures/site) pages listings by 2 and is built at SOURCE_DATE_EPOCH=1790000000 (2026-09-21)."""
 

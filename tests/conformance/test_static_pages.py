@@ -1,5 +1,5 @@
-"""Static pages of listings and the JSON Schemas of collections (issue 21): files a plain CDN or an
-offline copy serves, answered the same by every server."""
+"""Static pages of listings and the JSON Schemas of collections (docs/spec/api-spec.md#static-pages,
+#schemas): files a plain CDN or an offline copy serves, answered the same by every server."""
 
 import jsonschema
 

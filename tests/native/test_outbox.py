@@ -1,4 +1,4 @@
-"""The native store and mail outbox (decisions D6, D9): mails reach a real SMTP server on 127.0.0.1
+"""The native store and mail outbox (docs/spec/api-spec.md#delivery): mails reach a real SMTP server on 127.0.0.1
 (aiosmtpd) with the right recipients, survive an SMTP outage and a SIGKILL, and fall back to
 .eml files when no SMTP server is configured."""
 

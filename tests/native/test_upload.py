@@ -1,4 +1,4 @@
-"""What a Worker deploy of a build uploads (issue 19), counted the way wrangler counts it:
+"""What a Worker deploy of a build uploads (docs/deploying.md#deploy-limits), counted the way wrangler counts it:
 `scripts/count-uploads.mjs` applies `.assetsignore` with the `ignore` package wrangler bundles.
 The conformance build is packed (`--pack-over 0`) and split (`--split-over 4096`), so every file a
 server answers must reach the Worker whole, in parts or in a pack, with the same bytes; and a

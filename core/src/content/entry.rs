@@ -1,5 +1,6 @@
-//! An encyclopedia entry (decision D5): a record with sources (at least one), aliases, related
-//! entries and a language. The common members are validated as for any record.
+//! An encyclopedia entry (docs/spec/decisions.md#d5-encyclopedia): a record with sources (at least
+//! one), aliases, related entries and a language. The common members are validated as for any
+//! record.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -1,4 +1,4 @@
-//! The content model of decisions D1 and D2: site settings, records and content errors.
+//! The content model (docs/content.md): site settings, records and content errors.
 //!
 //! Types and validation only; reading files is the generator's job. Validation reports problems
 //! by front-matter key so the loader, which knows the text, can turn each into `file:line`.

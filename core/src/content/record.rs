@@ -1,4 +1,5 @@
-//! A published record (D1 front matter, D2 shape and order).
+//! A published record: front matter as docs/content.md#front-matter says, shape and order as
+//! docs/spec/api-spec.md#records says.
 
 use std::cmp::Ordering;
 
@@ -11,9 +12,10 @@ use crate::time::{parse_content_date, DateTime};
 /// their value (id, title, slug) or are ignored (collection, url) but never repeat.
 pub const RESERVED_KEYS: &[&str] = &["id", "collection", "title", "slug", "url"];
 
-/// Front-matter keys with a meaning: D1's, and those the theme and the API act on (a record's
-/// picture, its language and translations, an event's times). A key that is almost one of these
-/// (`Draft`, `sumary`) is a content error, since it would pass through silently and do nothing.
+/// Front-matter keys with a meaning: those of docs/content.md#front-matter, and those the theme and
+/// the API act on (a record's picture, its language and translations, an event's times). A key that
+/// is almost one of these (`Draft`, `sumary`) is a content error, since it would pass through
+/// silently and do nothing.
 pub const KNOWN_KEYS: &[&str] = &[
     "id",
     "title",
@@ -219,8 +221,8 @@ impl Record {
         })
     }
 
-    /// The record as every JSON response shows it (D2): id, collection, title, slug, url, the
-    /// front-matter keys in file order, then `body`.
+    /// The record as every JSON response shows it (docs/spec/api-spec.md#records): id, collection,
+    /// title, slug, url, the front-matter keys in file order, then `body`.
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();
         out.insert("id".into(), Value::String(self.id.clone()));
@@ -249,13 +251,14 @@ impl Record {
     }
 }
 
-/// D2's order: `weight` ascending (unweighted last), then `date` descending (undated last), then `id`.
+/// The API's order (docs/spec/api-spec.md#record-order): `weight` ascending (unweighted last), then `date`
+/// descending (undated last), then `id`.
 pub fn sort_records(records: &mut [Record]) {
     records.sort_by(|a, b| d2_order((a.weight, a.date, &a.id), (b.weight, b.date, &b.id)));
 }
 
-/// D2's order of two records given as `(weight, date, id)`: the one comparison every list of
-/// records in API order is sorted by.
+/// The API's order (docs/spec/api-spec.md#record-order) of two records given as `(weight, date,
+/// id)`: the one comparison every list of records in API order is sorted by.
 pub fn d2_order(a: (Option<i64>, Option<DateTime>, &str), b: (Option<i64>, Option<DateTime>, &str)) -> Ordering {
     let by_weight = match (a.0, b.0) {
         (Some(x), Some(y)) => x.cmp(&y),

@@ -1,4 +1,4 @@
-//! `site.yaml` (decision D1). Every key is known: an unknown one is an error, so typos never pass.
+//! `site.yaml` (docs/content.md#site-yaml). Every key is known: an unknown one is an error, so typos never pass.
 
 use serde::{Deserialize, Serialize};
 
@@ -166,7 +166,7 @@ impl Default for Pagination {
     }
 }
 
-/// Items per listing page when `site.yaml` does not say (D11: listings are paged past 20).
+/// Items per listing page when `site.yaml` does not say (listings are paged past 20 items).
 pub const DEFAULT_PAGE_SIZE: usize = 20;
 
 fn default_page_size() -> usize {

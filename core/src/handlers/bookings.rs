@@ -1,4 +1,4 @@
-//! `POST /api/send-booking-confirmation` (decision D6): a visit request, stored with the visitor's
+//! `POST /api/send-booking-confirmation` (docs/spec/api-spec.md#booking): a visit request, stored with the visitor's
 //! confirmation and the site's copy before the 202. Choice values come from `site.yaml` `booking:`.
 //! The HTML form (`/visit`) goes through [`accept`] too.
 

@@ -1,5 +1,5 @@
 //! `GET /api/<collection>` with `limit`/`offset`, filters, sorting and field selection, and
-//! `POST /api/<collection>` with options (D2).
+//! `POST /api/<collection>` with options (docs/spec/api-spec.md#collection-endpoints).
 //!
 //! Both read the listing the build wrote; a plain GET never gets here (the file is served as is).
 
@@ -15,7 +15,7 @@ use crate::platform::Platform;
 use crate::problem::{FieldError, Problem};
 use crate::time::DateTime;
 
-/// The largest `limit` of a collection GET (D2).
+/// The largest `limit` of a collection GET (docs/spec/api-spec.md#limits).
 pub const MAX_LIMIT: i64 = 1000;
 
 /// The options of a POST body.

@@ -1,5 +1,6 @@
-//! `GET /api/encyclopedia` (list), `/suggest` and `/facets` (decision D5). Detail and JSON-LD are
-//! built files. Parameters are checked here; the logic lives in [`crate::encyclopedia`].
+//! `GET /api/encyclopedia` (list), `/suggest` and `/facets` (docs/spec/api-spec.md#encyclopedia).
+//! Detail and JSON-LD are built files. Parameters are checked here; the logic lives in
+//! [`crate::encyclopedia`].
 
 use serde_json::{json, Value};
 

@@ -1,4 +1,4 @@
-//! `POST /api/export` (spec 2.3 export response, decision D6) and the description served by
+//! `POST /api/export` (docs/spec/api-spec.md#export) and the description served by
 //! `GET /api/export`, which the build writes from [`description`].
 
 use serde_json::{json, Map, Value};

@@ -11,7 +11,7 @@ use crate::platform::{internal, Platform};
 use crate::problem::Problem;
 use crate::routes;
 
-/// The media type of markdown twins (D8).
+/// The media type of markdown twins (docs/spec/api-spec.md#markdown-twins).
 pub use crate::media::MARKDOWN;
 
 /// Serves the built file of `path`, or 404 `not_found`.
@@ -92,7 +92,7 @@ pub async fn read_json_file<P: Platform>(platform: &P, file: &str) -> Result<Opt
     }
 }
 
-/// `/pages/<slug>` answers 301 to the page's canonical URL `/<slug>` (D10).
+/// `/pages/<slug>` answers 301 to the page's canonical URL `/<slug>` (docs/spec/api-spec.md#collection-endpoints).
 pub async fn redirect_page<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let slug = ctx.params.slug.clone().unwrap_or_default();
     if ctx.app.asset(ctx.platform, &format!("/api/pages/{slug}")).await?.is_none() {

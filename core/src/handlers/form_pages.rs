@@ -1,4 +1,4 @@
-//! The forms of the site without scripts (issue 16): `GET|POST /community-voices/new` and
+//! The forms of the site without scripts (docs/spec/api-spec.md#forms): `GET|POST /community-voices/new` and
 //! `GET|POST /visit`, and their confirmation pages. A form posts
 //! `application/x-www-form-urlencoded` to its own URL; valid, it is stored and mailed exactly like
 //! its JSON action ([`voices::accept`], [`bookings::accept`]) and answered `303 See Other` to the

@@ -1,4 +1,4 @@
-//! `GET /api/geolocation` (decisions D7, D10): coarse location only (country, region, city, and
+//! `GET /api/geolocation` (docs/spec/api-spec.md#geolocation): coarse location only (country, region, city, and
 //! coordinates rounded to one decimal). On the edge it comes from the platform's request metadata;
 //! elsewhere from the upstream template of `site.yaml`, for the client address; otherwise 503.
 //!

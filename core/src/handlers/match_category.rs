@@ -1,5 +1,6 @@
-//! `POST /api/match-category` (decision D6): how many published skills-exchange profiles are in a
-//! category, compared case-insensitively, from the built `/api/profiles` listing.
+//! `POST /api/match-category` (docs/spec/api-spec.md#match-category): how many published
+//! skills-exchange profiles are in a category, compared case-insensitively, from the built
+//! `/api/profiles` listing.
 
 use serde_json::{json, Value};
 

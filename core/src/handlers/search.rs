@@ -1,4 +1,4 @@
-//! `GET /api/search` (spec 4.2, decision D4): every word must match, the last also as a prefix;
+//! `GET /api/search` (docs/spec/api-spec.md#search): every word must match, the last also as a prefix;
 //! per-collection top-N by relevance; identical queries within a minute come from the cache.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -13,13 +13,13 @@ use crate::problem::Problem;
 use crate::search::schema::words;
 use crate::search::Hit;
 
-/// Shortest query, in Unicode scalar values after trimming (spec 8).
+/// Shortest query, in Unicode scalar values after trimming (docs/spec/api-spec.md#limits).
 pub const MIN_QUERY_CHARS: usize = 2;
-/// Default hits per collection (spec 8).
+/// Default hits per collection (docs/spec/api-spec.md#limits).
 pub const DEFAULT_LIMIT: i64 = 10;
-/// Largest `limit` (D4).
+/// Largest `limit` (docs/spec/api-spec.md#limits).
 pub const MAX_LIMIT: i64 = 50;
-/// How long an answer is reused for an identical query (D4).
+/// How long an answer is reused for an identical query (docs/spec/api-spec.md#search).
 pub const CACHE_SECONDS: u64 = 60;
 
 /// The collections a `collections` parameter names: all 19 when it is absent or empty; `entries`
@@ -71,7 +71,7 @@ pub fn asked<P>(ctx: &Ctx<'_, P>) -> Result<Asked, Problem> {
     Ok(Asked { query, limit, scope })
 }
 
-/// Whether a query is long enough to search (spec 8).
+/// Whether a query is long enough to search (docs/spec/api-spec.md#limits).
 pub fn long_enough(query: &str) -> bool {
     query.trim().chars().count() >= MIN_QUERY_CHARS
 }

@@ -1,4 +1,4 @@
-//! `GET /search?q=` (issue 16): search results as a page people read, grouped by collection
+//! `GET /search?q=` (docs/spec/api-spec.md#forms): search results as a page people read, grouped by collection
 //! (the encyclopedia included), each hit linking its page. The same search as `/api/search`
 //! (one engine, one cache); a query too short to search gets the form back with a message.
 

@@ -1,4 +1,4 @@
-//! `GET /api/v1/spatial.json` and `/api/v1/spatial.csv` with filters (spec 4.6, decision D7); the
+//! `GET /api/v1/spatial.json` and `/api/v1/spatial.csv` with filters (docs/spec/api-spec.md#spatial); the
 //! unfiltered files are served as built.
 
 use crate::media;

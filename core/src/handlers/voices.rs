@@ -1,4 +1,4 @@
-//! `POST /api/submit-voice` (decision D6): a community story, stored with the editors'
+//! `POST /api/submit-voice` (docs/spec/api-spec.md#submit-voice): a community story, stored with the editors'
 //! notification mail before the 202. The HTML form (`/community-voices/new`) goes through
 //! [`accept`] too, so both store and mail the same way.
 

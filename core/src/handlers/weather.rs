@@ -1,4 +1,4 @@
-//! `GET /api/weather` (decisions D7, D10): the upstream's Open-Meteo forecast in our shape, or, when
+//! `GET /api/weather` (docs/spec/api-spec.md#weather): the upstream's Open-Meteo forecast in our shape, or, when
 //! the upstream fails, times out or is not configured, the seasonal fallback for the current month.
 
 use serde_json::{json, Map, Value};

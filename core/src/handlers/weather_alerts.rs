@@ -1,4 +1,4 @@
-//! `GET /api/weather-alerts` (decisions D7, D10): the upstream CAP feed as items; 503 when it fails,
+//! `GET /api/weather-alerts` (docs/spec/api-spec.md#weather-alerts): the upstream CAP feed as items; 503 when it fails,
 //! an empty list when none is configured.
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! The read-only MCP server (spec 4.8, decision D8, issue 20): JSON-RPC 2.0 over Streamable HTTP,
+//! The read-only MCP server (docs/spec/api-spec.md#mcp): JSON-RPC 2.0 over Streamable HTTP,
 //! answering `application/json`, with no sessions and no server-initiated streams.
 //!
 //! One endpoint speaks five revisions ([`version`]): legacy clients open with `initialize`; modern

@@ -1,4 +1,4 @@
-//! Full-text search over every record and encyclopedia entry (spec 4.2, decision D4).
+//! Full-text search over every record and encyclopedia entry (docs/spec/api-spec.md#search).
 //!
 //! A tantivy index of independent segments, each holding documents of one collection
 //! ([`plan`](mod@plan)), written by `portal build` ([`writer`]), carried through `dist/` as one
@@ -27,7 +27,7 @@ use self::matching::Engine;
 use self::pack::{PackManifest, SegmentDirectory};
 use self::schema::{register, schema, Fields};
 
-/// One search hit (spec 2.3).
+/// One search hit (docs/spec/api-spec.md#search).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Hit {
     /// The record's slug.

@@ -1,6 +1,6 @@
 //! Which documents share a segment: contiguous runs of the documents sorted by `(collection, id)`,
 //! cut where the content says so, so that adding, editing or removing one document changes only the
-//! segment that holds it and an incremental build rebuilds that segment alone (issue 19).
+//! segment that holds it and an incremental build rebuilds that segment alone.
 //!
 //! A segment never spans two collections (the searcher maps each segment to one collection).
 //! Inside a collection a segment starts at a document whose [`key_hash`] is `0 mod`

@@ -2,7 +2,7 @@
 //! templates the submission handlers render (copied to `_portal/mail/`, internal files).
 //!
 //! The templates of `templates/mail/` are compiled in; a file of the same name under
-//! `--templates DIR/mail/` overrides one (decision D10).
+//! `--templates DIR/mail/` overrides one.
 
 use std::path::Path;
 

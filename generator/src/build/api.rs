@@ -1,6 +1,6 @@
-//! The collection endpoints as files: `GET /api/<collection>` (spec 2.3 envelope), its static pages
+//! The collection endpoints as files: `GET /api/<collection>` (docs/spec/api-spec.md#envelopes), its static pages
 //! `GET /api/<collection>/_page/<n>` (for plain CDNs and offline copies), `GET
-//! /api/<collection>/<slug>` (D2 detail with `html`) and the collection's JSON Schema
+//! /api/<collection>/<slug>` (the detail, with `html`) and the collection's JSON Schema
 //! `GET /api/schemas/<collection>.json`.
 
 use anyhow::Result;
@@ -61,7 +61,7 @@ pub fn files(content: &Content) -> Result<Vec<OutFile>> {
     Ok(per_collection.into_iter().flatten().collect())
 }
 
-/// A collection's listing, its static pages and its schema, from its records' JSON in D2 order.
+/// A collection's listing, its static pages and its schema, from its records' JSON in API order.
 pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig) -> Result<Vec<OutFile>> {
     let mut files = pages(name, &items, site.api.page_size)?;
     files.push(schema(name, &items, site.base())?);

@@ -1,4 +1,4 @@
-//! Dashboard datasets as files (decision D7: `{status, updatedAt, data}`), the deprecated pageview
+//! Dashboard datasets as files (`{status, updatedAt, data}`, docs/spec/api-spec.md#snapshots), the deprecated pageview
 //! counter (always zero, with its deprecation headers), and the weather fallback the handler reads.
 
 use anyhow::Result;
@@ -11,7 +11,8 @@ use serde_json::{json, Value};
 use super::output::OutFile;
 use crate::load::Content;
 
-/// D10: the dataset's own top-level `updatedAt` or `updated`, else the build time.
+/// The snapshot's `updatedAt` (docs/spec/api-spec.md#snapshots): the dataset's own top-level
+/// `updatedAt` or `updated`, else the build time.
 pub fn updated_at(dataset: &Value, built: DateTime) -> Value {
     dataset.get("updatedAt").or_else(|| dataset.get("updated")).cloned().unwrap_or_else(|| json!(built.rfc3339()))
 }

@@ -1,4 +1,4 @@
-//! Discovery documents (spec 4.7, decisions D3 and D8): the OpenAPI description, the API catalog,
+//! Discovery documents (docs/spec/api-spec.md#discovery): the OpenAPI description, the API catalog,
 //! the status and deprecation-policy documents, the MCP server card, the agent-skills index with its
 //! skills, and `llms.txt`. Each is derived from the core's tables and the loaded content.
 

@@ -1,4 +1,4 @@
-//! The encyclopedia as files (decision D5): each entry's detail and its JSON-LD (a schema.org
+//! The encyclopedia as files (docs/spec/api-spec.md#encyclopedia): each entry's detail and its JSON-LD (a schema.org
 //! `Article` citing its sources), plus the catalog the list, facets and suggestions read.
 
 use portal_core::content::{Entry, SiteConfig};

@@ -1,4 +1,4 @@
-//! `/api/rss`: RSS 2.0 of the latest news (spec 4.2), newest first, `rss.items` of them, built with
+//! `/api/rss`: RSS 2.0 of the latest news (docs/spec/api-spec.md#rss), newest first, `rss.items` of them, built with
 //! the `rss` crate: channel with `atom:link rel="self"` and `lastBuildDate`; items with a permalink
 //! guid, an RFC 822 `pubDate`, the summary (else the first paragraph) and the tags as categories.
 

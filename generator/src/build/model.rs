@@ -1,4 +1,4 @@
-//! What the build's aggregates are made of (issue 19): a card per record and per encyclopedia
+//! What the build's aggregates are made of: a card per record and per encyclopedia
 //! entry, holding what listings, tag and category pages, the feed, the home page, the flat search
 //! index, translations and the encyclopedia catalog need of it, and no body.
 //!
@@ -106,10 +106,11 @@ impl EventSpan {
     }
 }
 
-/// Every card of a build: per collection in API order (D2), and the encyclopedia in title order.
+/// Every card of a build: per collection in API order (docs/spec/api-spec.md#record-order), and the
+/// encyclopedia in title order.
 #[derive(Debug, Clone, Default)]
 pub struct Model {
-    /// Every collection (missing ones empty), cards in D2 order.
+    /// Every collection (missing ones empty), cards in API order.
     pub collections: BTreeMap<&'static str, Vec<Card>>,
     /// Encyclopedia entries, in title order.
     pub entries: Vec<Card>,
@@ -144,7 +145,7 @@ impl Model {
     }
 }
 
-/// Sorts cards into D2's order.
+/// Sorts cards into the API's order (docs/spec/api-spec.md#record-order).
 pub fn sort_cards(cards: &mut [Card]) {
     cards.sort_by(|a, b| d2_order((a.weight, a.date, &a.id), (b.weight, b.date, &b.id)));
 }

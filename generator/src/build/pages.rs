@@ -1,6 +1,6 @@
 //! The published site: an HTML page for the home, every collection (paged), record, doc and page,
 //! every encyclopedia entry, tag and category, and `/api-docs`, each with a markdown twin
-//! (decision D8); a 404 page, the theme's assets, `sitemap.xml` and `robots.txt`. Templates are
+//! (docs/spec/api-spec.md#pages); a 404 page, the theme's assets, `sitemap.xml` and `robots.txt`. Templates are
 //! compiled once and pages rendered in parallel.
 //!
 //! Each kind of page has its module; this one holds what they share: the renderer (the context

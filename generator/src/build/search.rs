@@ -1,6 +1,6 @@
 //! The search outputs: the tantivy index (one file per segment under `_portal/search/`, with the
 //! manifest `index.json`; see `portal_core::search`) and `/api/search-index.json`, the flat public
-//! index (D4).
+//! index (docs/spec/api-spec.md#search).
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,4 @@
-//! Dashboard datasets (the spec's snapshot endpoints; `content/data/<name>.yaml|.yml|.json`, decisions D1, D7, D10): alerts,
+//! Dashboard datasets (docs/spec/api-spec.md#snapshots; `content/data/<name>.yaml|.yml|.json`): alerts,
 //! population, finance, charts and the seasonal weather fallback. Each must be a mapping or a list.
 
 use std::collections::BTreeMap;

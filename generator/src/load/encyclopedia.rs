@@ -1,5 +1,6 @@
-//! Loading `content/encyclopedia/*.md` (decision D5): entries validated like records plus their
-//! sources, aliases and language; then every `related` slug must name a published entry.
+//! Loading `content/encyclopedia/*.md` (docs/content.md#encyclopedia-entries): entries validated
+//! like records plus their sources, aliases and language; then every `related` slug must name a
+//! published entry.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! Loading a content folder (decision D1) into the core's model: site settings and the 19
+//! Loading a content folder (docs/content.md#the-content-folder) into the core's model: site settings and the 19
 //! collections, every file parsed in parallel, every problem collected as `file:line: message`.
 
 pub mod data;
@@ -23,21 +23,21 @@ use rayon::prelude::*;
 
 use crate::progress::Progress;
 
-/// Top-level folders with a meaning besides the collections (D1).
+/// Top-level folders with a meaning besides the collections (docs/content.md#the-content-folder).
 pub const OTHER_FOLDERS: &[&str] = &["encyclopedia", "data", "spatial", "skills", i18n::FOLDER, statics::FOLDER];
 
-/// A loaded content folder: published records only, in D2 order.
+/// A loaded content folder: published records only, in API order (docs/spec/api-spec.md#record-order).
 #[derive(Debug, Clone, Default)]
 pub struct Content {
     /// `site.yaml`.
     pub site: SiteConfig,
-    /// Every collection (missing folders are empty), published records in D2 order.
+    /// Every collection (missing folders are empty), published records in API order.
     pub collections: BTreeMap<&'static str, Vec<Record>>,
     /// Published encyclopedia entries, in title order.
     pub entries: Vec<Entry>,
     /// Agent skills, by name.
     pub skills: Vec<skills::Skill>,
-    /// Dashboard datasets by name (alerts, population, finance, charts: the spec's "snapshot"
+    /// Dashboard datasets by name (alerts, population, finance, charts: the API's "snapshot"
     /// endpoints; in this code "snapshot" is only the offline archive of `portal snapshot`).
     pub datasets: BTreeMap<String, serde_json::Value>,
     /// The seasonal weather fallback (`data/weather-fallback.yaml`).

@@ -12,7 +12,7 @@ use super::images;
 use super::statics::StaticFiles;
 use crate::markdown;
 
-/// The record file formats of D1.
+/// The record file formats (docs/content.md#the-content-folder).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Front matter and a markdown body.

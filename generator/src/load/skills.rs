@@ -1,4 +1,4 @@
-//! Agent skills (`content/skills/<name>.md`, SKILL.md format, decision D8): front matter `name` and
+//! Agent skills (`content/skills/<name>.md`, SKILL.md format, docs/spec/api-spec.md#discovery): front matter `name` and
 //! `description`, then markdown instructions, published as files agents can fetch.
 
 use std::path::Path;

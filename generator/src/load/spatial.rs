@@ -1,4 +1,4 @@
-//! Spatial registers (`content/spatial/*.geojson`, decisions D7, D10): FeatureCollections checked
+//! Spatial registers (`content/spatial/*.geojson`, docs/spec/api-spec.md#spatial): FeatureCollections checked
 //! against RFC 7946 (longitude/latitude order and ranges, closed rings, no `crs`), each feature given
 //! its register as `protocol` (its own property, else the file's stem) and an `id`.
 

@@ -1,4 +1,4 @@
-//! The mail outbox of `portal serve` (decisions D6, D9): submissions are stored with their mails,
+//! The mail outbox of `portal serve` (docs/spec/api-spec.md#delivery): submissions are stored with their mails,
 //! and one background task delivers what is due, over SMTP (`PORTAL_SMTP_URL=smtp://host:port`)
 //! or as `.eml` files under `<state>/mail/` when no SMTP server is configured.
 //!

@@ -1,5 +1,5 @@
 //! Durable state of `portal serve`: submissions and their mail outbox in SQLite
-//! (`<state>/portal.sqlite3`, WAL, `synchronous=FULL`), decisions D6 and D9.
+//! (`<state>/portal.sqlite3`, WAL, `synchronous=FULL`); see docs/spec/api-spec.md#delivery.
 //!
 //! Runs the statements of the core's outbox machine (`portal_core::outbox`), the same ones the
 //! Worker runs on D1, so both keep and retry mails alike. A submission and its mails are written

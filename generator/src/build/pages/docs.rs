@@ -1,5 +1,6 @@
 //! `/api-docs`: every API route of the route table by tag, the HTML pages the site serves, the
-//! conventions (versions, CORS, rate limit) and an `error-<code>` anchor per error code (D3).
+//! conventions (versions, CORS, rate limit) and an `error-<code>` anchor per error code (the `type`
+//! of docs/spec/api-spec.md#errors).
 
 use anyhow::Result;
 use portal_core::problem::ErrorCode;

@@ -1,5 +1,5 @@
 //! A record's facts: the front-matter values its page shows, in words a resident reads and as
-//! links they can act on (README, "How a record's facts read"). The rules, in order:
+//! links they can act on (docs/content.md#facts). The rules, in order:
 //!
 //! - keys the site hides (`hidden_fields`, default `moderated`, `spatial_id`, `*_id`, `_*`) and
 //!   keys the page shows in its own way (title, tags, image...) are left off;

@@ -1,8 +1,8 @@
-//! Content pages at the URL of a page the site generates (README, "Pages at the site's own
-//! URLs"): `pages/services.md` introduces the services listing, `pages/visit.md` the booking form.
-//! The generated page takes the content page's title, summary and body above what it shows; the
-//! content page has no page of its own and is not listed under `/pages`. A page at a file's or the
-//! API's path is a content error.
+//! Content pages at the URL of a page the site generates (docs/content.md#pages-at-generated-urls):
+//! `pages/services.md` introduces the services listing, `pages/visit.md` the booking form. The
+//! generated page takes the content page's title, summary and body above what it shows; the content
+//! page has no page of its own and is not listed under `/pages`. A page at a file's or the API's
+//! path is a content error.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -3,10 +3,10 @@
 //! (in the head and on the page), every item on exactly one page. The same paging serves the pages
 //! of tags and categories.
 //!
-//! Collections keep their API order (D2), except events: upcoming ones first, soonest first (by
-//! `start`, else `date`), then past ones, most recent first, each marked as past; undated events
-//! last. "Past" is relative to the build time (`SOURCE_DATE_EPOCH` when set): an event whose day
-//! (its `end`, else its start) is today is not past yet.
+//! Collections keep their API order (docs/spec/api-spec.md#record-order), except events: upcoming
+//! ones first, soonest first (by `start`, else `date`), then past ones, most recent first, each
+//! marked as past; undated events last. "Past" is relative to the build time (`SOURCE_DATE_EPOCH`
+//! when set): an event whose day (its `end`, else its start) is today is not past yet.
 
 use anyhow::Result;
 use portal_core::collections::PAGES;

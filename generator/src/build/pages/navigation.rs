@@ -1,9 +1,9 @@
 //! The main navigation of every page and the names of collections as readers see them.
 //!
 //! `site.yaml` `menu:` sets the navigation as written; without it, the collections that have
-//! records (in the order of spec 2.1), then the encyclopedia when it has entries. Collection names
-//! and descriptions come from the interface text (`collections.<name>.label|description`), so a
-//! Kiswahili site says "Habari" rather than "news".
+//! records (in the order of docs/spec/api-spec.md#collections), then the encyclopedia when it has
+//! entries. Collection names and descriptions come from the interface text
+//! (`collections.<name>.label|description`), so a Kiswahili site says "Habari" rather than "news".
 
 use portal_core::collections::COLLECTIONS;
 use portal_core::content::MenuItem;

@@ -1,7 +1,8 @@
-//! Tags and categories (D11): `/tags` and `/categories` list every term with how many records
-//! carry it; `/tags/<slug>` and `/categories/<slug>` list those records (and encyclopedia
-//! entries) across collections, newest first, paged like collections. Terms that slug the same
-//! are one term, named by their most used spelling (see `portal_core::taxonomy`).
+//! Tags and categories (docs/content.md#listings-tags-and-categories): `/tags` and `/categories`
+//! list every term with how many records carry it; `/tags/<slug>` and `/categories/<slug>` list
+//! those records (and encyclopedia entries) across collections, newest first, paged like
+//! collections. Terms that slug the same are one term, named by their most used spelling (see
+//! `portal_core::taxonomy`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -1,5 +1,6 @@
-//! Rebuilds (issue 19): a build into a folder that holds an earlier build redoes only what
-//! depends on what changed, and writes exactly what a clean build of the same content would.
+//! Rebuilds (docs/deploying.md#rebuilds-and-the-build-cache): a build into a folder that holds an
+//! earlier build redoes only what depends on what changed, and writes exactly what a clean build of
+//! the same content would.
 //!
 //! A clean build leaves its state in the build cache, outside the output folder ([`state`]): the record and entry
 //! files it read with their sizes and times ([`sources`]), the cards of every record (the model

@@ -1,8 +1,8 @@
-//! What a build keeps for the next one, in its state folder of the build cache (outside the
-//! output folder: see `BuildOptions::state_dir`, and the README's "Rebuilds and the build
-//! cache"): a small head read by every rebuild, the cards of each collection (the model every aggregate is made from), and
-//! each group's table of outputs, read only when the group has something to redo. Written with
-//! `bincode`, a compact binary form that reads back in milliseconds.
+//! What a build keeps for the next one, in its state folder of the build cache (outside the output
+//! folder: see `BuildOptions::state_dir`, and docs/deploying.md#rebuilds-and-the-build-cache): a
+//! small head read by every rebuild, the cards of each collection (the model every aggregate is
+//! made from), and each group's table of outputs, read only when the group has something to redo.
+//! Written with `bincode`, a compact binary form that reads back in milliseconds.
 //!
 //! Everything is written after the build's output, so a build that fails leaves the state of the
 //! last good one; a state that cannot be read (another version, a damaged file) just means a

@@ -1,0 +1,304 @@
+//! The documentation holds together: every relative link of the README, CONTRIBUTING.md and
+//! `docs/` names a file that exists (and, into a markdown file, an anchor it has), and every long
+//! option `portal --help` and each command's `--help` print is in `docs/cli.md`.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Component, Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The markdown files whose links are checked, relative to `root`.
+fn documents(root: &Path) -> Vec<PathBuf> {
+    let mut files = vec![PathBuf::from("README.md"), PathBuf::from("CONTRIBUTING.md")];
+    let docs = walkdir::WalkDir::new(root.join("docs")).sort_by_file_name();
+    for entry in docs.into_iter().map(|e| e.expect("docs/ is readable")) {
+        if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "md") {
+            files.push(entry.path().strip_prefix(root).expect("under root").to_path_buf());
+        }
+    }
+    files
+}
+
+/// The text of a markdown file without its fenced code blocks (their lines become empty, so line
+/// numbers stay true) and without inline code spans.
+fn prose(text: &str) -> Vec<String> {
+    let mut in_fence = false;
+    text.lines()
+        .map(|line| {
+            if line.trim_start().starts_with("```") {
+                in_fence = !in_fence;
+                return String::new();
+            }
+            if in_fence {
+                return String::new();
+            }
+            let mut out = String::new();
+            for (i, part) in line.split('`').enumerate() {
+                if i % 2 == 0 {
+                    out.push_str(part);
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The link targets of one line of prose: inline links `[text](target)` and reference
+/// definitions `[label]: target`.
+fn targets(line: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = line;
+    while let Some(start) = rest.find("](") {
+        let after = &rest[start + 2..];
+        let end = after.find([')', ' ']).unwrap_or(after.len());
+        found.push(after[..end].to_string());
+        rest = &after[end..];
+    }
+    let trimmed = line.trim_start();
+    if let Some((label, target)) = trimmed.split_once("]: ") {
+        if label.starts_with('[') && !label.contains('(') {
+            found.push(target.split_whitespace().next().unwrap_or("").to_string());
+        }
+    }
+    found
+}
+
+/// GitHub's anchor of a heading: lower-cased, inline links reduced to their text, every character
+/// but letters, digits, spaces, `-` and `_` dropped, spaces turned into `-`.
+fn slug(heading: &str) -> String {
+    let mut text = String::new();
+    let mut rest = heading;
+    // `[text](target)` reads as `text`.
+    while let Some(open) = rest.find('[') {
+        text.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find("](").and_then(|mid| after[mid..].find(')').map(|close| (mid, mid + close))) {
+            Some((mid, close)) => {
+                text.push_str(&after[..mid]);
+                rest = &after[close + 1..];
+            }
+            None => {
+                text.push('[');
+                rest = after;
+            }
+        }
+    }
+    text.push_str(rest);
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// Every anchor a markdown file offers: its headings' slugs (the second of a name gets `-1`, as on
+/// GitHub) and every explicit `id="..."`.
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (raw, line) in text.lines().zip(prose_with_code(text)) {
+        let hashes = line.chars().take_while(|c| *c == '#').count();
+        if (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
+            let base = slug(&line[hashes + 1..]);
+            let count = seen.entry(base.clone()).or_insert(0);
+            found.insert(if *count == 0 { base.clone() } else { format!("{base}-{count}") });
+            *count += 1;
+        }
+        let mut rest = raw;
+        while let Some(at) = rest.find("id=\"") {
+            let after = &rest[at + 4..];
+            let end = after.find('"').unwrap_or(after.len());
+            found.insert(after[..end].to_string());
+            rest = &after[end..];
+        }
+    }
+    found
+}
+
+/// The lines of a markdown file with fenced code blocks emptied but inline code kept (a heading's
+/// slug includes the text of its code spans).
+fn prose_with_code(text: &str) -> Vec<String> {
+    let mut in_fence = false;
+    text.lines()
+        .map(|line| {
+            if line.trim_start().starts_with("```") {
+                in_fence = !in_fence;
+                return String::new();
+            }
+            if in_fence {
+                String::new()
+            } else {
+                line.to_string()
+            }
+        })
+        .collect()
+}
+
+/// `base/relative` with `.` and `..` resolved, without touching the file system.
+fn join(base: &Path, relative: &str) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in base.join(relative).components() {
+        match component {
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Every relative link of `files` (relative to `root`) that names no file, or no anchor of the
+/// markdown file it names, as `file:line: target`.
+fn broken_links(root: &Path, files: &[PathBuf]) -> Vec<String> {
+    let mut broken = Vec::new();
+    let mut anchor_cache: HashMap<PathBuf, BTreeSet<String>> = HashMap::new();
+    for file in files {
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for (number, line) in prose(&text).iter().enumerate() {
+            for target in targets(line) {
+                let target = target.trim_start_matches('<').trim_end_matches('>');
+                let is_external = target.split_once(':').is_some_and(|(scheme, _)| {
+                    !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+                });
+                if target.is_empty() || is_external {
+                    continue;
+                }
+                let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+                let linked =
+                    if path.is_empty() { file.clone() } else { join(file.parent().unwrap_or(Path::new("")), path) };
+                let at = format!("{}:{}: {target}", file.display(), number + 1);
+                if linked.components().next() == Some(Component::ParentDir) || !root.join(&linked).exists() {
+                    broken.push(format!("{at} (no such file)"));
+                    continue;
+                }
+                if fragment.is_empty() || linked.extension().is_none_or(|e| e != "md") {
+                    continue;
+                }
+                let offered = anchor_cache.entry(linked.clone()).or_insert_with(|| {
+                    anchors(&std::fs::read_to_string(root.join(&linked)).expect("a linked file is readable"))
+                });
+                if !offered.contains(fragment) {
+                    broken.push(format!("{at} (no such anchor)"));
+                }
+            }
+        }
+    }
+    broken
+}
+
+#[test]
+fn every_relative_link_of_the_docs_resolves() {
+    let root = root();
+    let files = documents(&root);
+    assert!(files.len() > 5, "the docs are found: {files:?}");
+    let broken = broken_links(&root, &files);
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn the_link_check_notices_a_missing_file_and_a_missing_anchor() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join("docs/spec")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("docs/spec/a.md"),
+        "# Title\n\n<a id=\"d5\"></a>\n## D5. The encyclopedia\n\n## Rate limit `#x`\n",
+    )
+    .expect("write");
+    let page = "[ok](spec/a.md#d5) [ok](spec/a.md#d5-the-encyclopedia) [ok](spec/a.md#rate-limit-x) \
+        [ok](https://example.org/x) [ok](#here)\n\n## Here\n\n`[code](nowhere.md)`\n\n```\n[fenced](nowhere.md)\n```\n\
+        [gone](missing.md) [bad](spec/a.md#d6) [up](../../outside.md)\n";
+    std::fs::write(dir.path().join("docs/page.md"), page).expect("write");
+    let broken = broken_links(dir.path(), &[PathBuf::from("docs/page.md")]);
+    assert_eq!(
+        broken,
+        [
+            "docs/page.md:10: missing.md (no such file)",
+            "docs/page.md:10: spec/a.md#d6 (no such anchor)",
+            "docs/page.md:10: ../../outside.md (no such file)",
+        ]
+    );
+}
+
+fn help(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_portal")).args(args).arg("--help").output().expect("portal runs");
+    assert!(output.status.success(), "portal {args:?} --help failed");
+    String::from_utf8(output.stdout).expect("help is UTF-8")
+}
+
+/// The long options a `--help` text lists: the `--name`s of each option line, before its
+/// description.
+fn long_options(help: &str) -> BTreeSet<String> {
+    let mut options = BTreeSet::new();
+    for line in help.lines().map(str::trim_start).filter(|l| l.starts_with('-')) {
+        let names = line.split("  ").next().unwrap_or(line);
+        for word in names.split([' ', ',', '=', '<', '[']) {
+            if let Some(name) = word.strip_prefix("--") {
+                if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                    options.insert(format!("--{name}"));
+                }
+            }
+        }
+    }
+    options
+}
+
+/// The commands `portal --help` lists (the words under `Commands:`, `help` aside).
+fn commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `text` names `option` on its own (`--out` is not found in `--outbox`).
+fn mentions(text: &str, option: &str) -> bool {
+    text.match_indices(option).any(|(at, _)| {
+        !text[at + option.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    })
+}
+
+#[test]
+fn every_option_of_portal_help_is_in_the_cli_docs() {
+    let cli = std::fs::read_to_string(root().join("docs/cli.md")).expect("docs/cli.md");
+    let top = help(&[]);
+    let commands = commands(&top);
+    assert!(commands.len() >= 7, "the commands are found in `portal --help`: {commands:?}");
+    let mut missing = Vec::new();
+    for option in long_options(&top) {
+        if !mentions(&cli, &option) {
+            missing.push(format!("portal {option}"));
+        }
+    }
+    for command in &commands {
+        if !mentions(&cli, &format!("portal {command}")) {
+            missing.push(format!("portal {command}"));
+        }
+        for option in long_options(&help(&[command])) {
+            if !mentions(&cli, &option) {
+                missing.push(format!("portal {command} {option}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "docs/cli.md does not mention: {}", missing.join(", "));
+}
+
+#[test]
+fn the_option_check_reads_clap_help() {
+    let help = "Usage: portal build [OPTIONS]\n\nOptions:\n      --content <CONTENT>  The content folder\n  \
+        -h, --help  Print help\n      --split-over <SPLIT_OVER>  Also write files, unlike --out\n";
+    let found: Vec<String> = long_options(help).into_iter().collect();
+    assert_eq!(found, ["--content", "--help", "--split-over"]);
+    assert!(mentions("`--out DIR`", "--out") && !mentions("`--outbox`", "--out"));
+}
