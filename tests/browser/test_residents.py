@@ -2,7 +2,7 @@
 address or a file, read when and where an event is, reach the forms, read facts in words, read
 mixed scripts in order, share a link that shows a preview. Checked on the sample site and on a
 site the test writes itself (`portal init` plus records of the kinds these rules are for), so the
-rules hold for content they were not written against. README, "How a record's facts read"."""
+rules hold for content they were not written against. docs/content.md#facts."""
 
 import re
 import subprocess
