@@ -161,6 +161,13 @@ def bench_rebuild(size, repeats=5):
     return {"median": statistics.median(times), "min": min(times), "max": max(times)}
 
 
+# Cloudflare Workers static assets on the Free plan: files per version (each at most 25 MiB). The
+# deploy step fails the run when a generated site of any size measured does not fit: the check that
+# a 100,000-record site deploys on the Free plan lives here rather than in scripts/test, where the
+# debug build of 100,000 records took minutes of every run.
+FREE_PLAN_FILES = 20_000
+
+
 def bench_deploy(size):
     """The files a Worker deploy of the build uploads, counted as wrangler counts them."""
     dist = WORK / f"dist-{size}"
@@ -551,6 +558,10 @@ def main():
     empty_trash()
     args.out.write_text(report(args, builds, watch, serving, edge_figures, rebuilds, deploys, profile))
     print(f"wrote {args.out}")
+    over = [f"{size:,} records: {d['uploaded']:,} files uploaded, too large: {d['tooLarge']}"
+            for size, d in deploys.items() if d["uploaded"] > FREE_PLAN_FILES or d["tooLarge"]]
+    if over:
+        sys.exit("a Worker deploy does not fit Cloudflare's Free plan (20,000 files, 25 MiB each):\n" + "\n".join(over))
 
 
 if __name__ == "__main__":
