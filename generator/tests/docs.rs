@@ -22,9 +22,10 @@ fn documents(root: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The text of a markdown file without its fenced code blocks (their lines become empty, so line
-/// numbers stay true) and without inline code spans.
-fn prose(text: &str) -> Vec<String> {
+/// The lines of a markdown file with its fenced code blocks emptied (line numbers stay true) and,
+/// unless `keep_code`, its inline code spans removed (a heading's slug keeps their text; a link
+/// inside a code span is no link).
+fn prose(text: &str, keep_code: bool) -> Vec<String> {
     let mut in_fence = false;
     text.lines()
         .map(|line| {
@@ -33,15 +34,12 @@ fn prose(text: &str) -> Vec<String> {
                 return String::new();
             }
             if in_fence {
-                return String::new();
+                String::new()
+            } else if keep_code {
+                line.to_string()
+            } else {
+                line.split('`').step_by(2).collect()
             }
-            let mut out = String::new();
-            for (i, part) in line.split('`').enumerate() {
-                if i % 2 == 0 {
-                    out.push_str(part);
-                }
-            }
-            out
         })
         .collect()
 }
@@ -100,7 +98,7 @@ fn slug(heading: &str) -> String {
 fn anchors(text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
-    for (raw, line) in text.lines().zip(prose_with_code(text)) {
+    for (raw, line) in text.lines().zip(prose(text, true)) {
         let hashes = line.chars().take_while(|c| *c == '#').count();
         if (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
             let base = slug(&line[hashes + 1..]);
@@ -117,25 +115,6 @@ fn anchors(text: &str) -> BTreeSet<String> {
         }
     }
     found
-}
-
-/// The lines of a markdown file with fenced code blocks emptied but inline code kept (a heading's
-/// slug includes the text of its code spans).
-fn prose_with_code(text: &str) -> Vec<String> {
-    let mut in_fence = false;
-    text.lines()
-        .map(|line| {
-            if line.trim_start().starts_with("```") {
-                in_fence = !in_fence;
-                return String::new();
-            }
-            if in_fence {
-                String::new()
-            } else {
-                line.to_string()
-            }
-        })
-        .collect()
 }
 
 /// `base/relative` with `.` and `..` resolved, without touching the file system.
@@ -162,7 +141,7 @@ fn broken_links(root: &Path, files: &[PathBuf]) -> Vec<String> {
     let mut anchor_cache: HashMap<PathBuf, BTreeSet<String>> = HashMap::new();
     for file in files {
         let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        for (number, line) in prose(&text).iter().enumerate() {
+        for (number, line) in prose(&text, false).iter().enumerate() {
             for target in targets(line) {
                 let target = target.trim_start_matches('<').trim_end_matches('>');
                 let is_external = target.split_once(':').is_some_and(|(scheme, _)| {
