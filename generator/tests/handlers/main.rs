@@ -8,8 +8,11 @@
 //! that real clients work; a behaviour of core is tested here first, in seconds. See
 //! docs/development.md for how to add a test.
 
+mod actions;
 mod collections;
+mod discovery;
 mod encyclopedia;
+mod feeds;
 mod forms;
 mod http_rules;
 mod mcp;

@@ -238,3 +238,67 @@ fn a_foreign_origin_is_refused() {
     assert_eq!(from("https://assistant.example.net").status, 200, "listed in site.yaml");
     assert_eq!(from("https://fixture.example.org").status, 200, "the site's own");
 }
+
+const MODERN: &str = "2026-07-28";
+
+/// A 2026-07-28 request: no handshake, the revision in `_meta` and mirrored in headers.
+fn modern(site: &Site, method: &str, params: Value, name: Option<&str>) -> Response {
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {},
+                      "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"}});
+    let mut params = params;
+    params["_meta"] = meta;
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut headers = vec![
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", MODERN),
+        ("mcp-method", method),
+    ];
+    if let Some(name) = name {
+        headers.push(("mcp-name", name));
+    }
+    site.send(Method::Post, "/mcp", &headers, &body.to_string())
+}
+
+#[test]
+fn a_modern_client_discovers_the_server_and_gets_cache_hints() {
+    let site = Site::new();
+    let response = modern(&site, "server/discover", json!({}), None);
+    assert_eq!(response.status, 200);
+    let result = &json(&response)["result"];
+    assert_eq!(result["supportedVersions"], json!(SUPPORTED));
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(result["_meta"]["io.modelcontextprotocol/serverInfo"]["websiteUrl"], "https://fixture.example.org");
+    let listed = &json(&modern(&site, "tools/list", json!({}), None))["result"];
+    assert_eq!((listed["ttlMs"].as_u64(), listed["cacheScope"].as_str()), (Some(600_000), Some("public")));
+}
+
+#[test]
+fn a_modern_client_gets_404_for_removed_methods_and_400_for_headers_unlike_the_body() {
+    let site = Site::new();
+    for method in ["initialize", "ping", "nope"] {
+        let response = modern(&site, method, json!({}), None);
+        assert_eq!(response.status, 404, "{method}");
+        assert_eq!(json(&response)["error"]["code"], -32601, "{method}");
+    }
+    let call = json!({"name": "search_portal", "arguments": {"query": "water"}});
+    assert_eq!(modern(&site, "tools/call", call.clone(), Some("search_portal")).status, 200);
+    let unlike = modern(&site, "tools/call", call, Some("get_portal_encyclopedia_entry"));
+    assert_eq!(unlike.status, 400);
+    assert_eq!(json(&unlike)["error"]["code"], -32020);
+}
+
+#[test]
+fn a_resource_reads_as_the_records_json_and_its_markdown() {
+    let site = Site::new();
+    let uri = "https://fixture.example.org/encyclopedia/asylum";
+    let result = json(&modern(&site, "resources/read", json!({"uri": uri}), Some(uri)))["result"].clone();
+    let contents = result["contents"].as_array().expect("contents");
+    let record: Value = serde_json::from_str(contents[0]["text"].as_str().expect("text")).expect("JSON");
+    assert_eq!((record["slug"].as_str(), contents[0]["mimeType"].as_str()), (Some("asylum"), Some("application/json")));
+    assert_eq!(contents[1]["mimeType"], "text/markdown");
+    assert!(contents[1]["text"].as_str().unwrap_or_default().contains("Asylum"));
+    let missing = "https://fixture.example.org/news/atlantis";
+    let error = &json(&modern(&site, "resources/read", json!({"uri": missing}), Some(missing)))["error"];
+    assert_eq!((error["code"].as_i64(), error["data"].clone()), (Some(-32602), json!({"uri": missing})));
+}
