@@ -1,0 +1,106 @@
+//! Built feeds and data (docs/spec/api-spec.md#rss, #snapshots, #spatial): the RSS feed, dashboard
+//! snapshots, the deprecated pageview counter, and spatial data with its filters as JSON and CSV.
+
+use serde_json::{json, Value};
+
+use crate::{json, problem, text, Site};
+
+#[test]
+fn the_rss_feed_has_the_newest_items_and_no_drafts() {
+    let response = Site::new().get("/api/rss");
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("application/rss+xml; charset=utf-8"));
+    let feed = text(&response);
+    assert!(feed.contains("<title>Fixture Portal news</title>"), "{feed}");
+    let first = feed.find("Water points reopen in Zone B").expect("the newest item");
+    let second = feed.find("Clinic hours extended").expect("the next");
+    assert!(first < second, "newest first");
+    assert_eq!(feed.matches("<item>").count(), 2, "rss.items: 2");
+    assert!(feed.contains("<link>https://fixture.example.org/news/water-points-reopen</link>"));
+    assert!(!feed.contains("Unpublished draft"));
+}
+
+#[test]
+fn snapshots_have_the_envelope_and_their_date() {
+    let site = Site::new();
+    for name in ["alerts", "population", "finance", "charts"] {
+        let body = json(&site.get(&format!("/api/{name}")));
+        assert_eq!(body["status"], "success", "{name}");
+        assert!(body.get("data").is_some() && body["updatedAt"].as_str().is_some_and(|d| !d.is_empty()), "{name}");
+    }
+    assert_eq!(json(&site.get("/api/alerts"))["updatedAt"], "2026-11-20");
+    assert_eq!(json(&site.get("/api/population"))["updatedAt"], "2026-11-01T00:00:00Z");
+    assert_eq!(json(&site.get("/api/charts"))["data"][0]["id"], "arrivals");
+}
+
+#[test]
+fn pageviews_is_deprecated_with_a_sunset() {
+    let response = Site::new().get("/api/analytics/pageviews");
+    assert_eq!(json(&response), json!({"status": "success", "data": {"pageviews": 0}}));
+    assert!(response.header("deprecation").is_some_and(|d| d.starts_with('@')));
+    assert_eq!(response.header("sunset"), Some("Mon, 01 Mar 2027 00:00:00 GMT"));
+    assert!(response.header("link").unwrap_or_default().contains("</api/deprecation-policy>; rel=\"deprecation\""));
+}
+
+fn feature_ids(body: &Value) -> Vec<String> {
+    body["features"]
+        .as_array()
+        .expect("features")
+        .iter()
+        .map(|f| f["properties"]["id"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn spatial_json_is_a_feature_collection_filtered_by_query() {
+    let site = Site::new();
+    let all = site.get("/api/v1/spatial.json");
+    assert!(all.header("content-type").unwrap_or_default().starts_with("application/geo+json"));
+    let doc = json(&all);
+    assert_eq!(doc["type"], "FeatureCollection");
+    let protocols: std::collections::BTreeSet<&str> = doc["features"]
+        .as_array()
+        .expect("features")
+        .iter()
+        .filter_map(|f| f["properties"]["protocol"].as_str())
+        .collect();
+    assert_eq!(protocols.into_iter().collect::<Vec<_>>(), ["places", "public-art", "site-register"]);
+    for (query, expected) in [
+        ("category=WATER", &["bh-1"][..]),
+        ("zone=zone-b", &["sch-1", "mural-1", "rd-1"]),
+        ("protocol=site-register", &["blk-a", "rd-1"]),
+        ("zone=zone-a&category=health", &["hc-1"]),
+    ] {
+        let response = site.get(&format!("/api/v1/spatial.json?{query}"));
+        assert_eq!(response.status, 200, "{query}");
+        assert_eq!(feature_ids(&json(&response)), expected, "{query}");
+    }
+}
+
+#[test]
+fn a_bad_spatial_filter_lists_the_allowed_values() {
+    let site = Site::new();
+    for (query, word) in
+        [("category=lava", "school"), ("zone=zone-z", "zone-a"), ("protocol=x", "places"), ("format=csv", "json")]
+    {
+        let doc = problem(&site.get(&format!("/api/v1/spatial.json?{query}")), 400, "bad_request");
+        assert!(doc["detail"].as_str().unwrap_or_default().contains(word), "{query}: {doc}");
+    }
+}
+
+#[test]
+fn spatial_csv_has_the_same_features_and_defuses_formulas() {
+    let site = Site::new();
+    let response = site.get("/api/v1/spatial.csv");
+    assert!(response.header("content-type").unwrap_or_default().starts_with("text/csv"));
+    let csv = text(&response);
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    assert_eq!(header[..7], ["id", "name", "category", "zone", "protocol", "latitude", "longitude"]);
+    let ids: Vec<&str> = lines.map(|line| line.split(',').next().unwrap_or_default()).collect();
+    assert_eq!(ids, feature_ids(&json(&site.get("/api/v1/spatial.json"))));
+    assert!(csv.contains("'=HYPERLINK("), "a text cell starting with = is quoted");
+    let filtered = text(&site.get("/api/v1/spatial.csv?zone=zone-a&category=water"));
+    assert_eq!(filtered.lines().skip(1).map(|l| l.split(',').next().unwrap_or_default()).collect::<Vec<_>>(), ["bh-1"]);
+    problem(&site.get("/api/v1/spatial.csv?zone=nowhere"), 400, "bad_request");
+}

@@ -1,0 +1,134 @@
+//! `GET /api/search` (docs/spec/api-spec.md#search) and the HTML search page `/search`.
+
+use serde_json::Value;
+
+use crate::{json, problem, Site};
+
+fn search(site: &Site, query: &str) -> Value {
+    let response = site.get(&format!("/api/search?{query}"));
+    assert_eq!(response.status, 200, "{query}: {}", crate::text(&response));
+    json(&response)
+}
+
+fn slugs(body: &Value, collection: &str) -> Vec<String> {
+    body["results"][collection]
+        .as_array()
+        .map(|hits| hits.iter().map(|hit| hit["slug"].as_str().unwrap_or_default().to_string()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_answer_has_the_spec_shape() {
+    let body = search(&Site::new(), "q=water");
+    assert_eq!((body["status"].as_str(), body["query"].as_str()), (Some("success"), Some("water")));
+    assert_eq!(body["cached"], false);
+    let results = body["results"].as_object().expect("results by collection");
+    let hits: usize = results.values().map(|hits| hits.as_array().map_or(0, Vec::len)).sum();
+    assert!(hits > 0);
+    assert_eq!(body["totalResults"], hits);
+    assert_eq!(body["totals"].as_object().map(|t| t.len()), Some(19), "every collection, not the encyclopedia");
+    for (collection, hits) in results {
+        for hit in hits.as_array().expect("hits") {
+            assert_eq!(hit["collection"], collection.as_str());
+            assert_eq!(hit["url"], format!("/{collection}/{}", hit["slug"].as_str().unwrap_or_default()));
+        }
+    }
+}
+
+#[test]
+fn matching_ignores_case_and_accents() {
+    let site = Site::new();
+    for q in ["cafe", "CAF%C3%89", "%C3%A9cole", "Ecole"] {
+        assert_eq!(slugs(&search(&site, &format!("q={q}")), "services"), ["cafe-amani"], "{q}");
+    }
+}
+
+#[test]
+fn every_word_must_match_and_the_last_is_a_prefix() {
+    let site = Site::new();
+    assert_eq!(slugs(&search(&site, "q=clin&collections=news"), "news"), ["clinic-hours"]);
+    assert_eq!(slugs(&search(&site, "q=water+zone&collections=news"), "news"), ["water-points-reopen"]);
+    assert_eq!(search(&site, "q=clinic+zone&collections=news")["totalResults"], 0);
+}
+
+#[test]
+fn a_title_match_ranks_above_a_body_match() {
+    let body = search(&Site::new(), "q=water&collections=resources");
+    assert_eq!(slugs(&body, "resources"), ["water-safety", "hygiene-kit"]);
+}
+
+#[test]
+fn collections_and_limit_restrict_the_answer() {
+    let site = Site::new();
+    let body = search(&site, "q=water&collections=services,docs");
+    let totals: Vec<&String> = body["totals"].as_object().expect("totals").keys().collect();
+    assert_eq!(totals, ["services", "docs"]);
+    let entries = search(&site, "q=water&collections=entries");
+    assert_eq!(
+        entries["totals"].as_object().map(|t| t.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["entries".into()])
+    );
+    let capped = search(&site, "q=water&collections=resources&limit=1");
+    assert_eq!(slugs(&capped, "resources").len(), 1);
+    assert_eq!(capped["totals"]["resources"], 2);
+}
+
+#[test]
+fn a_query_under_two_characters_is_a_bad_request() {
+    let site = Site::new();
+    for query in ["", "?q=", "?q=c", "?q=%20c%20", "?q=%C3%A9"] {
+        let doc = problem(&site.get(&format!("/api/search{query}")), 400, "bad_request");
+        assert!(doc["detail"].as_str().unwrap_or_default().contains("2 characters"), "{query}: {doc}");
+    }
+}
+
+#[test]
+fn a_limit_out_of_bounds_is_a_bad_request() {
+    let site = Site::new();
+    for limit in ["0", "51", "ten", "-1"] {
+        problem(&site.get(&format!("/api/search?q=water&limit={limit}")), 400, "bad_request");
+    }
+}
+
+#[test]
+fn an_unknown_collection_is_a_bad_request_naming_it() {
+    let site = Site::new();
+    let doc = problem(&site.get("/api/search?q=water&collections=news,weather-stations"), 400, "bad_request");
+    assert!(doc["detail"].as_str().unwrap_or_default().contains("weather-stations"), "{doc}");
+    problem(&site.get("/api/search?q=water&collections=news,,docs"), 400, "bad_request");
+}
+
+#[test]
+fn drafts_are_never_found() {
+    let site = Site::new();
+    assert_eq!(search(&site, "q=unpublished")["totalResults"], 0);
+    assert_eq!(search(&site, "q=never+appear")["totalResults"], 0);
+}
+
+#[test]
+fn a_second_identical_query_is_answered_from_the_cache() {
+    let site = Site::new();
+    let mut first = search(&site, "q=hygiene+kits");
+    let mut second = search(&site, "q=hygiene+kits");
+    assert_eq!((first["cached"].as_bool(), second["cached"].as_bool()), (Some(false), Some(true)));
+    first["cached"] = Value::Null;
+    second["cached"] = Value::Null;
+    assert_eq!(first, second);
+}
+
+#[test]
+fn search_is_rate_limited() {
+    let response = Site::new().get("/api/search?q=water");
+    assert_eq!(response.header("ratelimit-limit"), Some("60"));
+    assert_eq!(response.header("ratelimit-remaining"), Some("59"));
+}
+
+#[test]
+fn the_search_page_lists_a_known_result() {
+    // Only the status and a known title: how the page ranks, words and highlights its results
+    // changes (the part of the title checked leaves out the word searched for).
+    let response = Site::new().get("/search?q=water");
+    assert_eq!(response.status, 200);
+    assert_eq!(response.header("content-type"), Some("text/html; charset=utf-8"));
+    assert!(crate::text(&response).contains("points reopen in Zone B"), "{}", crate::text(&response));
+}
