@@ -2,6 +2,7 @@
 matches) and shows each hit's collection, date and an excerpt with the matched words marked. The
 API's own rules are tested, unchanged, in test_search.py."""
 
+import json
 import re
 
 import pytest
@@ -65,3 +66,21 @@ def test_an_arabic_excerpt_marks_its_words_in_order(client):
     assert '<a href="/events/film-evening-ar">' in html
     assert re.search(r'<p class="excerpt" dir="auto">[^<]*يليه <mark>نقاش</mark>', html), html
 
+
+
+
+def test_the_mcp_search_tool_forgives_on_request(client):
+    def call(arguments):
+        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "search_portal", "arguments": arguments}}
+        r = client.post("/mcp", data=json.dumps(message), headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"})
+        return r.json()["result"]["structuredContent"]
+
+    strict = call({"query": "clinics", "collections": ["news"]})
+    assert strict["totalResults"] == 0 and "partial" not in strict
+    forgiven = call({"query": "clinics", "collections": ["news"], "forgiving": True})
+    assert [h["slug"] for h in forgiven["results"]["news"]] == ["clinic-hours"]
+    assert forgiven["partial"] is False and forgiven["suggestion"] is None
+    typo = call({"query": "truking", "collections": ["entries"], "forgiving": True})
+    assert typo["suggestion"] == "trucking" and typo["corrected"] is True
+    assert [h["slug"] for h in typo["results"]["entries"]] == ["water-trucking"]
