@@ -654,12 +654,13 @@ impl Engine {
     /// once per field).
     pub fn near_words(&self, text: &str, distance: u8, wanted: &[bool]) -> tantivy::Result<BTreeMap<String, u64>> {
         let mut found = BTreeMap::new();
+        // One automaton for every dictionary (only the term's text counts, not its field).
+        let automaton =
+            FuzzyTermQuery::new(Term::from_field_text(self.weighted[0].0, text), distance, true).automaton()?;
         for (segment, _) in self.segments.iter().zip(wanted).filter(|(_, &w)| w) {
-            for (field, &(tantivy_field, _)) in self.weighted.iter().enumerate() {
-                let automaton =
-                    FuzzyTermQuery::new(Term::from_field_text(tantivy_field, text), distance, true).automaton()?;
+            for field in 0..FIELDS {
                 let dictionary = segment.dictionary(field, false).terms();
-                let mut terms = dictionary.search(automaton).into_stream()?;
+                let mut terms = dictionary.search(&automaton).into_stream()?;
                 while terms.advance() {
                     if let Ok(term) = std::str::from_utf8(terms.key()) {
                         *found.entry(term.to_string()).or_insert(0) += u64::from(terms.value().doc_freq);
