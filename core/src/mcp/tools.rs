@@ -53,7 +53,7 @@ fn search_tool() -> Value {
             "totalResults": {"type": "integer"},
             "results": {"type": "object", "additionalProperties": {"type": "array", "items": hit}},
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
-            "suggestion": {"type": ["string", "null"], "description": "With `forgiving`: the query with each unknown word replaced by its nearest known word."},
+            "suggestion": {"type": "string", "description": "With `forgiving`, when a word matched nothing: the query with each such word replaced by its nearest known word."},
             "corrected": {"type": "boolean", "description": "With `forgiving`: the hits are the suggestion's."},
             "partial": {"type": "boolean", "description": "With `forgiving`: no record had every word; these have most of them."}
         }, "required": ["query", "totalResults", "results", "totals"]},
@@ -307,7 +307,9 @@ async fn forgiving_search<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, ToolEr
         .map_err(internal(ctx.platform, "searching"))?;
     let mut answer = search::hits_document(&asked.query, &asked.scope, &forgiven.found);
     if let Value::Object(map) = &mut answer {
-        map.insert("suggestion".into(), json!(forgiven.suggestion));
+        if let Some(suggestion) = forgiven.suggestion {
+            map.insert("suggestion".into(), Value::String(suggestion));
+        }
         map.insert("corrected".into(), json!(forgiven.corrected));
         map.insert("partial".into(), json!(forgiven.partial));
     }
