@@ -101,6 +101,17 @@ async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<String, 
     Ok(text)
 }
 
+/// The document of `/api/search` for hits found another way (the forgiving search of the MCP
+/// tool), without `status` and `cached`: the same `query`, `totalResults`, `results` and `totals`.
+pub fn hits_document(query: &str, scope: &[String], found: &[(Vec<Hit>, usize)]) -> Value {
+    let mut document = serde_json::to_value(Body { query, scope, found }).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut document {
+        map.remove("status");
+        map.remove("cached");
+    }
+    document
+}
+
 /// How a fresh answer ends, and how the same answer from the cache ends.
 const FRESH_TAIL: &str = r#""cached":false}"#;
 const CACHED_TAIL: &str = r#""cached":true}"#;

@@ -1,20 +1,27 @@
 //! `GET /search?q=` (docs/spec/api-spec.md#forms): search results as a page people read, grouped by collection
-//! (the encyclopedia included), each hit linking its page. The same search as `/api/search`
-//! (one engine, one cache); a query too short to search gets the form back with a message.
+//! (the encyclopedia included), each hit linking its page with its collection, date and an
+//! excerpt. The page forgives what the API does not (word forms, typos, partial matches: see
+//! [`crate::search::forgiving`]) on the same engine; a query too short to search gets the form back
+//! with a message.
 
 use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::collections::ENCYCLOPEDIA;
+use crate::collections::{record_api_path, ENCYCLOPEDIA};
+use crate::handlers::files::read_json;
 use crate::handlers::page;
-use crate::handlers::search::{asked, long_enough, run, Asked, MAX_LIMIT, MIN_QUERY_CHARS};
+use crate::handlers::search::{asked, long_enough, Asked, MAX_LIMIT, MIN_QUERY_CHARS};
 use crate::handlers::Ctx;
 use crate::html::escape;
 use crate::http::Response;
 use crate::i18n::Strings;
-use crate::platform::Platform;
+use crate::platform::{internal, Platform};
 use crate::problem::Problem;
+use crate::search::excerpt::{excerpt, plain, EXCERPT_CHARS};
+use crate::search::forgiving::{Forgiven, Highlight};
+use crate::search::schema::words;
+use crate::search::Hit;
 
 /// Answers `/search`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
@@ -26,8 +33,14 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     }
     let mut main = format!("<h1>{}</h1>\n{}", escape(strings.get("search_page.title")), form(strings, &asked.query));
     if long_enough(&asked.query) {
-        let answer = run(ctx, &asked).await?;
-        main.push_str(&results(strings, &asked, &answer));
+        let index = ctx.app.search_index(ctx.platform).await?;
+        let forms = index.forms(&ctx.app.manifest().site.language);
+        let forgiven = index
+            .forgiving(&words(&asked.query), &asked.scope, asked.limit, &forms)
+            .map_err(internal(ctx.platform, "searching"))?;
+        let highlight = Highlight::new(&forgiven.words, &forms);
+        let details = details(ctx, &forgiven, &highlight).await;
+        main.push_str(&results(strings, &asked, &forgiven, &details));
     } else {
         let min = MIN_QUERY_CHARS.to_string();
         let _ = writeln!(
@@ -37,6 +50,49 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         );
     }
     Ok(page::render(ctx.app, ctx.platform, &ctx.request.path, 200, strings.get("search_page.title"), &main).await)
+}
+
+/// What a hit shows besides its title, read from its record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Detail {
+    /// Its `date`, when it has one.
+    date: Option<String>,
+    /// An excerpt of its summary and body, HTML.
+    excerpt: Option<String>,
+}
+
+/// The details of every hit of `forgiven`, per collection in order. A record that cannot be read
+/// (reported) shows its title alone.
+async fn details<P: Platform>(ctx: &Ctx<'_, P>, forgiven: &Forgiven, highlight: &Highlight<'_>) -> Vec<Vec<Detail>> {
+    let mut all = Vec::with_capacity(forgiven.found.len());
+    for (hits, _) in &forgiven.found {
+        let mut details = Vec::with_capacity(hits.len());
+        for hit in hits {
+            let record = read_json(ctx.app, ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
+            details.push(record.ok().flatten().map(|r| detail(&r, highlight)).unwrap_or_default());
+        }
+        all.push(details);
+    }
+    all
+}
+
+/// The detail of one record's JSON (a detail document, `data.<collection>[0]`, or the record).
+fn detail(document: &Value, highlight: &Highlight<'_>) -> Detail {
+    let record = document["data"]
+        .as_object()
+        .and_then(|data| data.values().next())
+        .map_or(document, |records| records.as_array().and_then(|list| list.first()).unwrap_or(records));
+    let text = |key: &str| record[key].as_str().unwrap_or_default();
+    let date = Some(text("date")).filter(|d| is_date(d)).map(|d| d[..10].to_string());
+    let source = format!("{}\n{}", text("summary"), plain(text("body")));
+    Detail { date, excerpt: excerpt(&source, |word| highlight.marks(word), EXCERPT_CHARS) }
+}
+
+/// Whether `text` starts with a calendar date (`YYYY-MM-DD`).
+fn is_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() >= 10
+        && bytes[..10].iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
 }
 
 /// The search box, holding the query.
@@ -63,34 +119,75 @@ fn label<'a>(strings: &'a Strings, collection: &'a str) -> &'a str {
     }
 }
 
-/// The hits, a section per collection in the order searched, with a link to more when a
-/// collection has more matches than the page shows.
-fn results(strings: &Strings, asked: &Asked, answer: &Value) -> String {
-    let total: u64 = answer["totals"].as_object().map_or(0, |t| t.values().filter_map(Value::as_u64).sum());
+/// The link of a search for `query`.
+fn search_link(query: &str) -> String {
+    let query = form_urlencoded::Serializer::new(String::new()).append_pair("q", query).finish();
+    format!("/search?{query}")
+}
+
+/// What the page says of the search: the count, the correction offered or made, and whether the
+/// hits have only some of the words.
+fn notices(strings: &Strings, asked: &Asked, forgiven: &Forgiven) -> String {
+    let total = forgiven.total().to_string();
     let mut out = format!(
         "<p role=\"status\">{}</p>\n",
-        escape(&if total == 0 {
+        escape(&if forgiven.total() == 0 {
             strings.fill("search_page.none", &[("query", &asked.query)])
         } else {
-            strings.fill("search_page.results", &[("query", &asked.query), ("count", &total.to_string())])
+            strings.fill("search_page.results", &[("query", &asked.query), ("count", &total)])
         })
     );
-    for collection in &asked.scope {
-        let Some(hits) = answer["results"][collection].as_array().filter(|h| !h.is_empty()) else { continue };
+    if let Some(suggestion) = &forgiven.suggestion {
+        let link = format!("<a href=\"{}\">{}</a>", escape(&search_link(suggestion)), escape(suggestion));
+        let text = escape(&strings.fill("search_page.did_you_mean", &[("suggestion", "\u{0}")]));
+        let _ = writeln!(out, "<p class=\"did-you-mean\">{}</p>", text.replace('\u{0}', &link));
+        if forgiven.corrected && forgiven.total() > 0 {
+            let _ =
+                writeln!(out, "<p>{}</p>", escape(&strings.fill("search_page.corrected", &[("query", suggestion)])));
+        }
+    }
+    if forgiven.partial {
+        let _ = writeln!(out, "<p class=\"notice\">{}</p>", escape(strings.get("search_page.partial")));
+    }
+    out
+}
+
+/// One hit: its title linking its page, its collection and date, and its excerpt.
+fn hit_item(strings: &Strings, name: &str, hit: &Hit, detail: &Detail) -> String {
+    let mut out = format!("<li><a href=\"{}\">{}</a>\n", escape(&hit.url), escape(&hit.title));
+    let _ = write!(out, "<p class=\"hit-meta\"><span class=\"hit-collection\">{}</span>", escape(name));
+    if let Some(date) = &detail.date {
+        let _ = write!(out, " · <time datetime=\"{}\">{}</time>", escape(date), escape(&strings.date(date)));
+    }
+    out.push_str("</p>\n");
+    if let Some(excerpt) = &detail.excerpt {
+        let _ = writeln!(out, "<p class=\"excerpt\" dir=\"auto\">{excerpt}</p>");
+    }
+    out.push_str("</li>\n");
+    out
+}
+
+/// The hits, a section per collection in the order searched, with a link to more when a
+/// collection has more matches than the page shows.
+fn results(strings: &Strings, asked: &Asked, forgiven: &Forgiven, details: &[Vec<Detail>]) -> String {
+    let mut out = notices(strings, asked, forgiven);
+    for (i, (collection, (hits, matched))) in asked.scope.iter().zip(&forgiven.found).enumerate() {
+        if hits.is_empty() || asked.scope[..i].contains(collection) {
+            continue;
+        }
         let name = label(strings, collection);
         let _ = write!(
             out,
             "<section class=\"search-group\" aria-labelledby=\"results-{collection}\">\n<h2 id=\"results-{collection}\">{}</h2>\n<ul class=\"records\">\n",
             escape(name)
         );
-        for hit in hits {
-            let url = hit["url"].as_str().unwrap_or("/");
-            let title = hit["title"].as_str().unwrap_or(url);
-            let _ = writeln!(out, "<li><a href=\"{}\">{}</a></li>", escape(url), escape(title));
+        let none = Vec::new();
+        let collection_details = details.get(i).unwrap_or(&none);
+        for (j, hit) in hits.iter().enumerate() {
+            out.push_str(&hit_item(strings, name, hit, collection_details.get(j).unwrap_or(&Detail::default())));
         }
         out.push_str("</ul>\n");
-        let matched = answer["totals"][collection].as_u64().unwrap_or(0);
-        if matched > hits.len() as u64 && asked.limit < MAX_LIMIT as usize {
+        if *matched > hits.len() && asked.limit < MAX_LIMIT as usize {
             let more = form_urlencoded::Serializer::new(String::new())
                 .append_pair("q", &asked.query)
                 .append_pair("collections", collection)
@@ -107,7 +204,12 @@ fn results(strings: &Strings, asked: &Asked, answer: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::forms::Forms;
     use serde_json::json;
+
+    fn hit(title: &str) -> Hit {
+        Hit { slug: "a".into(), title: title.into(), collection: "news".into(), url: "/news/a".into() }
+    }
 
     #[test]
     fn hits_are_grouped_escaped_and_link_to_more() {
@@ -115,13 +217,48 @@ mod tests {
             json!({"collections": {"news": {"label": "News"}}, "search_page": {"results": "{count} for {query}"}}),
         );
         let asked = Asked { query: "<b>water</b>".into(), limit: 1, scope: vec!["news".into(), "entries".into()] };
-        let answer =
-            json!({"results": {"news": [{"url": "/news/a", "title": "A & B"}]}, "totals": {"news": 3, "entries": 0}});
-        let html = results(&strings, &asked, &answer);
+        let found = vec![(vec![hit("A & B")], 3), (Vec::new(), 0)];
+        let forgiven = Forgiven { words: vec!["water".into()], found, ..Forgiven::default() };
+        let detail = Detail { date: Some("2026-10-14".into()), excerpt: Some("<mark>water</mark> here".into()) };
+        let html = results(&strings, &asked, &forgiven, &[vec![detail]]);
         assert!(html.contains("3 for &lt;b&gt;water&lt;/b&gt;"), "{html}");
         assert!(html.contains("<h2 id=\"results-news\">News</h2>"));
         assert!(html.contains("<a href=\"/news/a\">A &amp; B</a>"));
+        assert!(html.contains("<span class=\"hit-collection\">News</span> · <time datetime=\"2026-10-14\">"), "{html}");
+        assert!(html.contains("<p class=\"excerpt\" dir=\"auto\"><mark>water</mark> here</p>"));
         assert!(html.contains("href=\"/search?q=%3Cb%3Ewater%3C%2Fb%3E&amp;collections=news&amp;limit=50\""));
         assert!(!html.contains("results-entries"));
+    }
+
+    #[test]
+    fn a_correction_is_a_link_and_a_partial_match_says_so() {
+        let strings = Strings(json!({"search_page": {
+            "did_you_mean": "Did you mean {suggestion}?", "corrected": "Showing “{query}”.", "partial": "Some words."
+        }}));
+        let asked = Asked { query: "vacination".into(), limit: 10, scope: vec!["news".into()] };
+        let forgiven = Forgiven {
+            words: vec!["vaccination".into()],
+            suggestion: Some("vaccination".into()),
+            corrected: true,
+            partial: true,
+            found: vec![(vec![hit("A")], 1)],
+        };
+        let html = notices(&strings, &asked, &forgiven);
+        assert!(html.contains("Did you mean <a href=\"/search?q=vaccination\">vaccination</a>?"), "{html}");
+        assert!(html.contains("Showing “vaccination”.") && html.contains("Some words."), "{html}");
+    }
+
+    #[test]
+    fn a_detail_has_the_date_and_an_excerpt_of_the_matched_words() {
+        let forms = Forms::new(["en"]);
+        let words = vec!["clinics".to_string()];
+        let highlight = Highlight::new(&words, &forms);
+        let record = json!({"data": {"news": [{
+            "date": "2026-10-14T09:30:00+03:00", "summary": "Hours.", "body": "The **clinic** opens."
+        }]}});
+        let detail = detail(&record, &highlight);
+        assert_eq!(detail.date.as_deref(), Some("2026-10-14"));
+        assert_eq!(detail.excerpt.as_deref(), Some("Hours. The <mark>clinic</mark> opens."));
+        assert_eq!(super::detail(&json!({"date": "soon"}), &highlight), Detail::default());
     }
 }

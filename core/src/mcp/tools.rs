@@ -7,10 +7,11 @@ use crate::collections::{is_collection, COLLECTIONS, ENCYCLOPEDIA};
 use crate::handlers::files::read_json;
 use crate::handlers::{collections, encyclopedia, search, Ctx};
 use crate::http::{Method, Request, Response};
-use crate::platform::Platform;
+use crate::platform::{internal, Platform};
 use crate::problem::Problem;
 use crate::query::Query;
 use crate::routes::Params;
+use crate::search::schema::words;
 
 /// A tool's description for `tools/list`, in a fixed order (clients may cache the list).
 pub fn definitions() -> Vec<Value> {
@@ -40,17 +41,21 @@ fn search_tool() -> Value {
     json!({
         "name": "search_portal",
         "title": "Search the portal",
-        "description": "Full-text search over every published collection (services, events, jobs, news, rights guidance...) and, with `entries` in `collections`, the encyclopedia. Every word must match; the last also as a prefix. Returns the best hits per collection.",
+        "description": "Full-text search over every published collection (services, events, jobs, news, rights guidance...) and, with `entries` in `collections`, the encyclopedia. Every word must match; the last also as a prefix. Returns the best hits per collection. With `forgiving`, searches as the site's search page does.",
         "inputSchema": {"type": "object", "properties": {
             "query": {"type": "string", "minLength": 2, "description": "Words to find (at least 2 characters)."},
             "collections": {"type": "array", "items": {"type": "string", "enum": scopes}, "description": "Collections to search (default: all 19; `entries` adds the encyclopedia)."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": search::MAX_LIMIT, "default": search::DEFAULT_LIMIT, "description": "Hits per collection."}
+            "limit": {"type": "integer", "minimum": 1, "maximum": search::MAX_LIMIT, "default": search::DEFAULT_LIMIT, "description": "Hits per collection."},
+            "forgiving": {"type": "boolean", "default": false, "description": "Search as the site's search page does: words also match their other forms (clinics, clinic), a word that matches nothing is replaced by the one nearest known word (see `suggestion`, `corrected`), and when no record has every word the records with most of them are returned (`partial`)."}
         }, "required": ["query"], "additionalProperties": false},
         "outputSchema": {"type": "object", "properties": {
             "query": {"type": "string"},
             "totalResults": {"type": "integer"},
             "results": {"type": "object", "additionalProperties": {"type": "array", "items": hit}},
-            "totals": {"type": "object", "additionalProperties": {"type": "integer"}}
+            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "suggestion": {"type": "string", "description": "With `forgiving`, when a word matched nothing: the query with each such word replaced by its nearest known word."},
+            "corrected": {"type": "boolean", "description": "With `forgiving`: the hits are the suggestion's."},
+            "partial": {"type": "boolean", "description": "With `forgiving`: no record had every word; these have most of them."}
         }, "required": ["query", "totalResults", "results", "totals"]},
         "annotations": read_only(),
     })
@@ -265,16 +270,49 @@ fn delegated<'b, P>(
 }
 
 async fn search_portal<P: Platform>(ctx: &Ctx<'_, P>, args: &Map<String, Value>) -> Result<Value, ToolError> {
+    let mut args = args.clone();
+    let forgiving = match args.remove("forgiving") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(forgiving)) => forgiving,
+        Some(_) => return Err(ToolError("`forgiving` must be true or false.".into())),
+    };
     let pairs = arguments(
-        args,
+        &args,
         &[("query", "q", "string"), ("collections", "collections", "strings"), ("limit", "limit", "integer")],
     )?;
     if !args.contains_key("query") {
         return Err(ToolError("`query` is required.".into()));
     }
     let (request, params) = (Request::new(Method::Get, "/mcp"), Params::default());
-    let mut answer = body(search::handle(&delegated(ctx, &request, &params, pairs)).await?)?;
+    let delegated = delegated(ctx, &request, &params, pairs);
+    if forgiving {
+        return forgiving_search(&delegated).await;
+    }
+    let mut answer = body(search::handle(&delegated).await?)?;
     strip(&mut answer, &["status", "cached"]);
+    Ok(answer)
+}
+
+/// `search_portal` with `forgiving`: the search page's search ([`crate::search::forgiving`]), in
+/// the API's document plus what it forgave.
+async fn forgiving_search<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, ToolError> {
+    let asked = search::asked(ctx)?;
+    if !search::long_enough(&asked.query) {
+        return Err(ToolError(format!("`query` must have at least {} characters.", search::MIN_QUERY_CHARS)));
+    }
+    let index = ctx.app.search_index(ctx.platform).await?;
+    let forms = index.forms(&ctx.app.manifest().site.language);
+    let forgiven = index
+        .forgiving(&words(&asked.query), &asked.scope, asked.limit, &forms)
+        .map_err(internal(ctx.platform, "searching"))?;
+    let mut answer = search::hits_document(&asked.query, &asked.scope, &forgiven.found);
+    if let Value::Object(map) = &mut answer {
+        if let Some(suggestion) = forgiven.suggestion {
+            map.insert("suggestion".into(), Value::String(suggestion));
+        }
+        map.insert("corrected".into(), json!(forgiven.corrected));
+        map.insert("partial".into(), json!(forgiven.partial));
+    }
     Ok(answer)
 }
 

@@ -29,21 +29,42 @@
 //! index, every segment), so it equals tantivy's score for one and two words (the tests compare
 //! them) and, whatever the words, it is the same number whichever segment holds the document.
 
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::{BlockSegmentPostings, TermInfo};
-use tantivy::query::Bm25Weight;
+use tantivy::query::{Bm25Weight, FuzzyTermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
-use tantivy::{DocAddress, InvertedIndexReader, Score, Searcher};
+use tantivy::{DocAddress, InvertedIndexReader, Score, Searcher, Term};
 
 use super::collector::{Bucket, Ranked, TopK};
+use super::forms::{Forms, WordForms};
 use super::lexicon::Lexicon;
 use super::query::PREFIX_DISCOUNT;
 use super::schema::{Fields, PREFIX_CHARS};
 
 /// The searched text fields, in [`Fields::weighted`] order.
 const FIELDS: usize = 4;
+
+/// How much a match through another form of a word counts against a match of the word as
+/// written, in the same field (a constant, as for a prefix): low, so that exact matches rank first.
+pub const FORM_DISCOUNT: f32 = 0.3;
+
+/// How far a search departs from the API's rules (docs/spec/api-spec.md#search-matching), for the search page: words may also
+/// match their other forms, and a document may match only some of the words.
+#[derive(Debug, Clone, Copy)]
+pub struct Leniency<'a> {
+    /// The stemmers whose forms of a word also match it (none: words match as written).
+    pub forms: Option<&'a Forms>,
+    /// How many of the words a match needs (at least one; more than there are words means all).
+    pub min_words: usize,
+}
+
+impl Leniency<'_> {
+    /// The API's rules: every word, as written (the last also as a prefix).
+    pub const STRICT: Leniency<'static> = Leniency { forms: None, min_words: usize::MAX };
+}
 
 /// What the engine keeps of one segment.
 pub struct SegmentView {
@@ -342,9 +363,20 @@ fn set_docs(block: &mut BlockSegmentPostings, bits: &mut [u64]) {
     }
 }
 
-/// The matches of the segment (every word in some clause) into `scratch.matches`; returns how
-/// many there are.
-fn intersect(segment: &SegmentView, clauses: &[Clause], words: usize, scratch: &mut Scratch) -> usize {
+/// How many words a search has, and how many of them a match needs.
+#[derive(Debug, Clone, Copy)]
+struct Needed {
+    words: usize,
+    at_least: usize,
+}
+
+/// The matches of the segment (enough words in some clause each) into `scratch.matches`; returns
+/// how many there are.
+fn intersect(segment: &SegmentView, clauses: &[Clause], words: Needed, scratch: &mut Scratch) -> usize {
+    if words.at_least < words.words {
+        return at_least(segment, clauses, words, scratch);
+    }
+    let words = words.words;
     let width = scratch.width;
     scratch.matches.iter_mut().for_each(|w| *w = u64::MAX);
     if !segment.max_doc.is_multiple_of(64) {
@@ -362,6 +394,30 @@ fn intersect(segment: &SegmentView, clauses: &[Clause], words: usize, scratch: &
         }
     }
     scratch.matches.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// [`intersect`] when a match needs only some of the words: counts each document's words.
+fn at_least(segment: &SegmentView, clauses: &[Clause], words: Needed, scratch: &mut Scratch) -> usize {
+    let width = scratch.width;
+    let mut counts = vec![0u16; segment.max_doc];
+    for word in 0..words.words {
+        scratch.word.iter_mut().for_each(|w| *w = 0);
+        for (index, _) in clauses.iter().enumerate().filter(|(_, c)| c.word == word) {
+            for (into, from) in scratch.word.iter_mut().zip(&scratch.clauses[index * width..(index + 1) * width]) {
+                *into |= from;
+            }
+        }
+        for (w, &bits) in scratch.word.iter().enumerate() {
+            for_each_doc(w, bits, |doc| counts[doc] = counts[doc].saturating_add(1));
+        }
+    }
+    scratch.matches.iter_mut().for_each(|w| *w = 0);
+    let mut total = 0;
+    for (doc, _) in counts.iter().enumerate().filter(|(_, &count)| usize::from(count) >= words.at_least) {
+        scratch.matches[doc >> 6] |= 1 << (doc & 63);
+        total += 1;
+    }
+    total
 }
 
 /// The most clause `index` can add to a score in this segment (0 when it matches nothing here).
@@ -478,36 +534,141 @@ impl Engine {
     /// The clauses of `words`, in the order tantivy's query adds their scores. Exact terms are
     /// looked up in every segment (their statistics count the whole index), prefix twins only in
     /// the segments `searched`.
-    fn clauses(&self, words: &[String], searched: &[bool]) -> tantivy::Result<Vec<Clause>> {
+    fn clauses(&self, words: &[String], searched: &[bool], leniency: &Leniency) -> tantivy::Result<Vec<Clause>> {
         let mut clauses = Vec::new();
         for (word, text) in words.iter().enumerate() {
-            let key = text.as_bytes();
-            for (field, &(_, boost)) in self.weighted.iter().enumerate() {
-                let postings = self.lookup(field, false, key, None)?;
-                let doc_freq: u64 = postings.iter().flatten().map(|info| u64::from(info.doc_freq)).sum();
-                if doc_freq > 0 {
-                    let weight = Bm25Weight::for_one_term(doc_freq, self.total_docs, self.average_fieldnorm[field])
-                        .boost_by(boost);
-                    clauses.push(Clause { word, field, kind: Kind::Exact { weight, postings } });
-                }
-                if word + 1 == words.len() {
-                    let score = boost * PREFIX_DISCOUNT;
-                    let chars = text.chars().count();
-                    let kind = if chars == PREFIX_CHARS {
-                        Kind::ShortPrefix { score, postings: self.lookup(field, true, key, Some(searched))? }
-                    } else {
-                        // Shorter: the twin's terms that start with it (itself included); longer:
-                        // the field's, the whole word's postings being its exact clause's.
-                        let twin = chars < PREFIX_CHARS;
-                        let exact = (!twin && doc_freq > 0).then(|| clauses.len() - 1);
-                        let terms = self.starting_with(field, twin, key, exact.is_some(), searched)?;
-                        Kind::Prefix { score, terms, exact, twin }
-                    };
+            self.word_clauses(word, text, word + 1 == words.len(), searched, leniency, &mut clauses)?;
+        }
+        Ok(clauses)
+    }
+
+    /// Adds the clauses of word number `word` (`text`; `last` also matches as a prefix) to
+    /// `clauses`: per field its exact term, then its prefix, then (when lenient) its other forms.
+    fn word_clauses(
+        &self,
+        word: usize,
+        text: &str,
+        last: bool,
+        searched: &[bool],
+        leniency: &Leniency,
+        clauses: &mut Vec<Clause>,
+    ) -> tantivy::Result<()> {
+        let key = text.as_bytes();
+        let forms = leniency.forms.and_then(|forms| forms.of(text).map(|of| (forms, of)));
+        let mut memo = HashMap::new();
+        for (field, &(_, boost)) in self.weighted.iter().enumerate() {
+            let postings = self.lookup(field, false, key, None)?;
+            let doc_freq: u64 = postings.iter().flatten().map(|info| u64::from(info.doc_freq)).sum();
+            if doc_freq > 0 {
+                let weight =
+                    Bm25Weight::for_one_term(doc_freq, self.total_docs, self.average_fieldnorm[field]).boost_by(boost);
+                clauses.push(Clause { word, field, kind: Kind::Exact { weight, postings } });
+            }
+            let exact_clause = (doc_freq > 0).then(|| clauses.len() - 1);
+            if last {
+                let score = boost * PREFIX_DISCOUNT;
+                let chars = text.chars().count();
+                let kind = if chars == PREFIX_CHARS {
+                    Kind::ShortPrefix { score, postings: self.lookup(field, true, key, Some(searched))? }
+                } else {
+                    // Shorter: the twin's terms that start with it (itself included); longer:
+                    // the field's, the whole word's postings being its exact clause's.
+                    let twin = chars < PREFIX_CHARS;
+                    let exact = exact_clause.filter(|_| !twin);
+                    let terms = self.starting_with(field, twin, key, exact.is_some(), searched)?;
+                    Kind::Prefix { score, terms, exact, twin }
+                };
+                clauses.push(Clause { word, field, kind });
+            }
+            if let Some((forms, of)) = &forms {
+                let terms = self.forms_in(field, key, forms, of, searched, &mut memo)?;
+                if terms.iter().any(|t| !t.is_empty()) {
+                    let kind = Kind::Prefix { score: boost * FORM_DISCOUNT, terms, exact: exact_clause, twin: false };
                     clauses.push(Clause { word, field, kind });
                 }
             }
         }
-        Ok(clauses)
+        Ok(())
+    }
+
+    /// Per segment `wanted`, the postings of the other forms of `word` (see [`Forms`]) in field
+    /// `field`; `memo` keeps which terms are forms, for the next fields.
+    fn forms_in(
+        &self,
+        field: usize,
+        word: &[u8],
+        forms: &Forms,
+        of: &WordForms,
+        wanted: &[bool],
+        memo: &mut HashMap<Vec<u8>, bool>,
+    ) -> tantivy::Result<Vec<Vec<TermInfo>>> {
+        let mut is_form = |term: &[u8]| -> bool {
+            if term == word {
+                return false;
+            }
+            if let Some(&known) = memo.get(term) {
+                return known;
+            }
+            let form = std::str::from_utf8(term).is_ok_and(|term| forms.matches(term, of));
+            memo.insert(term.to_vec(), form);
+            form
+        };
+        let prefix = of.prefix.as_bytes();
+        let mut found = vec![Vec::new(); self.segments.len()];
+        if let Some(lexicon) = self.lexicon() {
+            for (term, postings) in lexicon.table(field, false).starting_with(prefix) {
+                if is_form(term) {
+                    for posting in postings.iter().filter(|p| wanted[p.segment as usize]) {
+                        found[posting.segment as usize].push(posting.info());
+                    }
+                }
+            }
+            return Ok(found);
+        }
+        for (segment, infos) in found.iter_mut().enumerate().filter(|(segment, _)| wanted[*segment]) {
+            let dictionary = self.segments[segment].dictionary(field, false).terms();
+            let mut terms = dictionary.range().ge(prefix).lt(after_prefix(prefix)).into_stream()?;
+            while terms.advance() {
+                if is_form(terms.key()) {
+                    infos.push(terms.value().clone());
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// Whether `text` (the `last` word, or another) matches any document of the segments `wanted`
+    /// under `leniency`'s word forms.
+    pub fn knows(&self, text: &str, last: bool, leniency: &Leniency, wanted: &[bool]) -> tantivy::Result<bool> {
+        let mut clauses = Vec::new();
+        self.word_clauses(0, text, last, wanted, leniency, &mut clauses)?;
+        let somewhere = |postings: &[Option<TermInfo>]| postings.iter().zip(wanted).any(|(p, &w)| w && p.is_some());
+        Ok(clauses.iter().any(|clause| match &clause.kind {
+            Kind::Exact { postings, .. } | Kind::ShortPrefix { postings, .. } => somewhere(postings),
+            Kind::Prefix { terms, .. } => terms.iter().any(|t| !t.is_empty()),
+        }))
+    }
+
+    /// The words of the segments `wanted` at most `distance` edits from `text` (a swap of two
+    /// neighbours counts as one), each with how many documents have it in some field (counted
+    /// once per field).
+    pub fn near_words(&self, text: &str, distance: u8, wanted: &[bool]) -> tantivy::Result<BTreeMap<String, u64>> {
+        let mut found = BTreeMap::new();
+        // One automaton for every dictionary (only the term's text counts, not its field).
+        let automaton =
+            FuzzyTermQuery::new(Term::from_field_text(self.weighted[0].0, text), distance, true).automaton()?;
+        for (segment, _) in self.segments.iter().zip(wanted).filter(|(_, &w)| w) {
+            for field in 0..FIELDS {
+                let dictionary = segment.dictionary(field, false).terms();
+                let mut terms = dictionary.search(&automaton).into_stream()?;
+                while terms.advance() {
+                    if let Ok(term) = std::str::from_utf8(terms.key()) {
+                        *found.entry(term.to_string()).or_insert(0) += u64::from(terms.value().doc_freq);
+                    }
+                }
+            }
+        }
+        Ok(found)
     }
 
     /// Where `key` is in each segment of field `field` (or of its prefix `twin`), `None` where it
@@ -579,15 +740,28 @@ impl Engine {
         collections: usize,
         limit: usize,
     ) -> tantivy::Result<Vec<Bucket>> {
+        self.search_with(words, &Leniency::STRICT, buckets, collections, limit)
+    }
+
+    /// [`Engine::search`] under `leniency` (the API's search is [`Leniency::STRICT`]).
+    pub fn search_with(
+        &self,
+        words: &[String],
+        leniency: &Leniency,
+        buckets: &[Option<usize>],
+        collections: usize,
+        limit: usize,
+    ) -> tantivy::Result<Vec<Bucket>> {
         let mut found = Found::new(collections, limit);
         if !words.is_empty() {
             let wanted: Vec<bool> =
                 (0..self.segments.len()).map(|o| buckets.get(o).copied().flatten().is_some()).collect();
-            let clauses = self.clauses(words, &wanted)?;
+            let clauses = self.clauses(words, &wanted, leniency)?;
             let searched: Vec<(usize, usize)> = (0..self.segments.len())
                 .filter_map(|ordinal| buckets.get(ordinal).copied().flatten().map(|bucket| (ordinal, bucket)))
                 .collect();
-            found = self.search_parts(&clauses, words.len(), &searched, found)?;
+            let words = Needed { words: words.len(), at_least: leniency.min_words.clamp(1, words.len()) };
+            found = self.search_parts(&clauses, words, &searched, found)?;
         }
         Ok(found
             .totals
@@ -603,7 +777,7 @@ impl Engine {
     fn search_parts(
         &self,
         clauses: &[Clause],
-        words: usize,
+        words: Needed,
         searched: &[(usize, usize)],
         found: Found,
     ) -> tantivy::Result<Found> {
@@ -637,7 +811,7 @@ impl Engine {
     fn search_segments(
         &self,
         clauses: &[Clause],
-        words: usize,
+        words: Needed,
         searched: &[(usize, usize)],
         mut found: Found,
     ) -> tantivy::Result<Found> {
@@ -658,11 +832,12 @@ impl Engine {
         ordinal: usize,
         segment: &SegmentView,
         clauses: &[Clause],
-        words: usize,
+        words: Needed,
         scratch: &mut Scratch,
         top: &mut TopK,
     ) -> tantivy::Result<usize> {
-        if (0..words).any(|word| absent(clauses, ordinal, word)) {
+        let present = (0..words.words).filter(|&word| !absent(clauses, ordinal, word)).count();
+        if present < words.at_least {
             return Ok(0);
         }
         scratch.reset(clauses.len(), segment.max_doc);

@@ -7,6 +7,9 @@
 //! Queries mean what [`query::matching`] says and run on [`matching`].
 
 pub mod collector;
+pub mod excerpt;
+pub mod forgiving;
+pub mod forms;
 pub mod lexicon;
 pub mod matching;
 pub mod pack;
@@ -23,7 +26,7 @@ use tantivy::schema::document::{DeserializeError, DocumentDeserialize, DocumentD
 use tantivy::{DocAddress, Index, ReloadPolicy, Searcher};
 
 use self::collector::Bucket;
-use self::matching::Engine;
+use self::matching::{Engine, Leniency};
 use self::pack::{PackManifest, SegmentDirectory};
 use self::schema::{register, schema, Fields};
 
@@ -85,6 +88,8 @@ fn engine(step: &'static str) -> impl FnOnce(tantivy::TantivyError) -> SearchErr
 pub struct SearchIndex {
     searcher: Searcher,
     engine: Engine,
+    /// The records' languages, each once (see [`schema::Fields::language`]).
+    languages: Vec<String>,
 }
 
 /// Blocks of stored documents kept decompressed, per segment. Only the hit fields are stored (about
@@ -118,8 +123,9 @@ impl SearchIndex {
         let searcher = reader.searcher();
         let fields = schema().1;
         let collections = segment_collections(&searcher, &fields, manifest)?;
+        let languages = languages(&searcher, &fields)?;
         let engine = Engine::new(&searcher, &fields, collections).map_err(engine("reading the search index"))?;
-        Ok(SearchIndex { searcher, engine })
+        Ok(SearchIndex { searcher, engine, languages })
     }
 
     /// The top `limit` hits of `words` in `collection`, best first (ties by id), and how many
@@ -149,10 +155,52 @@ impl SearchIndex {
 
     /// The ranked matches per collection of `collections` (a name given twice gets the same).
     fn rank(&self, words: &[String], collections: &[String], limit: usize) -> Result<Vec<Bucket>, SearchError> {
+        self.rank_with(words, &Leniency::STRICT, collections, limit)
+    }
+
+    /// [`SearchIndex::rank`] under `leniency`.
+    fn rank_with(
+        &self,
+        words: &[String],
+        leniency: &Leniency,
+        collections: &[String],
+        limit: usize,
+    ) -> Result<Vec<Bucket>, SearchError> {
         let first = |name: &String| collections.iter().position(|c| c == name);
         let buckets: Vec<Option<usize>> = self.engine.segments().iter().map(|s| first(&s.collection)).collect();
-        let found = self.engine.search(words, &buckets, collections.len(), limit).map_err(engine("searching"))?;
+        let found = self
+            .engine
+            .search_with(words, leniency, &buckets, collections.len(), limit)
+            .map_err(engine("searching"))?;
         Ok(collections.iter().map(|name| first(name).map(|i| found[i].clone()).unwrap_or_default()).collect())
+    }
+
+    /// [`SearchIndex::search_collections`] under `leniency` (the search page's rules).
+    pub fn search_lenient(
+        &self,
+        words: &[String],
+        leniency: &Leniency,
+        collections: &[String],
+        limit: usize,
+    ) -> Result<Vec<(Vec<Hit>, usize)>, SearchError> {
+        let buckets = self.rank_with(words, leniency, collections, limit)?;
+        buckets
+            .into_iter()
+            .map(|bucket| {
+                let hits = bucket.top.iter().map(|r| self.hit(r.address)).collect::<Result<_, _>>()?;
+                Ok((hits, bucket.total))
+            })
+            .collect()
+    }
+
+    /// The languages the records name, each once, in byte order.
+    pub fn languages(&self) -> &[String] {
+        &self.languages
+    }
+
+    /// Per segment, whether its collection is one of `collections`.
+    fn wanted(&self, collections: &[String]) -> Vec<bool> {
+        self.engine.segments().iter().map(|s| collections.contains(&s.collection)).collect()
     }
 
     fn hit(&self, address: DocAddress) -> Result<Hit, SearchError> {
@@ -211,6 +259,19 @@ fn segment_collections(
         collections.push(meta.collection.clone());
     }
     Ok(collections)
+}
+
+/// The languages of the records (the terms of the `language` field of every segment), each once.
+fn languages(searcher: &Searcher, fields: &Fields) -> Result<Vec<String>, SearchError> {
+    let mut languages = std::collections::BTreeSet::new();
+    for reader in searcher.segment_readers() {
+        let inverted = reader.inverted_index(fields.language).map_err(engine("reading the languages"))?;
+        let mut terms = inverted.terms().stream().map_err(|e| engine("reading the languages")(e.into()))?;
+        while terms.advance() {
+            languages.insert(String::from_utf8_lossy(terms.key()).into_owned());
+        }
+    }
+    Ok(languages.into_iter().collect())
 }
 
 #[cfg(test)]

@@ -38,6 +38,9 @@ pub struct Fields {
     pub tags: Field,
     /// The markdown body.
     pub body: Field,
+    /// The record's `language` (BCP 47, as written; absent when the record names none): exact, not
+    /// stored. The search page stems words in the languages it finds here ([`super::forms`]).
+    pub language: Field,
     /// The prefix twins of `title`, `summary`, `tags` and `body`, in that order: each word cut to
     /// [`PREFIX_CHARS`] characters ([`PREFIX_ANALYZER`]; documents only: no frequencies, no norms).
     pub prefixes: [Field; 4],
@@ -71,6 +74,7 @@ pub fn schema() -> (Schema, Fields) {
         summary: builder.add_text_field("summary", text.clone()),
         tags: builder.add_text_field("tags", text.clone()),
         body: builder.add_text_field("body", text),
+        language: builder.add_text_field("language", STRING),
         prefixes: ["title", "summary", "tags", "body"]
             .map(|name| builder.add_text_field(&format!("{name}_prefixes"), prefixes.clone())),
     };

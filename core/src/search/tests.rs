@@ -384,3 +384,80 @@ fn the_engine_counts_and_scores_like_tantivys_query() {
         }
     }
 }
+
+/// A small multilingual index for the search page's rules.
+fn forgiving_index(lexicon: bool) -> SearchIndex {
+    let french = SearchDoc { language: "fr".into(), ..doc("services", "ecole", "École du quartier", "Inscriptions") };
+    let docs = vec![
+        doc("news", "clinic-hours", "Clinic hours extended", "The clinic opens until 8 pm."),
+        doc("news", "clinics-list", "Clinics of the district", "Every clinic and its hours."),
+        doc("news", "cholera", "Cholera cases fall", "Boil water."),
+        doc("news", "vaccination", "Vaccination week", "Children get their vaccination at school."),
+        doc("jobs", "job-1", "Job: driver", "A job for a driver."),
+        doc("jobs", "jobs-board", "Jobs board", "Open jobs."),
+        french,
+    ];
+    let mut index = open(&built_with(docs, u64::MAX, usize::MAX));
+    if !lexicon {
+        index.engine.without_lexicon();
+    }
+    index
+}
+
+fn forgiven(index: &SearchIndex, q: &str) -> forgiving::Forgiven {
+    let scope: Vec<String> = ["news", "jobs", "services"].map(String::from).to_vec();
+    index.forgiving(&schema::words(q), &scope, 10, &index.forms("en")).expect("search")
+}
+
+fn slugs_of(found: &forgiving::Forgiven) -> Vec<String> {
+    found.found.iter().flat_map(|(hits, _)| hits.iter().map(|h| h.slug.clone())).collect()
+}
+
+#[test]
+fn the_page_finds_other_forms_of_a_word_exact_ones_first() {
+    for lexicon in [true, false] {
+        let index = forgiving_index(lexicon);
+        assert_eq!(index.languages(), ["fr"]);
+        let clinics = forgiven(&index, "clinics");
+        assert_eq!(slugs_of(&clinics), ["clinics-list", "clinic-hours"], "exact first");
+        let job = forgiven(&index, "job");
+        assert_eq!(slugs_of(&job), ["job-1", "jobs-board"]);
+        assert_eq!(slugs_of(&forgiven(&index, "jobs")), ["jobs-board", "job-1"]);
+        assert_eq!(slugs_of(&forgiven(&index, "écoles")), ["ecole"], "French forms");
+        assert!(!clinics.partial && clinics.suggestion.is_none());
+        // The API's rules stay: no forms.
+        assert_eq!(ids(&index, "clinics", "news"), ["clinics-list"]);
+    }
+}
+
+#[test]
+fn the_page_corrects_a_typo_from_the_index_words() {
+    for lexicon in [true, false] {
+        let index = forgiving_index(lexicon);
+        let typo = forgiven(&index, "vacination");
+        assert_eq!(typo.suggestion.as_deref(), Some("vaccination"));
+        assert!(typo.corrected);
+        assert_eq!(slugs_of(&typo), ["vaccination"]);
+        let nothing = forgiven(&index, "zzzzzz");
+        assert_eq!((nothing.total(), nothing.suggestion), (0, None));
+        // One edit from four letters, not from three.
+        assert_eq!(forgiven(&index, "cloinic").suggestion.as_deref(), Some("clinic"));
+        assert_eq!(forgiven(&index, "jab").suggestion, None);
+    }
+}
+
+#[test]
+fn the_page_shows_partial_matches_when_no_record_has_every_word() {
+    for lexicon in [true, false] {
+        let index = forgiving_index(lexicon);
+        let both = forgiven(&index, "cholera vaccination");
+        assert!(both.partial, "{both:?}");
+        let mut slugs = slugs_of(&both);
+        slugs.sort();
+        assert_eq!(slugs, ["cholera", "vaccination"]);
+        let most = forgiven(&index, "clinic hours zebra");
+        assert!(most.partial);
+        assert_eq!(slugs_of(&most), ["clinic-hours", "clinics-list"], "the records with two of the words");
+        assert!(!forgiven(&index, "clinic hours").partial);
+    }
+}

@@ -33,6 +33,8 @@ pub struct SearchDoc {
     pub tags: Vec<String>,
     /// Markdown body.
     pub body: String,
+    /// The record's `language`, empty when it names none (then the site's).
+    pub language: String,
 }
 
 /// One built segment: a tantivy index of the documents of one range of the plan.
@@ -114,6 +116,7 @@ pub fn segment_id(docs: &[SearchDoc]) -> String {
             hash.bytes(tag.as_bytes());
         }
         hash.bytes(d.body.as_bytes());
+        hash.bytes(d.language.as_bytes());
     }
     format!("{:032x}", hash.0)
 }
@@ -179,6 +182,9 @@ pub fn build_segment(mut docs: Vec<SearchDoc>) -> tantivy::Result<Segment> {
         document.add_text(fields.summary, d.summary);
         document.add_text(fields.tags, tags);
         document.add_text(fields.body, d.body);
+        if !d.language.is_empty() {
+            document.add_text(fields.language, d.language);
+        }
         writer.add_document(document)?;
     }
     let index = writer.finalize()?;

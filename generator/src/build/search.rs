@@ -28,6 +28,7 @@ pub fn search_doc(record: &Record) -> SearchDoc {
         summary: record.summary.clone().unwrap_or_default(),
         tags: record.tags.clone(),
         body: record.body.clone().unwrap_or_default(),
+        language: record.fields.get("language").and_then(Value::as_str).unwrap_or_default().to_string(),
     }
 }
 
@@ -90,6 +91,7 @@ pub fn doc_of_json(item: &Value) -> SearchDoc {
         summary: text("summary"),
         tags,
         body: text("body"),
+        language: text("language"),
     }
 }
 

@@ -1,0 +1,86 @@
+"""GET /search?q=: the search page forgives what /api/search does not (word forms, typos, partial
+matches) and shows each hit's collection, date and an excerpt with the matched words marked. The
+API's own rules are tested, unchanged, in test_search.py."""
+
+import json
+import re
+
+import pytest
+
+
+def page(client, q, **params):
+    r = client.get("/search", params={"q": q, **params})
+    assert r.status_code == 200, r.text
+    assert r.headers["Content-Type"].startswith("text/html")
+    return r.text
+
+
+def api_slugs(client, q, collection):
+    body = client.get("/api/search", params={"q": q, "collections": collection}).json()
+    return [hit["slug"] for hit in body["results"].get(collection, [])]
+
+
+@pytest.mark.parametrize("q, link, collection", [
+    ("clinics", "/news/clinic-hours", "news"),
+    ("Écoles", "/services/cafe-amani", "services"),
+    ("borehole repairs", "/news/water-points-reopen", "news"),
+])
+def test_a_word_finds_its_other_forms_where_the_api_does_not(client, q, link, collection):
+    assert f'<a href="{link}">' in page(client, q)
+    assert api_slugs(client, q, collection) == [], "the API matches words as written"
+
+
+def test_a_typo_offers_its_correction_as_a_link_and_shows_its_results(client):
+    html = page(client, "truking")
+    assert re.search(r'Did you mean <a href="/search\?q=trucking">trucking</a>\?', html), html
+    assert '<a href="/encyclopedia/water-trucking">' in html
+    assert "Showing results for “trucking”." in html
+
+
+def test_a_word_far_from_every_other_suggests_nothing(client):
+    html = page(client, "qqqqxxxx")
+    assert "Did you mean" not in html and "Nothing matches" in html
+
+
+def test_no_record_with_every_word_shows_those_with_some_under_a_notice(client):
+    html = page(client, "clinic zone")
+    assert "No page has all of these words; showing pages with some of them" in html
+    assert '<a href="/news/clinic-hours">' in html and '<a href="/news/water-points-reopen">' in html
+    assert "No page has all" not in page(client, "water zone")
+    assert client.get("/api/search", params={"q": "clinic zone"}).json()["totalResults"] == 0
+
+
+def test_a_hit_shows_its_collection_date_and_an_excerpt_with_marks(client):
+    html = page(client, "boreholes", collections="news")
+    item = html[html.index('<a href="/news/water-points-reopen">'):]
+    item = item[:item.index("</li>")]
+    assert '<span class="hit-collection">News</span>' in item
+    assert '<time datetime="2026-11-20">' in item
+    excerpt = re.search(r'<p class="excerpt" dir="auto">(.*?)</p>', item).group(1)
+    assert "<mark>boreholes</mark>" in excerpt and "Three" in excerpt
+    assert "**" not in excerpt and "#" not in excerpt, "markdown is shown as text"
+
+
+def test_an_arabic_excerpt_marks_its_words_in_order(client):
+    html = page(client, "نقاش")
+    assert '<a href="/events/film-evening-ar">' in html
+    assert re.search(r'<p class="excerpt" dir="auto">[^<]*يليه <mark>نقاش</mark>', html), html
+
+
+
+
+def test_the_mcp_search_tool_forgives_on_request(client):
+    def call(arguments):
+        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "search_portal", "arguments": arguments}}
+        r = client.post("/mcp", data=json.dumps(message), headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"})
+        return r.json()["result"]["structuredContent"]
+
+    strict = call({"query": "clinics", "collections": ["news"]})
+    assert strict["totalResults"] == 0 and "partial" not in strict
+    forgiven = call({"query": "clinics", "collections": ["news"], "forgiving": True})
+    assert [h["slug"] for h in forgiven["results"]["news"]] == ["clinic-hours"]
+    assert forgiven["partial"] is False and "suggestion" not in forgiven
+    typo = call({"query": "truking", "collections": ["entries"], "forgiving": True})
+    assert typo["suggestion"] == "trucking" and typo["corrected"] is True
+    assert [h["slug"] for h in typo["results"]["entries"]] == ["water-trucking"]
