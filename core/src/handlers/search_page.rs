@@ -23,10 +23,20 @@ use crate::search::forgiving::{Forgiven, Highlight};
 use crate::search::schema::words;
 use crate::search::Hit;
 
+/// Hits a collection shows on the page unless the link asks for more: the first few, each with an
+/// excerpt read from its record, and a link to the rest. A phone shows about three results per
+/// screen, and reading a record per hit was most of the page's time on a query matching nearly
+/// everything (BENCHMARKS.md: 20 collections of 10 hits took 47 ms at the 99th percentile over
+/// 100k records; 3 each, 15.5 ms).
+const PAGE_LIMIT: usize = 3;
+
 /// Answers `/search`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let strings = &ctx.app.manifest().strings;
     let mut asked = asked(ctx)?;
+    if ctx.query.get("limit").is_none() {
+        asked.limit = PAGE_LIMIT;
+    }
     // People search everything: the encyclopedia too, unless the link names the collections.
     if ctx.query.get("collections").is_none_or(|c| c.trim().is_empty()) {
         asked.scope.push(ENCYCLOPEDIA.to_string());
