@@ -8,22 +8,22 @@ use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 
-use crate::body::Interrupted;
-use crate::cache_control;
-use crate::client;
-use crate::collections::nearest_collection;
-use crate::encyclopedia::{Catalog, CATALOG_FILE};
+use crate::content::collections::nearest_collection;
+use crate::dist::manifest::{Asset, Manifest, Routes, MANIFEST_FILE, MANIFEST_FORMAT};
+use crate::dist::route_index::RouteIndex;
 use crate::handlers::upstream::Failure;
 use crate::handlers::{self, Ctx};
-use crate::headers::{apply_common, apply_rate_limit, check_api_version, CORS_MAX_AGE};
+use crate::http::body::Interrupted;
+use crate::http::cache_control;
+use crate::http::client_identity;
+use crate::http::headers::{apply_common, apply_rate_limit, check_api_version, CORS_MAX_AGE};
+use crate::http::problem::{ErrorCode, Problem};
+use crate::http::query::Query;
+use crate::http::ratelimit::Decision;
 use crate::http::{Method, Request, Response};
-use crate::manifest::{Asset, Manifest, Routes, MANIFEST_FILE, MANIFEST_FORMAT};
 use crate::platform::{internal, Platform, PlatformError};
-use crate::problem::{ErrorCode, Problem};
-use crate::query::Query;
-use crate::ratelimit::Decision;
-use crate::route_index::RouteIndex;
-use crate::routes::{self, Handler, Serve};
+use crate::queries::encyclopedia::{Catalog, CATALOG_FILE};
+use crate::routing::{self, Handler, Serve};
 use crate::search::pack::{PackManifest, INDEX_MANIFEST};
 use crate::search::SearchIndex;
 use crate::single_flight::{Shared, SingleFlight};
@@ -159,7 +159,7 @@ impl App {
         }
         let alias = self.route_of_file(platform, path).await?;
         let path = alias.as_deref().unwrap_or(path);
-        let Some((route, params)) = routes::find(path) else {
+        let Some((route, params)) = routing::find(path) else {
             return Err(unknown_path(path));
         };
         let Some(operation) = route.operation(request.method.as_str()) else {
@@ -172,11 +172,11 @@ impl App {
         let now_ms = platform.now_ms();
         if operation.rate_limited {
             let cost = match operation.serve {
-                Serve::Handler(Handler::Mcp) => crate::mcp::transport::cost(request),
+                Serve::Handler(Handler::Mcp) => crate::agents::mcp::transport::cost(request),
                 _ => 1,
             };
             let verdict = platform
-                .rate_limit(&client::rate_key(request), now_ms, cost)
+                .rate_limit(&client_identity::rate_key(request), now_ms, cost)
                 .await
                 .map_err(internal(platform, "rate limiting"))?;
             *decision = Some(verdict);
@@ -207,7 +207,7 @@ impl App {
     /// `path` is not a route of its own (a real route always wins).
     async fn route_of_file<P: Platform>(&self, platform: &P, path: &str) -> Result<Option<String>, Problem> {
         let file = path.trim_start_matches('/');
-        let candidates = routes::routes_of_file(file);
+        let candidates = routing::routes_of_file(file);
         if candidates.is_empty() || self.asset(platform, path).await?.is_some() {
             return Ok(None);
         }
@@ -242,9 +242,9 @@ async fn required_asset<P: Platform>(platform: &P, file: &str) -> Result<Bytes, 
 /// Whether an error on `path` is told as a page: on the site's pages (not the API, discovery or
 /// MCP routes) unless the client asks for JSON rather than HTML.
 fn for_people(request: &Request, path: &str) -> bool {
-    let page = match routes::find(path) {
+    let page = match routing::find(path) {
         Some((route, _)) => route.tag == "pages",
-        None => !routes::is_api_path(path),
+        None => !routing::is_api_path(path),
     };
     if !page {
         return false;
@@ -259,7 +259,7 @@ fn page_without_slash(request: &Request, path: &str) -> Option<String> {
     let raw = request.path.as_str();
     let trimmed = raw.trim_end_matches('/');
     let is_read = matches!(request.method, Method::Get | Method::Head);
-    if !is_read || trimmed.is_empty() || trimmed == raw || trimmed.starts_with("//") || routes::is_api_path(path) {
+    if !is_read || trimmed.is_empty() || trimmed == raw || trimmed.starts_with("//") || routing::is_api_path(path) {
         return None;
     }
     Some(match &request.query {

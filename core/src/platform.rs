@@ -8,8 +8,8 @@
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
-use crate::mail_quota::{Ask as MailAsk, Verdict as MailVerdict};
-use crate::ratelimit::Decision;
+use crate::forms::mail_quota::{Ask as MailAsk, Verdict as MailVerdict};
+use crate::http::ratelimit::Decision;
 
 /// A failure inside the platform (I/O, a binding, a network error). Core answers it with 500, or
 /// 503 where an upstream is concerned, and never shows its text to clients.
@@ -105,14 +105,14 @@ pub trait Platform {
 
     /// Reads a file of the build as [`read_asset`](Platform::read_asset) does, joining it from its
     /// parts when the platform has only those (a file over the static-asset limit; see
-    /// [`crate::parts`]). Core reads every file through this.
+    /// [`crate::dist::parts`]). Core reads every file through this.
     async fn read_file(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
-        crate::parts::read(self, file).await
+        crate::dist::parts::read(self, file).await
     }
 
     /// Counts one request of `client` costing `cost` requests (an MCP batch: one per message)
     /// against its fixed window at `now_ms` and says whether it is admitted. Implementations keep
-    /// [`crate::ratelimit::Window`]s and call its `check`.
+    /// [`crate::http::ratelimit::Window`]s and call its `check`.
     async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError>;
 
     /// The current time in Unix milliseconds. Called once per request.
@@ -136,8 +136,8 @@ pub trait Platform {
 
     /// Counts a submission's mails against the mail quotas at `ask.now_ms`, durably (a restart
     /// forgets nothing), and says whether they may be sent. Called once per submission that sends
-    /// mail, before it is stored. Implementations hold a [`crate::ratelimit::Window`] per key of
-    /// [`crate::mail_quota::Ask::keys`] and run [`crate::mail_quota::decide`] over them as one
+    /// mail, before it is stored. Implementations hold a [`crate::http::ratelimit::Window`] per key of
+    /// [`crate::forms::mail_quota::Ask::keys`] and run [`crate::forms::mail_quota::decide`] over them as one
     /// atomic step, storing the windows it returns.
     async fn count_mail(&self, ask: &MailAsk) -> Result<MailVerdict, PlatformError>;
 
@@ -158,9 +158,9 @@ pub trait Platform {
 pub fn internal<'a, P: Platform, E: std::fmt::Display>(
     platform: &'a P,
     context: &'a str,
-) -> impl FnOnce(E) -> crate::problem::Problem + 'a {
+) -> impl FnOnce(E) -> crate::http::problem::Problem + 'a {
     move |cause| {
         platform.report(context, &cause);
-        crate::problem::Problem::internal()
+        crate::http::problem::Problem::internal()
     }
 }

@@ -3,11 +3,17 @@
 //! Types and validation only; reading files is the generator's job. Validation reports problems
 //! by front-matter key so the loader, which knows the text, can turn each into `file:line`.
 
+pub mod collections;
+pub mod did_you_mean;
 mod entry;
 mod error;
 mod intro;
+pub mod license;
 mod record;
+pub mod record_schema;
 mod site;
+pub mod taxonomy;
+pub mod time;
 
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;

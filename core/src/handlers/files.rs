@@ -1,18 +1,18 @@
 //! Built files: the manifest lookup, entity tags and 304s, and markdown twins of HTML pages.
 
-use crate::media;
+use crate::http::media;
 use serde_json::Value;
 
 use crate::app::App;
+use crate::dist::manifest::Asset;
 use crate::handlers::Ctx;
+use crate::http::problem::Problem;
 use crate::http::{Request, Response};
-use crate::manifest::Asset;
 use crate::platform::{internal, Platform};
-use crate::problem::Problem;
-use crate::routes;
+use crate::routing;
 
 /// The media type of markdown twins (docs/spec/api-spec.md#markdown-twins).
-pub use crate::media::MARKDOWN;
+pub use crate::http::media::MARKDOWN;
 
 /// Serves the built file of `path`, or 404 `not_found`.
 pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path: &str) -> Result<Response, Problem> {
@@ -49,7 +49,7 @@ pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path
 /// 404 for `path`: the site's HTML page for people, a problem document for the API.
 pub async fn not_found_page<P: Platform>(app: &App, platform: &P, path: &str) -> Result<Response, Problem> {
     let problem = || Problem::not_found(format!("Nothing is published at {path}."));
-    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !routes::is_api_path(path)) else {
+    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !routing::is_api_path(path)) else {
         return Err(problem());
     };
     match platform.read_file(file).await {

@@ -19,11 +19,11 @@ pub mod weather;
 pub mod weather_alerts;
 
 use crate::app::App;
+use crate::http::problem::Problem;
+use crate::http::query::Query;
 use crate::http::{Request, Response};
 use crate::platform::Platform;
-use crate::problem::Problem;
-use crate::query::Query;
-use crate::routes::{Handler, Params};
+use crate::routing::{Handler, Params};
 
 /// Everything a handler may look at: the build, the platform, the request and its parsed parts.
 pub struct Ctx<'a, P> {
@@ -55,7 +55,7 @@ pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Resp
         Handler::EncyclopediaList => encyclopedia::list(ctx).await,
         Handler::EncyclopediaSuggest => encyclopedia::suggestions(ctx).await,
         Handler::EncyclopediaFacets => encyclopedia::facet_counts(ctx).await,
-        Handler::Mcp => crate::mcp::handle(ctx).await,
+        Handler::Mcp => crate::agents::mcp::handle(ctx).await,
         Handler::Export => export::handle(ctx).await,
         Handler::MatchCategory => match_category::handle(ctx).await,
         Handler::SubmitVoice => voices::handle(ctx).await,

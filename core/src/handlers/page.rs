@@ -2,10 +2,10 @@
 //! headers every page carries, and an HTML answer (not a problem document) when something fails.
 
 use crate::app::App;
-use crate::html::{Filling, HTML, SHELL_FILE};
+use crate::http::problem::{ErrorCode, Problem};
 use crate::http::Response;
+use crate::pages::shell::{Filling, HTML, SHELL_FILE};
 use crate::platform::Platform;
-use crate::problem::{ErrorCode, Problem};
 
 /// A page at `url`: `main` (HTML) under `title` in the site's shell, with `status`. A content page
 /// the site's authors wrote at `url` introduces it: its title and summary head the page and its
@@ -56,9 +56,9 @@ pub async fn problem<P: Platform>(app: &App, platform: &P, problem: Problem) -> 
     let title = strings.get("page_errors.title");
     let main = format!(
         "<h1>{}</h1>\n<p>{}</p>\n<p><a href=\"/\">{}</a></p>\n",
-        crate::html::escape(title),
-        crate::html::escape(&text),
-        crate::html::escape(strings.get("forms.back"))
+        crate::pages::shell::escape(title),
+        crate::pages::shell::escape(&text),
+        crate::pages::shell::escape(strings.get("forms.back"))
     );
     // An error page is nobody's introduction: it is rendered at no URL of its own.
     let mut response = render(app, platform, "", problem.code.status(), title, &main).await;

@@ -6,15 +6,15 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::collections::ENCYCLOPEDIA;
+use crate::content::collections::ENCYCLOPEDIA;
 use crate::handlers::page;
 use crate::handlers::search::{asked, long_enough, run, Asked, MAX_LIMIT, MIN_QUERY_CHARS};
 use crate::handlers::Ctx;
-use crate::html::escape;
+use crate::http::problem::Problem;
 use crate::http::Response;
-use crate::i18n::Strings;
+use crate::pages::i18n::Strings;
+use crate::pages::shell::escape;
 use crate::platform::Platform;
-use crate::problem::Problem;
 
 /// Answers `/search`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {

@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-use crate::client;
+use crate::content::time::DateTime;
+use crate::forms::mail_quota::{self, Quota, Verdict};
 use crate::handlers::Ctx;
-use crate::mail_quota::{self, Quota, Verdict};
+use crate::http::client_identity;
+use crate::http::problem::{ErrorCode, Problem};
 use crate::platform::{internal, Mail, Platform, Submission};
-use crate::problem::{ErrorCode, Problem};
-use crate::time::DateTime;
 
 /// Crockford's base 32 alphabet (no I, L, O, U), lower-cased.
 const BASE32: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
@@ -47,7 +47,7 @@ pub fn base32(mut value: u128, len: usize) -> String {
 /// Two identical bodies from one client within the same millisecond get the same id (a double
 /// submit), which the store keeps once.
 pub fn request_id<P>(ctx: &Ctx<'_, P>, len: usize) -> String {
-    let client = client::address(ctx.request);
+    let client = client_identity::address(ctx.request);
     let now = ctx.now_ms.to_be_bytes();
     base32(digest(&[&now, client.as_bytes(), &ctx.request.body]), len)
 }

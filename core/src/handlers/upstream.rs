@@ -10,8 +10,8 @@
 use bytes::Bytes;
 
 use crate::handlers::Ctx;
+use crate::http::problem::{ErrorCode, Problem};
 use crate::platform::{Platform, UpstreamRequest, UpstreamResponse};
-use crate::problem::{ErrorCode, Problem};
 
 /// The largest upstream answer read (2 MiB); a larger one is a failure, like an upstream that is
 /// down (no feed or forecast is that big, and the cache's budget is shared).
@@ -151,11 +151,11 @@ fn too_large(response: &UpstreamResponse) -> bool {
 mod tests {
     use super::*;
     use crate::app::App;
+    use crate::dist::manifest::{Manifest, Routes};
     use crate::handlers::Ctx;
+    use crate::http::query::Query;
     use crate::http::{Method, Request};
-    use crate::manifest::{Manifest, Routes};
-    use crate::query::Query;
-    use crate::routes::Params;
+    use crate::routing::Params;
     use crate::testing::{block_on, FakePlatform};
 
     const URL: &str = "http://alerts.test/feed";

@@ -23,12 +23,12 @@ pub mod taxonomy;
 use std::collections::{BTreeMap, HashSet};
 
 use anyhow::Result;
-use portal_core::cache_control::fingerprinted;
-use portal_core::collections::PAGES;
+use portal_core::content::collections::PAGES;
+use portal_core::content::time::DateTime;
 use portal_core::content::{MenuItem, Record};
-use portal_core::i18n::{direction, Strings};
-use portal_core::routes::page_file;
-use portal_core::time::DateTime;
+use portal_core::http::cache_control::fingerprinted;
+use portal_core::pages::i18n::{direction, Strings};
+use portal_core::routing::page_file;
 use rayon::prelude::*;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -39,7 +39,7 @@ use super::output::{Group, OutFile};
 use crate::load::Content;
 use crate::theme;
 
-pub use portal_core::media::HTML;
+pub use portal_core::http::media::HTML;
 /// Where the 404 page is written (served for unknown paths, never at a URL of its own).
 pub const NOT_FOUND_FILE: &str = "404.html";
 
@@ -132,16 +132,16 @@ impl<'a> Renderer<'a> {
     }
 
     /// The terms of `taxonomy` over every card, in name order.
-    pub fn terms(&self, kind: portal_core::taxonomy::Taxonomy) -> &[taxonomy::Term<'a>] {
+    pub fn terms(&self, kind: portal_core::content::taxonomy::Taxonomy) -> &[taxonomy::Term<'a>] {
         let all = self.terms.get_or_init(|| {
             [
-                taxonomy::terms(self.model, portal_core::taxonomy::Taxonomy::Tags),
-                taxonomy::terms(self.model, portal_core::taxonomy::Taxonomy::Categories),
+                taxonomy::terms(self.model, portal_core::content::taxonomy::Taxonomy::Tags),
+                taxonomy::terms(self.model, portal_core::content::taxonomy::Taxonomy::Categories),
             ]
         });
         match kind {
-            portal_core::taxonomy::Taxonomy::Tags => &all[0],
-            portal_core::taxonomy::Taxonomy::Categories => &all[1],
+            portal_core::content::taxonomy::Taxonomy::Tags => &all[0],
+            portal_core::content::taxonomy::Taxonomy::Categories => &all[1],
         }
     }
 
@@ -232,7 +232,7 @@ pub fn files(
     // Generated pages first: a content page at the URL of one introduces it (see [`intro`]), and
     // is then neither rendered on its own nor listed under `/pages`.
     let mut files = entry::pages(&renderer, &entries, &translations)?;
-    for name in portal_core::collections::COLLECTIONS.iter().filter(|name| **name != PAGES) {
+    for name in portal_core::content::collections::COLLECTIONS.iter().filter(|name| **name != PAGES) {
         files.extend(listing::collection(&renderer, name, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     }
     let all_terms = taxonomy::pages(&renderer, taxonomy::Which::All, &|_, _| false)?;
@@ -282,7 +282,7 @@ pub fn theme_pages(r: &Renderer) -> Result<Vec<OutFile>> {
     files.push(OutFile::internal(NOT_FOUND_FILE, r.render("404.html", None, Context::new())?.into_bytes()));
     // The shell of the pages rendered per request; its links stay root-relative (see core's `html`).
     let shell = r.render("dynamic.html", None, Context::new())?;
-    files.push(OutFile::internal(portal_core::html::SHELL_FILE, shell.into_bytes()));
+    files.push(OutFile::internal(portal_core::pages::shell::SHELL_FILE, shell.into_bytes()));
     files.extend(r.asset_files.iter().cloned());
     if r.content.site.favicon.is_none() {
         files.push(OutFile::at(preview::ICON, preview::initial_icon(r.content).into_bytes())?);
