@@ -20,6 +20,7 @@ pub mod queries;
 pub mod routing;
 pub mod search;
 pub mod single_flight;
+pub mod state;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 

@@ -8,6 +8,7 @@
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
+use crate::dist::parts::index_file;
 use crate::forms::mail_quota::{Ask as MailAsk, Verdict as MailVerdict};
 use crate::http::ratelimit::Decision;
 
@@ -81,21 +82,6 @@ pub struct Submission {
     pub mails: Vec<Mail>,
 }
 
-/// A client location as the edge platform knows it from the request (coarse only: docs/spec/api-spec.md#geolocation).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Location {
-    /// Country name or code.
-    pub country: Option<String>,
-    /// Region.
-    pub region: Option<String>,
-    /// City.
-    pub city: Option<String>,
-    /// Latitude in degrees.
-    pub latitude: Option<f64>,
-    /// Longitude in degrees.
-    pub longitude: Option<f64>,
-}
-
 /// What core needs from the machine it runs on.
 #[allow(async_fn_in_trait)]
 pub trait Platform {
@@ -107,7 +93,7 @@ pub trait Platform {
     /// parts when the platform has only those (a file over the static-asset limit; see
     /// [`crate::dist::parts`]). Core reads every file through this.
     async fn read_file(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
-        crate::dist::parts::read(self, file).await
+        join_parts(self, file).await
     }
 
     /// Counts one request of `client` costing `cost` requests (an MCP batch: one per message)
@@ -163,4 +149,20 @@ pub fn internal<'a, P: Platform, E: std::fmt::Display>(
         platform.report(context, &cause);
         crate::http::problem::Problem::internal()
     }
+}
+
+/// `file` of the build: as the platform has it, else joined from its parts (see [`crate::dist::parts`]).
+async fn join_parts<P: Platform + ?Sized>(platform: &P, file: &str) -> Result<Option<Bytes>, PlatformError> {
+    if let Some(bytes) = platform.read_asset(file).await? {
+        return Ok(Some(bytes));
+    }
+    let Some(index) = platform.read_asset(&index_file(file)).await? else { return Ok(None) };
+    let index: serde_json::Value =
+        serde_json::from_slice(&index).map_err(|e| PlatformError(format!("{}: {e}", index_file(file))))?;
+    let mut whole = Vec::with_capacity(index["bytes"].as_u64().unwrap_or(0) as usize);
+    for part in index["parts"].as_array().into_iter().flatten().filter_map(|p| p.as_str()) {
+        let bytes = platform.read_asset(part).await?.ok_or_else(|| PlatformError(format!("{part} is missing")))?;
+        whole.extend_from_slice(&bytes);
+    }
+    Ok(Some(Bytes::from(whole)))
 }

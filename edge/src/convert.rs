@@ -1,8 +1,7 @@
 //! Converting between `worker` request/response types and the core's.
 
-use portal_core::http::body::{check_declared_length, Interrupted, MAX_BODY_BYTES};
-use portal_core::http::{Method, Request, Response};
-use portal_core::platform::Location;
+use portal_core::http::body::{check_declared_length, Interrupted};
+use portal_core::http::{Location, Method, Request, Response, MAX_BODY_BYTES};
 
 /// The core request of a Worker request, or what stopped it early (a body over the limit, a body
 /// that could not be read), for core to answer.

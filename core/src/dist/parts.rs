@@ -2,13 +2,10 @@
 //! build's aggregate outputs (the flat search index, a collection's listing, the manifest) pass that
 //! on big sites. Such a file is written whole, for `portal serve`, nginx and snapshots, and also in
 //! parts of [`PART_BYTES`] under [`PARTS_DIR`] with an index; `.assetsignore` keeps the whole file
-//! out of a Worker upload. [`read`] answers a file from its parts when the platform lacks the whole,
-//! so every server sends the same bytes.
-
-use bytes::Bytes;
+//! out of a Worker upload. [`Platform::read_file`](crate::platform::Platform::read_file) answers a
+//! file from its parts when the platform lacks the whole, so every server sends the same bytes.
 
 use crate::dist::manifest::MAX_FILE_BYTES;
-use crate::platform::{Platform, PlatformError};
 
 /// Where the parts of a file live: `_portal/parts/<file>/<n>`, with the list in `index.json`.
 pub const PARTS_DIR: &str = "_portal/parts";
@@ -48,25 +45,10 @@ pub fn split(file: &str, bytes: &[u8], part_bytes: usize) -> Vec<(String, Vec<u8
     out
 }
 
-/// `file` of the build: as the platform has it, else joined from its parts.
-pub async fn read<P: Platform + ?Sized>(platform: &P, file: &str) -> Result<Option<Bytes>, PlatformError> {
-    if let Some(bytes) = platform.read_asset(file).await? {
-        return Ok(Some(bytes));
-    }
-    let Some(index) = platform.read_asset(&index_file(file)).await? else { return Ok(None) };
-    let index: serde_json::Value =
-        serde_json::from_slice(&index).map_err(|e| PlatformError(format!("{}: {e}", index_file(file))))?;
-    let mut whole = Vec::with_capacity(index["bytes"].as_u64().unwrap_or(0) as usize);
-    for part in index["parts"].as_array().into_iter().flatten().filter_map(|p| p.as_str()) {
-        let bytes = platform.read_asset(part).await?.ok_or_else(|| PlatformError(format!("{part} is missing")))?;
-        whole.extend_from_slice(&bytes);
-    }
-    Ok(Some(Bytes::from(whole)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::Platform;
     use crate::testing::{block_on, FakePlatform};
 
     #[test]
@@ -78,8 +60,8 @@ mod tests {
         for (name, part) in parts {
             platform = platform.with_file(&name, part);
         }
-        let joined = block_on(read(&platform, "api/search-index.json")).expect("read").expect("found");
+        let joined = block_on(platform.read_file("api/search-index.json")).expect("read").expect("found");
         assert_eq!(joined.as_ref(), bytes.as_slice());
-        assert!(block_on(read(&platform, "nothing.json")).expect("read").is_none());
+        assert!(block_on(platform.read_file("nothing.json")).expect("read").is_none());
     }
 }

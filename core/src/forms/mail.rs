@@ -5,9 +5,9 @@
 //! renders mails at request time so they are stored with the submission; delivering them is the
 //! platform's outbox's job.
 
-use crate::app::App;
 use crate::http::problem::Problem;
 use crate::platform::{internal, Mail, Platform};
+use crate::state::State;
 
 /// Where the build puts the mail templates, relative to the build folder.
 pub const MAIL_DIR: &str = "_portal/mail";
@@ -91,7 +91,7 @@ async fn read_template<P: Platform>(platform: &P, file: &str) -> Result<String, 
 }
 
 /// The sender of the site's mails: `notifications.from`, else the contact address, else a local one.
-pub fn sender(app: &App) -> String {
+pub fn sender(app: &State) -> String {
     let site = &app.manifest().site;
     [&site.notifications.from, &site.contact.email]
         .into_iter()

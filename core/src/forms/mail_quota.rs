@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::handlers::submit::{base32, digest};
+use crate::forms::ids::{base32, digest};
 use crate::http::ratelimit::{Limits, Window};
 
 /// Confirmations one recipient address may be sent per [`RECIPIENT_WINDOW_MS`].

@@ -3,6 +3,7 @@
 //! store with its outbox.
 
 mod definitions;
+pub mod ids;
 pub mod mail;
 pub mod mail_quota;
 pub mod markup;

@@ -14,8 +14,9 @@ use crate::http::cache_control;
 use crate::http::client_identity;
 use crate::http::envelope::success;
 use crate::http::problem::Problem;
+use crate::http::Location;
 use crate::http::Response;
-use crate::platform::{Location, Platform};
+use crate::platform::Platform;
 
 /// What may stay unescaped of an address in a URL path (IPv4 dots, IPv6 colons).
 const ADDRESS: &percent_encoding::AsciiSet =

@@ -4,10 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::http::problem::{ErrorCode, FieldError, Problem};
-use crate::http::Request;
-
-/// The largest accepted request body: 64 KiB (docs/spec/api-spec.md#limits).
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
+use crate::http::{Request, MAX_BODY_BYTES};
 
 /// Whether a `Content-Type` value is JSON (`application/json`, parameters allowed).
 pub fn is_json_media_type(value: &str) -> bool {

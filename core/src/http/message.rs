@@ -4,6 +4,25 @@
 //! handlers never see a framework type.
 
 use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// The largest accepted request body: 64 KiB (docs/spec/api-spec.md#limits).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// A client location as the edge platform knows it from the request (coarse only: docs/spec/api-spec.md#geolocation).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Location {
+    /// Country name or code.
+    pub country: Option<String>,
+    /// Region.
+    pub region: Option<String>,
+    /// City.
+    pub city: Option<String>,
+    /// Latitude in degrees.
+    pub latitude: Option<f64>,
+    /// Longitude in degrees.
+    pub longitude: Option<f64>,
+}
 
 /// An HTTP method. Methods the API never serves are kept as text so a 405 can still answer them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +81,7 @@ pub struct Request {
     /// Whether the peer is a proxy whose forwarded headers are believed (see [`crate::http::client_identity`]).
     pub trusted_peer: bool,
     /// The client's coarse location, when the platform knows it from the request (the edge).
-    pub location: Option<crate::platform::Location>,
+    pub location: Option<Location>,
 }
 
 impl Request {

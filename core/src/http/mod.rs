@@ -14,5 +14,6 @@ mod message;
 pub mod problem;
 pub mod query;
 pub mod ratelimit;
+pub mod upstream;
 
-pub use message::{Method, Request, Response};
+pub use message::{Location, Method, Request, Response, MAX_BODY_BYTES};

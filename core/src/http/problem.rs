@@ -116,8 +116,7 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => "Use one of the methods in the Allow header.",
             ErrorCode::RequestTimeout => "Send the whole request promptly, then retry.",
             ErrorCode::PayloadTooLarge => {
-                return format!("Send a request body of at most {} KiB.", crate::http::body::MAX_BODY_BYTES / 1024)
-                    .into()
+                return format!("Send a request body of at most {} KiB.", crate::http::MAX_BODY_BYTES / 1024).into()
             }
             ErrorCode::UnsupportedMediaType => "Send the body as JSON with Content-Type: application/json.",
             ErrorCode::RateLimited => "Wait the number of seconds in Retry-After, then retry.",

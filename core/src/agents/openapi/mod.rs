@@ -80,7 +80,7 @@ fn info(site: &SiteConfig) -> Value {
             base = site.base(),
             limit = limits.limit,
             window = limits.window_ms / 1000,
-            kib = crate::http::body::MAX_BODY_BYTES / 1024,
+            kib = crate::http::MAX_BODY_BYTES / 1024,
         ),
         "contact": {"email": site.contact.email, "url": site.contact.url},
     });

@@ -67,6 +67,6 @@ pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
     context.insert("versions", &SUPPORTED_API_VERSIONS);
     context.insert("limit", &limits.limit);
     context.insert("window", &(limits.window_ms / 1000));
-    context.insert("max_body_kib", &(portal_core::http::body::MAX_BODY_BYTES / 1024));
+    context.insert("max_body_kib", &(portal_core::http::MAX_BODY_BYTES / 1024));
     r.generated("api-docs.html", "/api-docs", context, md)
 }
