@@ -1,9 +1,18 @@
 //! `portal-core`: everything `portal` knows about its content and its API, with no I/O of its own.
 //!
 //! The same code runs natively inside `portal serve` and inside the Cloudflare Worker, so every
-//! behaviour a client can observe lives here: the content model ([`content`]), the route table
-//! ([`routes`]), problem documents ([`problem`]), the shared HTTP rules ([`headers`]), the rate-limit
-//! state machine ([`ratelimit`]) and the handlers ([`handlers`]), dispatched by [`app::App`].
+//! behaviour a client can observe lives here, one folder per concern:
+//!
+//! - [`app`]: the request pipeline, over the build's [`state`], calling the [`handlers`];
+//! - [`http`]: requests, bodies, headers, problem documents, cache policy, client identity and
+//!   the rate limit;
+//! - [`routing`]: the route table and its matcher;
+//! - [`dist`]: the format of the build's output (manifest, route index, parts, packs);
+//! - [`content`]: the content model, collections, taxonomies and time;
+//! - [`queries`]: listings, the encyclopedia, spatial data; [`search`]: the search index;
+//! - [`forms`]: the forms, their validation and markup, mail and the outbox;
+//! - [`pages`]: the page shell and the interface text; [`agents`]: MCP, OpenAPI and WebMCP.
+//!
 //! Adapters talk to it through the small [`platform::Platform`] trait.
 #![deny(missing_docs)]
 

@@ -7,8 +7,8 @@ use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 
-use crate::dist::manifest::{Asset, Manifest, Routes, MANIFEST_FILE, MANIFEST_FORMAT};
-use crate::dist::route_index::RouteIndex;
+use crate::dist::manifest::{MANIFEST_FILE, MANIFEST_FORMAT};
+use crate::dist::{Asset, Manifest, RouteIndex, Routes};
 use crate::http::problem::Problem;
 use crate::http::upstream::Failure;
 use crate::platform::{internal, Platform, PlatformError};

@@ -1,4 +1,6 @@
-//! The content model (docs/content.md): site settings, records and content errors.
+//! The content model (docs/content.md): site settings, records and content errors, with what
+//! the model is made of: the 19 collections, tags and categories, content dates and times, the
+//! license, the JSON Schema of a collection's records, and "did you mean" for mistyped names.
 //!
 //! Types and validation only; reading files is the generator's job. Validation reports problems
 //! by front-matter key so the loader, which knows the text, can turn each into `file:line`.

@@ -5,5 +5,8 @@
 pub mod manifest;
 pub mod packs;
 pub mod parts;
-pub mod route_index;
-pub mod stable_hash;
+mod route_index;
+mod stable_hash;
+
+pub use manifest::{Asset, Manifest, Routes};
+pub use route_index::RouteIndex;

@@ -17,3 +17,4 @@ pub mod ratelimit;
 pub mod upstream;
 
 pub use message::{Location, Method, Request, Response, MAX_BODY_BYTES};
+pub use problem::{ErrorCode, Problem};

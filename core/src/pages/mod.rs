@@ -4,3 +4,5 @@
 pub mod i18n;
 pub mod paging;
 pub mod shell;
+
+pub use i18n::Strings;

@@ -7,3 +7,5 @@ pub mod csv_cells;
 pub mod encyclopedia;
 pub mod listing;
 pub mod spatial;
+
+pub use encyclopedia::Catalog;

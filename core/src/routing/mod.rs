@@ -1,7 +1,7 @@
 //! Routing: the route table (every route of the spec, what serves it, its description for the
 //! OpenAPI document) and the matcher that finds a path's route fast.
 
-pub mod matcher;
+mod matcher;
 mod table;
 
 pub use table::*;
