@@ -31,7 +31,7 @@ pub async fn request(mut request: worker::Request) -> worker::Result<Result<Requ
         Location { country: cf.country(), region: cf.region(), city: cf.city(), latitude, longitude }
     });
     // Cloudflare sets CF-Connecting-IP to the client; a client cannot forge it. Only `wrangler dev`
-    // sets it to a loopback address, standing in as a trusted local proxy (see core's `client`).
+    // sets it to a loopback address, standing in as a trusted local proxy (see core's `http::client_identity`).
     let peer = headers.iter().find(|(n, _)| n == "cf-connecting-ip").map(|(_, v)| v.trim().to_string());
     let trusted_peer = peer.as_deref().is_some_and(portal_core::http::client_identity::is_loopback);
     Ok(Ok(Request {

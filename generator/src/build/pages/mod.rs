@@ -280,7 +280,7 @@ pub fn theme_pages(r: &Renderer) -> Result<Vec<OutFile>> {
     let mut files: Vec<OutFile> = docs::render(r)?.into_iter().collect();
     files.push(robots(r.content)?);
     files.push(OutFile::internal(NOT_FOUND_FILE, r.render("404.html", None, Context::new())?.into_bytes()));
-    // The shell of the pages rendered per request; its links stay root-relative (see core's `html`).
+    // The shell of the pages rendered per request; its links stay root-relative (see core's `pages::shell`).
     let shell = r.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::pages::shell::SHELL_FILE, shell.into_bytes()));
     files.extend(r.asset_files.iter().cloned());
