@@ -1,116 +1,61 @@
 //! The request pipeline every platform runs: preflight, version pin, route lookup, method check,
 //! rate limit, then a built file or a handler; finally the headers every response shares.
 //!
-//! [`App`] holds what the build wrote (the manifest head and its route index, read shard by shard)
-//! and nothing that changes per request, so adapters build it once and share it.
+//! [`App`] is the pipeline over a [`State`]: what the build wrote and nothing that changes per
+//! request, so adapters build it once and share it.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use bytes::Bytes;
 
-use crate::body::Interrupted;
-use crate::cache_control;
-use crate::client;
-use crate::collections::nearest_collection;
-use crate::encyclopedia::{Catalog, CATALOG_FILE};
-use crate::handlers::upstream::Failure;
+use crate::agents::mcp;
+use crate::content::collections::nearest_collection;
+use crate::dist::manifest::{Manifest, Routes};
 use crate::handlers::{self, Ctx};
-use crate::headers::{apply_common, apply_rate_limit, check_api_version, CORS_MAX_AGE};
+use crate::http::body::Interrupted;
+use crate::http::cache_control;
+use crate::http::client_identity;
+use crate::http::headers::{apply_common, apply_rate_limit, check_api_version, CORS_MAX_AGE};
+use crate::http::problem::{ErrorCode, Problem};
+use crate::http::query::Query;
+use crate::http::ratelimit::Decision;
 use crate::http::{Method, Request, Response};
-use crate::manifest::{Asset, Manifest, Routes, MANIFEST_FILE, MANIFEST_FORMAT};
 use crate::platform::{internal, Platform, PlatformError};
-use crate::problem::{ErrorCode, Problem};
-use crate::query::Query;
-use crate::ratelimit::Decision;
-use crate::route_index::RouteIndex;
-use crate::routes::{self, Handler, Serve};
-use crate::search::pack::{PackManifest, INDEX_MANIFEST};
+use crate::routing::{self, Handler, Serve};
 use crate::search::SearchIndex;
-use crate::single_flight::{Shared, SingleFlight};
+use crate::state::State;
 
 /// The API over one build.
 #[derive(Debug)]
 pub struct App {
-    manifest: Manifest,
-    /// Every URL the build serves, shard by shard.
-    routes: RouteIndex,
-    /// The search index, opened on first use (natively at start, in the Worker in the background
-    /// after an isolate's first request) and kept; a search asked while it opens waits for it.
-    search: SingleFlight<Arc<SearchIndex>>,
-    /// The encyclopedia catalog, read on first use and kept.
-    catalog: OnceLock<Arc<Catalog>>,
-    /// Upstream fetches under way, by URL, which requests asking meanwhile join.
-    upstream_fetches: Shared<Result<Bytes, Failure>>,
+    state: State,
 }
 
 impl App {
     /// An app over a manifest head and every route it serves, in memory (tests and tools).
     pub fn new(manifest: Manifest, routes: &Routes) -> Self {
-        App::with_index(manifest, RouteIndex::loaded(routes))
-    }
-
-    fn with_index(manifest: Manifest, routes: RouteIndex) -> Self {
-        App {
-            manifest,
-            routes,
-            search: SingleFlight::default(),
-            catalog: OnceLock::new(),
-            upstream_fetches: Shared::default(),
-        }
-    }
-
-    /// The asset served at `route`, reading its shard of the route index on first use; a shard
-    /// that cannot be read is a damaged build (500, reported).
-    pub async fn asset<P: Platform>(&self, platform: &P, route: &str) -> Result<Option<&Asset>, Problem> {
-        self.routes.get(platform, route).await.map_err(internal(platform, "reading the route index"))
-    }
-
-    /// The encyclopedia catalog of the build, read on first use and kept.
-    pub async fn catalog<P: Platform>(&self, platform: &P) -> Result<Arc<Catalog>, Problem> {
-        if let Some(catalog) = self.catalog.get() {
-            return Ok(Arc::clone(catalog));
-        }
-        let catalog: Catalog = match platform.read_file(CATALOG_FILE).await.map_err(internal(platform, CATALOG_FILE))? {
-            Some(bytes) => serde_json::from_slice(&bytes).map_err(internal(platform, CATALOG_FILE))?,
-            None => Catalog::default(),
-        };
-        Ok(Arc::clone(self.catalog.get_or_init(|| Arc::new(catalog))))
-    }
-
-    /// The build's search index: read through the platform on first use (the manifest, then every
-    /// segment file at once), then kept for the life of the app. Callers that ask while it is being
-    /// read wait for that read.
-    pub async fn search_index<P: Platform>(&self, platform: &P) -> Result<Arc<SearchIndex>, Problem> {
-        let index = self.search.get_or_try_load(|| open_search_index(platform)).await?;
-        Ok(Arc::clone(index))
+        App { state: State::new(manifest, routes) }
     }
 
     /// Reads the manifest head of the build through the platform (its route shards are read as
     /// URLs of each are asked for).
     pub async fn load<P: Platform>(platform: &P) -> Result<Self, PlatformError> {
-        let bytes = platform.read_file(MANIFEST_FILE).await?.ok_or_else(|| {
-            PlatformError(format!("{MANIFEST_FILE} is missing: is this a folder written by `portal build`?"))
-        })?;
-        let manifest: Manifest =
-            serde_json::from_slice(&bytes).map_err(|e| PlatformError(format!("{MANIFEST_FILE}: {e}")))?;
-        if manifest.format != MANIFEST_FORMAT {
-            return Err(PlatformError(format!(
-                "{MANIFEST_FILE} is format {}, this server reads format {MANIFEST_FORMAT}: build again with this version",
-                manifest.format
-            )));
-        }
-        let routes = RouteIndex::lazy(manifest.route_shards);
-        Ok(App::with_index(manifest, routes))
+        Ok(App { state: State::load(platform).await? })
     }
 
-    /// The upstream fetches under way, shared by the requests that ask for the same URL.
-    pub fn upstream_fetches(&self) -> &Shared<Result<Bytes, Failure>> {
-        &self.upstream_fetches
+    /// What the app holds of the build.
+    pub fn state(&self) -> &State {
+        &self.state
     }
 
     /// The build's manifest.
     pub fn manifest(&self) -> &Manifest {
-        &self.manifest
+        self.state.manifest()
+    }
+
+    /// The build's search index, read on first use (see [`State::search_index`]).
+    pub async fn search_index<P: Platform>(&self, platform: &P) -> Result<Arc<SearchIndex>, Problem> {
+        self.state.search_index(platform).await
     }
 
     /// Answers one request. Never fails: every error becomes a problem document.
@@ -119,8 +64,10 @@ impl App {
         let mut decision = None;
         let mut response = match self.route(platform, &request, &path, &mut decision).await {
             Ok(response) => response,
-            Err(problem) if for_people(&request, &path) => handlers::page::problem(self, platform, problem).await,
-            Err(problem) => problem.into_response(self.manifest.site.base(), &path),
+            Err(problem) if for_people(&request, &path) => {
+                handlers::page::problem(&self.state, platform, problem).await
+            }
+            Err(problem) => problem.into_response(self.state.manifest().site.base(), &path),
         };
         if let Some(decision) = decision {
             apply_rate_limit(&mut response, &decision);
@@ -137,7 +84,7 @@ impl App {
     /// The answer to a request an adapter could not hand over whole (a body over the limit, a
     /// deadline passed), with the same shared headers as every other answer.
     pub fn interrupted(&self, what: Interrupted, path: &str) -> Response {
-        let mut response = what.problem().into_response(self.manifest.site.base(), &normalize_path(path));
+        let mut response = what.problem().into_response(self.state.manifest().site.base(), &normalize_path(path));
         apply_common(&mut response);
         response.set_header("cache-control", cache_control::NO_STORE);
         response
@@ -159,7 +106,7 @@ impl App {
         }
         let alias = self.route_of_file(platform, path).await?;
         let path = alias.as_deref().unwrap_or(path);
-        let Some((route, params)) = routes::find(path) else {
+        let Some((route, params)) = routing::find(path) else {
             return Err(unknown_path(path));
         };
         let Some(operation) = route.operation(request.method.as_str()) else {
@@ -172,11 +119,11 @@ impl App {
         let now_ms = platform.now_ms();
         if operation.rate_limited {
             let cost = match operation.serve {
-                Serve::Handler(Handler::Mcp) => crate::mcp::transport::cost(request),
+                Serve::Handler(Handler::Mcp) => mcp::transport::cost(request),
                 _ => 1,
             };
             let verdict = platform
-                .rate_limit(&client::rate_key(request), now_ms, cost)
+                .rate_limit(&client_identity::rate_key(request), now_ms, cost)
                 .await
                 .map_err(internal(platform, "rate limiting"))?;
             *decision = Some(verdict);
@@ -191,10 +138,10 @@ impl App {
             Serve::Handler(handler) => Some(handler),
         };
         match handler {
-            None => handlers::files::serve(self, platform, request, path).await,
+            None => handlers::files::serve(&self.state, platform, request, path).await,
             Some(handler) => {
-                let ctx = Ctx { app: self, platform, request, params: &params, query, now_ms };
-                handlers::run(handler, &ctx).await
+                let ctx = Ctx { app: &self.state, platform, request, params: &params, query, now_ms };
+                run(handler, &ctx).await
             }
         }
     }
@@ -207,12 +154,12 @@ impl App {
     /// `path` is not a route of its own (a real route always wins).
     async fn route_of_file<P: Platform>(&self, platform: &P, path: &str) -> Result<Option<String>, Problem> {
         let file = path.trim_start_matches('/');
-        let candidates = routes::routes_of_file(file);
-        if candidates.is_empty() || self.asset(platform, path).await?.is_some() {
+        let candidates = routing::routes_of_file(file);
+        if candidates.is_empty() || self.state.asset(platform, path).await?.is_some() {
             return Ok(None);
         }
         for candidate in candidates {
-            if self.asset(platform, &candidate).await?.is_some_and(|asset| asset.file == file) {
+            if self.state.asset(platform, &candidate).await?.is_some_and(|asset| asset.file == file) {
                 return Ok(Some(candidate));
             }
         }
@@ -220,31 +167,40 @@ impl App {
     }
 }
 
-/// Reads the search index of the build: its manifest, then every segment file at once.
-async fn open_search_index<P: Platform>(platform: &P) -> Result<Arc<SearchIndex>, Problem> {
-    const CONTEXT: &str = "opening the search index";
-    let manifest_bytes = required_asset(platform, INDEX_MANIFEST).await?;
-    let manifest: PackManifest = serde_json::from_slice(&manifest_bytes).map_err(internal(platform, CONTEXT))?;
-    let read = |file: String| async move { required_asset(platform, &file).await };
-    let segments = crate::search::pack::read_segments(&manifest, read).await?;
-    Ok(Arc::new(SearchIndex::open(&manifest, segments).map_err(internal(platform, CONTEXT))?))
-}
-
-/// A file the build always writes; its absence is a damaged build (500, reported).
-async fn required_asset<P: Platform>(platform: &P, file: &str) -> Result<Bytes, Problem> {
-    match platform.read_file(file).await {
-        Ok(Some(bytes)) => Ok(bytes),
-        Ok(None) => Err(internal(platform, file)("the file is missing from the build")),
-        Err(e) => Err(internal(platform, file)(e)),
+/// Runs the handler the route table names.
+async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    use handlers::*;
+    match handler {
+        Handler::Collection => collections::handle(ctx).await,
+        Handler::PageRedirect => files::redirect_page(ctx).await,
+        Handler::SearchPage => search_page::handle(ctx).await,
+        Handler::VoiceForm => form_pages::voice(ctx).await,
+        Handler::VoiceSent => form_pages::voice_sent(ctx).await,
+        Handler::BookingForm => form_pages::booking(ctx).await,
+        Handler::BookingSent => form_pages::booking_sent(ctx).await,
+        Handler::Search => search::handle(ctx).await,
+        Handler::EncyclopediaList => encyclopedia::list(ctx).await,
+        Handler::EncyclopediaSuggest => encyclopedia::suggestions(ctx).await,
+        Handler::EncyclopediaFacets => encyclopedia::facet_counts(ctx).await,
+        Handler::Mcp => mcp::handle(ctx).await,
+        Handler::Export => export::handle(ctx).await,
+        Handler::MatchCategory => match_category::handle(ctx).await,
+        Handler::SubmitVoice => voices::handle(ctx).await,
+        Handler::Booking => bookings::handle(ctx).await,
+        Handler::Weather => weather::handle(ctx).await,
+        Handler::WeatherAlerts => weather_alerts::handle(ctx).await,
+        Handler::Geolocation => geolocation::handle(ctx).await,
+        Handler::SpatialJson => spatial::geojson(ctx).await,
+        Handler::SpatialCsv => spatial::csv(ctx).await,
     }
 }
 
 /// Whether an error on `path` is told as a page: on the site's pages (not the API, discovery or
 /// MCP routes) unless the client asks for JSON rather than HTML.
 fn for_people(request: &Request, path: &str) -> bool {
-    let page = match routes::find(path) {
+    let page = match routing::find(path) {
         Some((route, _)) => route.tag == "pages",
-        None => !routes::is_api_path(path),
+        None => !routing::is_api_path(path),
     };
     if !page {
         return false;
@@ -259,7 +215,7 @@ fn page_without_slash(request: &Request, path: &str) -> Option<String> {
     let raw = request.path.as_str();
     let trimmed = raw.trim_end_matches('/');
     let is_read = matches!(request.method, Method::Get | Method::Head);
-    if !is_read || trimmed.is_empty() || trimmed == raw || trimmed.starts_with("//") || routes::is_api_path(path) {
+    if !is_read || trimmed.is_empty() || trimmed == raw || trimmed.starts_with("//") || routing::is_api_path(path) {
         return None;
     }
     Some(match &request.query {
@@ -317,6 +273,8 @@ fn rate_limited(decision: &Decision, cost: u32) -> Problem {
 mod tests {
     use super::*;
 
+    use crate::dist::manifest::Asset;
+    use crate::search::pack::INDEX_MANIFEST;
     use crate::testing::{block_on, FakePlatform};
 
     fn app() -> App {

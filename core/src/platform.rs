@@ -8,8 +8,9 @@
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
-use crate::mail_quota::{Ask as MailAsk, Verdict as MailVerdict};
-use crate::ratelimit::Decision;
+use crate::dist::parts::index_file;
+use crate::forms::mail_quota::{Ask as MailAsk, Verdict as MailVerdict};
+use crate::http::ratelimit::Decision;
 
 /// A failure inside the platform (I/O, a binding, a network error). Core answers it with 500, or
 /// 503 where an upstream is concerned, and never shows its text to clients.
@@ -81,21 +82,6 @@ pub struct Submission {
     pub mails: Vec<Mail>,
 }
 
-/// A client location as the edge platform knows it from the request (coarse only: docs/spec/api-spec.md#geolocation).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Location {
-    /// Country name or code.
-    pub country: Option<String>,
-    /// Region.
-    pub region: Option<String>,
-    /// City.
-    pub city: Option<String>,
-    /// Latitude in degrees.
-    pub latitude: Option<f64>,
-    /// Longitude in degrees.
-    pub longitude: Option<f64>,
-}
-
 /// What core needs from the machine it runs on.
 #[allow(async_fn_in_trait)]
 pub trait Platform {
@@ -105,14 +91,14 @@ pub trait Platform {
 
     /// Reads a file of the build as [`read_asset`](Platform::read_asset) does, joining it from its
     /// parts when the platform has only those (a file over the static-asset limit; see
-    /// [`crate::parts`]). Core reads every file through this.
+    /// [`crate::dist::parts`]). Core reads every file through this.
     async fn read_file(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
-        crate::parts::read(self, file).await
+        join_parts(self, file).await
     }
 
     /// Counts one request of `client` costing `cost` requests (an MCP batch: one per message)
     /// against its fixed window at `now_ms` and says whether it is admitted. Implementations keep
-    /// [`crate::ratelimit::Window`]s and call its `check`.
+    /// [`crate::http::ratelimit::Window`]s and call its `check`.
     async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError>;
 
     /// The current time in Unix milliseconds. Called once per request.
@@ -136,8 +122,8 @@ pub trait Platform {
 
     /// Counts a submission's mails against the mail quotas at `ask.now_ms`, durably (a restart
     /// forgets nothing), and says whether they may be sent. Called once per submission that sends
-    /// mail, before it is stored. Implementations hold a [`crate::ratelimit::Window`] per key of
-    /// [`crate::mail_quota::Ask::keys`] and run [`crate::mail_quota::decide`] over them as one
+    /// mail, before it is stored. Implementations hold a [`crate::http::ratelimit::Window`] per key of
+    /// [`crate::forms::mail_quota::Ask::keys`] and run [`crate::forms::mail_quota::decide`] over them as one
     /// atomic step, storing the windows it returns.
     async fn count_mail(&self, ask: &MailAsk) -> Result<MailVerdict, PlatformError>;
 
@@ -158,9 +144,25 @@ pub trait Platform {
 pub fn internal<'a, P: Platform, E: std::fmt::Display>(
     platform: &'a P,
     context: &'a str,
-) -> impl FnOnce(E) -> crate::problem::Problem + 'a {
+) -> impl FnOnce(E) -> crate::http::problem::Problem + 'a {
     move |cause| {
         platform.report(context, &cause);
-        crate::problem::Problem::internal()
+        crate::http::problem::Problem::internal()
     }
+}
+
+/// `file` of the build: as the platform has it, else joined from its parts (see [`crate::dist::parts`]).
+async fn join_parts<P: Platform + ?Sized>(platform: &P, file: &str) -> Result<Option<Bytes>, PlatformError> {
+    if let Some(bytes) = platform.read_asset(file).await? {
+        return Ok(Some(bytes));
+    }
+    let Some(index) = platform.read_asset(&index_file(file)).await? else { return Ok(None) };
+    let index: serde_json::Value =
+        serde_json::from_slice(&index).map_err(|e| PlatformError(format!("{}: {e}", index_file(file))))?;
+    let mut whole = Vec::with_capacity(index["bytes"].as_u64().unwrap_or(0) as usize);
+    for part in index["parts"].as_array().into_iter().flatten().filter_map(|p| p.as_str()) {
+        let bytes = platform.read_asset(part).await?.ok_or_else(|| PlatformError(format!("{part} is missing")))?;
+        whole.extend_from_slice(&bytes);
+    }
+    Ok(Some(Bytes::from(whole)))
 }

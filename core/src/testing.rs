@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use bytes::Bytes;
 
-use crate::mail_quota;
+use crate::forms::mail_quota;
+use crate::http::ratelimit::{Decision, Limits, MemoryStore, Window};
 use crate::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
-use crate::ratelimit::{Decision, Limits, MemoryStore, Window};
 
 /// A platform whose world is a few maps.
 #[derive(Debug)]

@@ -20,7 +20,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use portal_core::collections::{COLLECTIONS, ENCYCLOPEDIA};
+use portal_core::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use portal_core::search::pack::{PackManifest, INDEX_MANIFEST};
 use portal_core::search::plan::{plan_with, MAX_SEGMENT_DOCS, SEGMENT_BOUNDARY};
 use portal_core::search::schema::words;

@@ -1,8 +1,7 @@
 //! Converting between `worker` request/response types and the core's.
 
-use portal_core::body::{check_declared_length, Interrupted, MAX_BODY_BYTES};
-use portal_core::http::{Method, Request, Response};
-use portal_core::platform::Location;
+use portal_core::http::body::{check_declared_length, Interrupted};
+use portal_core::http::{Location, Method, Request, Response, MAX_BODY_BYTES};
 
 /// The core request of a Worker request, or what stopped it early (a body over the limit, a body
 /// that could not be read), for core to answer.
@@ -32,9 +31,9 @@ pub async fn request(mut request: worker::Request) -> worker::Result<Result<Requ
         Location { country: cf.country(), region: cf.region(), city: cf.city(), latitude, longitude }
     });
     // Cloudflare sets CF-Connecting-IP to the client; a client cannot forge it. Only `wrangler dev`
-    // sets it to a loopback address, standing in as a trusted local proxy (see core's `client`).
+    // sets it to a loopback address, standing in as a trusted local proxy (see core's `http::client_identity`).
     let peer = headers.iter().find(|(n, _)| n == "cf-connecting-ip").map(|(_, v)| v.trim().to_string());
-    let trusted_peer = peer.as_deref().is_some_and(portal_core::client::is_loopback);
+    let trusted_peer = peer.as_deref().is_some_and(portal_core::http::client_identity::is_loopback);
     Ok(Ok(Request {
         method,
         path,

@@ -1,10 +1,10 @@
-//! The Durable Object that holds the mail quotas' windows (`portal_core::mail_quota`): one object
+//! The Durable Object that holds the mail quotas' windows (`portal_core::forms::mail_quota`): one object
 //! for the whole site, named [`OBJECT`], in its own SQLite storage with the core's statements (the
 //! same `portal serve` runs). Its storage calls are synchronous, so reading the windows, deciding
 //! and writing them back is one step no other request can interleave with, exact across isolates.
 
-use portal_core::mail_quota::{self, Ask};
-use portal_core::ratelimit::Window;
+use portal_core::forms::mail_quota::{self, Ask};
+use portal_core::http::ratelimit::Window;
 use serde::Deserialize;
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, SqlStorageValue, State};
 

@@ -1,11 +1,11 @@
 //! Submissions on the edge: D1 holds them with their mail outbox, written in one batch (a
 //! transaction) before the 202; the `send_email` binding delivers the mails after the answer, and
 //! a cron trigger retries what failed. The schema, the statements and the retry and give-up rules
-//! are the core's (`portal_core::outbox`), the same `portal serve` runs on SQLite.
+//! are the core's (`portal_core::forms::outbox`), the same `portal serve` runs on SQLite.
 
 use std::cell::Cell;
 
-use portal_core::outbox::{self, Outcome, SqlValue, Statement, SCHEMA};
+use portal_core::forms::outbox::{self, Outcome, SqlValue, Statement, SCHEMA};
 use portal_core::platform::{Mail, PlatformError, Submission};
 use serde::Deserialize;
 use worker::wasm_bindgen::JsValue;

@@ -4,10 +4,10 @@
 
 use bytes::Bytes;
 use futures_util::StreamExt;
-use portal_core::mail_quota;
-use portal_core::packs::{self, LooseFiles, PackReader, PACK_INDEX};
+use portal_core::dist::packs::{self, LooseFiles, PackReader, PACK_INDEX};
+use portal_core::forms::mail_quota;
+use portal_core::http::ratelimit::{Decision, Limits};
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
-use portal_core::ratelimit::{Decision, Limits};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::cell::OnceCell;

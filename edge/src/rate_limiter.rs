@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use portal_core::ratelimit::{Limits, Window};
+use portal_core::http::ratelimit::{Limits, Window};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 

@@ -1,11 +1,11 @@
-//! The CSV writer (`portal_core::csv_cells`): any rows of text and number cells. Every written cell
+//! The CSV writer (`portal_core::queries::csv_cells`): any rows of text and number cells. Every written cell
 //! parses back to what was given (or to it with a leading `'`), and no cell a spreadsheet would
 //! read as a formula comes out, unless it is a plain number.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use portal_core::csv_cells::{self, Cell};
+use portal_core::queries::csv_cells::{self, Cell};
 
 #[derive(Debug, Arbitrary)]
 enum Input {

@@ -11,7 +11,7 @@ use portal::progress::Progress;
 use portal::report::{self, Format};
 use portal::serve::{self, ServerState};
 use portal::submissions;
-use portal_core::ratelimit::Limits;
+use portal_core::http::ratelimit::Limits;
 
 /// Builds and servers allocate many small, short-lived values (template contexts, header strings):
 /// mimalloc serves them faster than the system allocator.
@@ -104,12 +104,12 @@ struct BuildArgs {
     out: PathBuf,
     /// Also write files larger than this many bytes in parts, which a Worker deploy uploads
     /// instead (Cloudflare takes at most 25 MiB a file); lower it to try the parts on a small site.
-    #[arg(long, default_value_t = portal_core::parts::SPLIT_OVER)]
+    #[arg(long, default_value_t = portal_core::dist::parts::SPLIT_OVER)]
     split_over: usize,
     /// Bundle small files into packs when a Worker deploy would otherwise upload more than this
     /// many files (Cloudflare takes 20,000 a version on the Free plan); 0 always packs, which
     /// tries the packed layout on a small site.
-    #[arg(long, default_value_t = portal_core::packs::PACK_OVER)]
+    #[arg(long, default_value_t = portal_core::dist::packs::PACK_OVER)]
     pack_over: usize,
     /// Where to keep the build cache, which makes the next build into the same output folder an
     /// incremental one (default: `.portal/cache/` beside the content folder; never inside the
@@ -145,8 +145,8 @@ struct ServeArgs {
     rate_limit: u32,
     /// Peers whose X-Forwarded-For, X-Real-IP and CF-Connecting-IP name the client: CIDRs or
     /// addresses separated by commas, or `none` (then the connection's peer is always the client).
-    #[arg(long, default_value = portal_core::client::LOOPBACK, value_parser = portal_core::client::TrustedProxies::parse)]
-    trusted_proxies: portal_core::client::TrustedProxies,
+    #[arg(long, default_value = portal_core::http::client_identity::LOOPBACK, value_parser = portal_core::http::client_identity::TrustedProxies::parse)]
+    trusted_proxies: portal_core::http::client_identity::TrustedProxies,
     /// Rate-limit window length in seconds.
     #[arg(long, default_value_t = Limits::default().window_ms / 1000)]
     rate_window: u64,

@@ -11,7 +11,7 @@ use bytes::Bytes;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use portal_core::manifest::{Manifest, MANIFEST_FILE};
+use portal_core::dist::manifest::{Manifest, MANIFEST_FILE};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -44,7 +44,7 @@ pub fn pack(dist: &Path, out: &Path) -> Result<usize> {
     .context("reading the build manifest")?;
     let mut files = BTreeMap::new();
     // Neither the parts of large files nor the packs of small ones that a Worker upload uses (the copy has every file whole, as `portal serve` reads them).
-    let left_out = [portal_core::parts::PARTS_DIR, portal_core::packs::PACKS_DIR].map(|dir| dist.join(dir));
+    let left_out = [portal_core::dist::parts::PARTS_DIR, portal_core::dist::packs::PACKS_DIR].map(|dir| dist.join(dir));
     let walk = walkdir::WalkDir::new(dist).sort_by_file_name().into_iter();
     for entry in walk.filter_entry(|e| !left_out.iter().any(|dir| e.path() == dir)) {
         let entry = entry.with_context(|| format!("reading {}", dist.display()))?;
@@ -62,7 +62,8 @@ pub fn pack(dist: &Path, out: &Path) -> Result<usize> {
         site: format!("{} <{}>", manifest.site.title, manifest.site.base()),
         files: files.iter().map(|(path, bytes)| (path.clone(), sha256(bytes))).collect(),
     };
-    let mtime = portal_core::time::parse_content_date(&manifest.generated_at).map_or(0, |d| d.unix.max(0) as u64);
+    let mtime =
+        portal_core::content::time::parse_content_date(&manifest.generated_at).map_or(0, |d| d.unix.max(0) as u64);
     let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
     let mut archive = tar::Builder::new(GzEncoder::new(file, Compression::default()));
     let mut append = |path: &str, bytes: &[u8]| -> Result<()> {

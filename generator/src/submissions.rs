@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use portal_core::csv_cells::{self, Cell};
+use portal_core::queries::csv_cells::{self, Cell};
 use serde_json::{json, Value};
 
 use crate::serve::store::{Store, StoredSubmission};
@@ -48,7 +48,7 @@ fn to_json(s: &StoredSubmission) -> Value {
 }
 
 /// Columns `kind,id,receivedAt,mailsSent,mailsPending,mailsUndeliverable,deliveredVia`, then every
-/// data field in order of first use. Cells follow `portal_core::csv_cells`: what the public sent
+/// data field in order of first use. Cells follow `portal_core::queries::csv_cells`: what the public sent
 /// cannot run as a spreadsheet formula.
 fn write_csv(list: &[StoredSubmission], out: &mut impl Write) -> Result<()> {
     let mut fields: Vec<String> = Vec::new();

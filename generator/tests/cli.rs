@@ -61,7 +61,7 @@ fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 #[test]
 fn every_collection_has_a_listing_with_the_spec_envelope() {
     let out = build_fixture();
-    for name in portal_core::collections::COLLECTIONS {
+    for name in portal_core::content::collections::COLLECTIONS {
         let listing = json(&out.path().join(format!("api/{name}.json")));
         assert_eq!(listing["status"], "success");
         let records = listing["data"][name].as_array().unwrap_or_else(|| panic!("{name} has data.{name}"));
@@ -261,10 +261,11 @@ fn the_build_writes_the_export_description_and_the_mail_templates() {
     let description = json(&out.path().join("api/export.json"));
     assert_eq!(description["supportedCollections"].as_array().map(Vec::len), Some(19));
     let manifest = json(&out.path().join("_portal/manifest.json"));
-    let shard = portal_core::manifest::shard_of("/api/export", manifest["route_shards"].as_u64().unwrap_or(1) as u32);
-    let routes = json(&out.path().join(portal_core::manifest::shard_file(shard)));
+    let shard =
+        portal_core::dist::manifest::shard_of("/api/export", manifest["route_shards"].as_u64().unwrap_or(1) as u32);
+    let routes = json(&out.path().join(portal_core::dist::manifest::shard_file(shard)));
     assert_eq!(routes["/api/export"]["file"], "api/export.json");
-    for stem in portal_core::mail::TEMPLATES {
+    for stem in portal_core::forms::mail::TEMPLATES {
         assert!(out.path().join(format!("_portal/mail/{stem}.txt")).is_file(), "{stem}.txt");
         assert!(out.path().join(format!("_portal/mail/{stem}.html")).is_file(), "{stem}.html");
     }

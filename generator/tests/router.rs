@@ -13,8 +13,8 @@ use http_body_util::BodyExt;
 use portal::build::{build, BuildOptions};
 use portal::progress::Progress;
 use portal::serve::{router, ServerState};
-use portal_core::client::{TrustedProxies, LOOPBACK};
-use portal_core::ratelimit::Limits;
+use portal_core::http::client_identity::{TrustedProxies, LOOPBACK};
+use portal_core::http::ratelimit::Limits;
 use serde_json::Value;
 use tower::ServiceExt;
 

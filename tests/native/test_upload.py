@@ -30,7 +30,7 @@ def count(dist):
 
 
 def pack_members(path):
-    """name -> bytes of every file in a pack (format: portal_core::packs)."""
+    """name -> bytes of every file in a pack (format: portal_core::dist::packs)."""
     data = path.read_bytes()
     magic = b"PORTALPACK1\n"
     assert data.startswith(magic)

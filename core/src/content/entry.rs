@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::record::{Issue, Record};
-use crate::collections::ENCYCLOPEDIA;
+use crate::content::collections::ENCYCLOPEDIA;
 
 /// Slugs the encyclopedia's own endpoints use (`/api/encyclopedia/suggest`, `/facets`).
 pub const RESERVED_ENTRY_SLUGS: &[&str] = &["suggest", "facets"];

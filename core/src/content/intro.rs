@@ -21,8 +21,11 @@ impl Intro {
     /// `main` (a page's HTML content) introduced: its first heading replaced by the intro's
     /// title, followed by the intro's body, so what the page generates comes after.
     pub fn introduce(&self, main: &str) -> String {
-        let own =
-            format!("<h1>{}</h1>\n<div class=\"intro\">\n{}</div>\n", crate::html::escape(&self.title), self.html);
+        let own = format!(
+            "<h1>{}</h1>\n<div class=\"intro\">\n{}</div>\n",
+            crate::pages::shell::escape(&self.title),
+            self.html
+        );
         match heading_span(main) {
             Some((start, end)) => format!("{}{own}{}", &main[..start], &main[end..]),
             None => format!("{own}{main}"),

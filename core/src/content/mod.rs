@@ -1,13 +1,21 @@
-//! The content model (docs/content.md): site settings, records and content errors.
+//! The content model (docs/content.md): site settings, records and content errors, with what
+//! the model is made of: the 19 collections, tags and categories, content dates and times, the
+//! license, the JSON Schema of a collection's records, and "did you mean" for mistyped names.
 //!
 //! Types and validation only; reading files is the generator's job. Validation reports problems
 //! by front-matter key so the loader, which knows the text, can turn each into `file:line`.
 
+pub mod collections;
+pub mod did_you_mean;
 mod entry;
 mod error;
 mod intro;
+pub mod license;
 mod record;
+pub mod record_schema;
 mod site;
+pub mod taxonomy;
+pub mod time;
 
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;

@@ -5,8 +5,8 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Value};
 
-use crate::collections::record_url;
-use crate::time::{parse_content_date, DateTime};
+use crate::content::collections::record_url;
+use crate::content::time::{parse_content_date, DateTime};
 
 /// Members every record leads with, computed by the build; front-matter keys of these names set
 /// their value (id, title, slug) or are ignored (collection, url) but never repeat.

@@ -52,7 +52,7 @@ pub struct SiteConfig {
     pub front_matter: FrontMatter,
     /// How long caches may keep built files (`Cache-Control`).
     #[serde(default)]
-    pub cache: crate::cache_control::CacheSettings,
+    pub cache: crate::http::cache_control::CacheSettings,
     /// Who may call the MCP endpoint from a browser.
     #[serde(default)]
     pub mcp: Mcp,
@@ -84,13 +84,13 @@ pub struct SiteConfig {
 impl SiteConfig {
     /// How a slug in a value reads on pages and in form choices: site.yaml `labels`, else the
     /// interface text's `labels.<slug>`; `None` when neither names it.
-    pub fn label<'a>(&'a self, slug: &str, strings: &'a crate::i18n::Strings) -> Option<&'a str> {
+    pub fn label<'a>(&'a self, slug: &str, strings: &'a crate::pages::i18n::Strings) -> Option<&'a str> {
         let from_text = || strings.lookup("labels")?.get(slug)?.as_str();
         self.labels.get(slug).map(String::as_str).or_else(from_text)
     }
 }
 
-/// `mail:` the site-wide cap on outgoing mail (see `crate::mail_quota`).
+/// `mail:` the site-wide cap on outgoing mail (see `crate::forms::mail_quota`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MailSettings {

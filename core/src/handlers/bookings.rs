@@ -4,16 +4,16 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::body::json_object;
+use crate::forms::mail::{compose, first_address, sender, Envelope};
+use crate::forms::validate::require_object;
 use crate::forms::BOOKING;
 use crate::handlers::submit::{request_id, store};
 use crate::handlers::voices::Refused;
 use crate::handlers::Ctx;
+use crate::http::body::json_object;
+use crate::http::problem::Problem;
 use crate::http::Response;
-use crate::mail::{compose, first_address, sender, Envelope};
 use crate::platform::Platform;
-use crate::problem::Problem;
-use crate::validate::require_object;
 
 pub use crate::forms::MAX_NAME;
 
@@ -54,7 +54,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let body = require_object(json_object(ctx.request)?)?;
     let accepted = accept(ctx, &body).await?;
     let email = accepted.booking.get("email").and_then(Value::as_str).unwrap_or_default().to_string();
-    Ok(Response::json(&crate::envelope::success(json!({
+    Ok(Response::json(&crate::http::envelope::success(json!({
         "reference": accepted.reference,
         "message": format!("Booking request received; a confirmation is on its way to {email}."),
         "booking": accepted.booking,
@@ -65,8 +65,8 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
 #[cfg(test)]
 mod tests {
     use crate::app::App;
+    use crate::dist::manifest::{Manifest, Routes};
     use crate::http::{Method, Request};
-    use crate::manifest::{Manifest, Routes};
     use crate::testing::{block_on, FakePlatform};
 
     fn platform() -> FakePlatform {

@@ -5,15 +5,15 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::body::{json_kind, json_object};
-use crate::envelope;
+use crate::content::time::DateTime;
 use crate::handlers::files::read_json;
 use crate::handlers::Ctx;
+use crate::http::body::{json_kind, json_object};
+use crate::http::envelope;
+use crate::http::problem::{FieldError, Problem};
 use crate::http::{Method, Response};
-use crate::listing::ListQuery;
 use crate::platform::Platform;
-use crate::problem::{FieldError, Problem};
-use crate::time::DateTime;
+use crate::queries::listing::ListQuery;
 
 /// The largest `limit` of a collection GET (docs/spec/api-spec.md#limits).
 pub const MAX_LIMIT: i64 = 1000;
@@ -120,7 +120,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::ErrorCode;
+    use crate::http::problem::ErrorCode;
 
     fn body(text: &str) -> Option<Map<String, Value>> {
         serde_json::from_str(text).ok()

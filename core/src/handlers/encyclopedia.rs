@@ -1,16 +1,16 @@
 //! `GET /api/encyclopedia` (list), `/suggest` and `/facets` (docs/spec/api-spec.md#encyclopedia).
 //! Detail and JSON-LD are built files. Parameters are checked here; the logic lives in
-//! [`crate::encyclopedia`].
+//! [`crate::queries::encyclopedia`].
 
 use serde_json::{json, Value};
 
-use crate::collections::ENCYCLOPEDIA;
-use crate::encyclopedia::{facets, sort, suggest, Filters, Sort};
-use crate::envelope::success;
+use crate::content::collections::ENCYCLOPEDIA;
 use crate::handlers::Ctx;
+use crate::http::envelope::success;
+use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
-use crate::problem::Problem;
+use crate::queries::encyclopedia::{facets, sort, suggest, Filters, Sort};
 use crate::search::schema::{fold, words};
 
 /// Default and largest `pageSize`.

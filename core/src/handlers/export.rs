@@ -3,15 +3,15 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::body::{json_kind, json_object};
-use crate::collections::{is_collection, COLLECTIONS};
-use crate::envelope::success;
+use crate::content::collections::{is_collection, COLLECTIONS};
+use crate::forms::validate::require_object;
 use crate::handlers::collections::{metadata, parse_options, records, stats};
 use crate::handlers::Ctx;
+use crate::http::body::{json_kind, json_object};
+use crate::http::envelope::success;
+use crate::http::problem::{FieldError, Problem};
 use crate::http::Response;
 use crate::platform::Platform;
-use crate::problem::{FieldError, Problem};
-use crate::validate::require_object;
 
 /// The document of `GET /api/export`: method, body schema, options and supported collections.
 pub fn description() -> Value {

@@ -1,21 +1,21 @@
 //! Built files: the manifest lookup, entity tags and 304s, and markdown twins of HTML pages.
 
-use crate::media;
+use crate::http::media;
 use serde_json::Value;
 
-use crate::app::App;
+use crate::dist::manifest::Asset;
 use crate::handlers::Ctx;
+use crate::http::problem::Problem;
 use crate::http::{Request, Response};
-use crate::manifest::Asset;
 use crate::platform::{internal, Platform};
-use crate::problem::Problem;
-use crate::routes;
+use crate::routing;
+use crate::state::State;
 
 /// The media type of markdown twins (docs/spec/api-spec.md#markdown-twins).
-pub use crate::media::MARKDOWN;
+pub use crate::http::media::MARKDOWN;
 
 /// Serves the built file of `path`, or 404 `not_found`.
-pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path: &str) -> Result<Response, Problem> {
+pub async fn serve<P: Platform>(app: &State, platform: &P, request: &Request, path: &str) -> Result<Response, Problem> {
     let manifest = app.manifest();
     let Some(asset) = app.asset(platform, path).await? else {
         return not_found_page(app, platform, path).await;
@@ -47,9 +47,9 @@ pub async fn serve<P: Platform>(app: &App, platform: &P, request: &Request, path
 }
 
 /// 404 for `path`: the site's HTML page for people, a problem document for the API.
-pub async fn not_found_page<P: Platform>(app: &App, platform: &P, path: &str) -> Result<Response, Problem> {
+pub async fn not_found_page<P: Platform>(app: &State, platform: &P, path: &str) -> Result<Response, Problem> {
     let problem = || Problem::not_found(format!("Nothing is published at {path}."));
-    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !routes::is_api_path(path)) else {
+    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !routing::is_api_path(path)) else {
         return Err(problem());
     };
     match platform.read_file(file).await {
@@ -75,7 +75,7 @@ async fn read<P: Platform>(platform: &P, asset: &Asset, file: &str) -> Result<by
 }
 
 /// Reads and parses a built JSON file by URL path (the dynamic side reads what the build wrote).
-pub async fn read_json<P: Platform>(app: &App, platform: &P, path: &str) -> Result<Option<Value>, Problem> {
+pub async fn read_json<P: Platform>(app: &State, platform: &P, path: &str) -> Result<Option<Value>, Problem> {
     let Some(asset) = app.asset(platform, path).await? else {
         return Ok(None);
     };

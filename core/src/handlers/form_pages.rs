@@ -7,15 +7,15 @@
 
 use serde_json::{Map, Value};
 
-use crate::form_page::{FormView, HONEYPOT};
+use crate::content::time::DateTime;
+use crate::forms::markup::{FormView, HONEYPOT};
 use crate::forms::{Form, BOOKING, VOICE};
 use crate::handlers::voices::Refused;
 use crate::handlers::{bookings, page, voices, Ctx};
-use crate::html::escape;
+use crate::http::problem::{ErrorCode, FieldError, Problem};
 use crate::http::{Method, Response};
+use crate::pages::shell::escape;
 use crate::platform::Platform;
-use crate::problem::{ErrorCode, FieldError, Problem};
-use crate::time::DateTime;
 
 /// Where a form is, and where its confirmation is.
 struct Place {

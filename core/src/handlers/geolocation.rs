@@ -9,13 +9,14 @@
 use serde_json::{json, Value};
 
 use super::upstream::{self, Upstream};
-use crate::cache_control;
-use crate::client;
-use crate::envelope::success;
 use crate::handlers::Ctx;
+use crate::http::cache_control;
+use crate::http::client_identity;
+use crate::http::envelope::success;
+use crate::http::problem::Problem;
+use crate::http::Location;
 use crate::http::Response;
-use crate::platform::{Location, Platform};
-use crate::problem::Problem;
+use crate::platform::Platform;
 
 /// What may stay unescaped of an address in a URL path (IPv4 dots, IPv6 colons).
 const ADDRESS: &percent_encoding::AsciiSet =
@@ -26,7 +27,7 @@ fn coarse(value: Option<f64>) -> Value {
 }
 
 fn answer(source: &str, location: &Location) -> Response {
-    let vary = client::HEADERS.join(", ");
+    let vary = client_identity::HEADERS.join(", ");
     let body = success(json!({
         "source": source,
         "data": {
@@ -46,7 +47,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let Some(template) = ctx.app.manifest().site.upstreams.geolocation.clone() else {
         return Err(unavailable("no geolocation source is configured"));
     };
-    let address = client::address(ctx.request);
+    let address = client_identity::address(ctx.request);
     if address.parse::<std::net::IpAddr>().is_err() {
         return Err(unavailable("the client's address is not an IP address"));
     }
@@ -74,8 +75,8 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
 #[cfg(test)]
 mod tests {
     use crate::app::App;
+    use crate::dist::manifest::{Manifest, Routes};
     use crate::http::{Method, Request, Response};
-    use crate::manifest::{Manifest, Routes};
     use crate::testing::{block_on, FakePlatform};
 
     const LOOKUP: &str = "http://geo.test/{ip}";

@@ -4,14 +4,14 @@
 
 use serde_json::{json, Value};
 
-use crate::body::json_object;
-use crate::envelope::success;
+use crate::forms::validate::{require_object, Fields, Use};
 use crate::handlers::collections::records;
 use crate::handlers::Ctx;
+use crate::http::body::json_object;
+use crate::http::envelope::success;
+use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::Platform;
-use crate::problem::Problem;
-use crate::validate::{require_object, Fields, Use};
 
 /// The longest accepted category name.
 pub const MAX_CATEGORY: usize = 100;

@@ -1,7 +1,9 @@
-//! The handlers: plain async functions of a request context, one file per resource.
+//! The handlers: plain async functions of a request context ([`Ctx`]), one file per resource.
+//! The pipeline ([`crate::app`]) picks the one the route table names.
 
 pub mod bookings;
 pub mod collections;
+mod ctx;
 pub mod encyclopedia;
 pub mod export;
 pub mod files;
@@ -18,52 +20,4 @@ pub mod voices;
 pub mod weather;
 pub mod weather_alerts;
 
-use crate::app::App;
-use crate::http::{Request, Response};
-use crate::platform::Platform;
-use crate::problem::Problem;
-use crate::query::Query;
-use crate::routes::{Handler, Params};
-
-/// Everything a handler may look at: the build, the platform, the request and its parsed parts.
-pub struct Ctx<'a, P> {
-    /// The build.
-    pub app: &'a App,
-    /// The platform (files, state, clock).
-    pub platform: &'a P,
-    /// The request.
-    pub request: &'a Request,
-    /// The route's placeholders.
-    pub params: &'a Params,
-    /// The query string.
-    pub query: Query,
-    /// The request time (Unix milliseconds), read once.
-    pub now_ms: u64,
-}
-
-/// Runs the handler the route table names.
-pub async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
-    match handler {
-        Handler::Collection => collections::handle(ctx).await,
-        Handler::PageRedirect => files::redirect_page(ctx).await,
-        Handler::SearchPage => search_page::handle(ctx).await,
-        Handler::VoiceForm => form_pages::voice(ctx).await,
-        Handler::VoiceSent => form_pages::voice_sent(ctx).await,
-        Handler::BookingForm => form_pages::booking(ctx).await,
-        Handler::BookingSent => form_pages::booking_sent(ctx).await,
-        Handler::Search => search::handle(ctx).await,
-        Handler::EncyclopediaList => encyclopedia::list(ctx).await,
-        Handler::EncyclopediaSuggest => encyclopedia::suggestions(ctx).await,
-        Handler::EncyclopediaFacets => encyclopedia::facet_counts(ctx).await,
-        Handler::Mcp => crate::mcp::handle(ctx).await,
-        Handler::Export => export::handle(ctx).await,
-        Handler::MatchCategory => match_category::handle(ctx).await,
-        Handler::SubmitVoice => voices::handle(ctx).await,
-        Handler::Booking => bookings::handle(ctx).await,
-        Handler::Weather => weather::handle(ctx).await,
-        Handler::WeatherAlerts => weather_alerts::handle(ctx).await,
-        Handler::Geolocation => geolocation::handle(ctx).await,
-        Handler::SpatialJson => spatial::geojson(ctx).await,
-        Handler::SpatialCsv => spatial::csv(ctx).await,
-    }
-}
+pub use ctx::Ctx;

@@ -1,16 +1,23 @@
 //! What the pages a server renders per request share: the site's shell around their content, the
 //! headers every page carries, and an HTML answer (not a problem document) when something fails.
 
-use crate::app::App;
-use crate::html::{Filling, HTML, SHELL_FILE};
+use crate::http::problem::{ErrorCode, Problem};
 use crate::http::Response;
+use crate::pages::shell::{Filling, HTML, SHELL_FILE};
 use crate::platform::Platform;
-use crate::problem::{ErrorCode, Problem};
+use crate::state::State;
 
 /// A page at `url`: `main` (HTML) under `title` in the site's shell, with `status`. A content page
 /// the site's authors wrote at `url` introduces it: its title and summary head the page and its
 /// body comes before `main`'s own content (see `routes::page_at`).
-pub async fn render<P: Platform>(app: &App, platform: &P, url: &str, status: u16, title: &str, main: &str) -> Response {
+pub async fn render<P: Platform>(
+    app: &State,
+    platform: &P,
+    url: &str,
+    status: u16,
+    title: &str,
+    main: &str,
+) -> Response {
     let shell = match platform.read_file(SHELL_FILE).await {
         Ok(Some(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
         Ok(None) => String::new(),
@@ -38,7 +45,7 @@ pub async fn render<P: Platform>(app: &App, platform: &P, url: &str, status: u16
 
 /// A problem on a page people read: the same status and headers (`Retry-After`, `Allow`...), told
 /// in the site's language.
-pub async fn problem<P: Platform>(app: &App, platform: &P, problem: Problem) -> Response {
+pub async fn problem<P: Platform>(app: &State, platform: &P, problem: Problem) -> Response {
     let strings = &app.manifest().strings;
     let text = match problem.code {
         ErrorCode::RateLimited => {
@@ -56,9 +63,9 @@ pub async fn problem<P: Platform>(app: &App, platform: &P, problem: Problem) -> 
     let title = strings.get("page_errors.title");
     let main = format!(
         "<h1>{}</h1>\n<p>{}</p>\n<p><a href=\"/\">{}</a></p>\n",
-        crate::html::escape(title),
-        crate::html::escape(&text),
-        crate::html::escape(strings.get("forms.back"))
+        crate::pages::shell::escape(title),
+        crate::pages::shell::escape(&text),
+        crate::pages::shell::escape(strings.get("forms.back"))
     );
     // An error page is nobody's introduction: it is rendered at no URL of its own.
     let mut response = render(app, platform, "", problem.code.status(), title, &main).await;

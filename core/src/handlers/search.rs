@@ -4,12 +4,12 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
-use crate::collections::{is_collection, COLLECTIONS, ENCYCLOPEDIA};
-use crate::envelope::SUCCESS;
+use crate::content::collections::{is_collection, COLLECTIONS, ENCYCLOPEDIA};
 use crate::handlers::Ctx;
+use crate::http::envelope::SUCCESS;
+use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
-use crate::problem::Problem;
 use crate::search::schema::words;
 use crate::search::Hit;
 
@@ -116,7 +116,7 @@ pub fn hits_document(query: &str, scope: &[String], found: &[(Vec<Hit>, usize)])
 const FRESH_TAIL: &str = r#""cached":false}"#;
 const CACHED_TAIL: &str = r#""cached":true}"#;
 
-/// A fresh answer as [`crate::envelope::success`] would wrap it (`status` first), written straight
+/// A fresh answer as [`crate::http::envelope::success`] would wrap it (`status` first), written straight
 /// from the hits: `results` has the collections with hits, `totals` every collection searched.
 struct Body<'a> {
     query: &'a str,
@@ -170,13 +170,13 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     if !long_enough(&asked.query) {
         return Err(Problem::bad_request(format!("`q` must have at least {MIN_QUERY_CHARS} characters.")));
     }
-    Ok(Response::new(200).with_body(crate::media::JSON, answer(ctx, &asked).await?))
+    Ok(Response::new(200).with_body(crate::http::media::JSON, answer(ctx, &asked).await?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::envelope::success;
+    use crate::http::envelope::success;
     use serde_json::{json, Map};
 
     #[test]

@@ -8,16 +8,16 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::collections::{record_api_path, ENCYCLOPEDIA};
+use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
 use crate::handlers::files::read_json;
 use crate::handlers::page;
 use crate::handlers::search::{asked, long_enough, Asked, MAX_LIMIT, MIN_QUERY_CHARS};
 use crate::handlers::Ctx;
-use crate::html::escape;
+use crate::http::problem::Problem;
 use crate::http::Response;
-use crate::i18n::Strings;
+use crate::pages::i18n::Strings;
+use crate::pages::shell::escape;
 use crate::platform::{internal, Platform};
-use crate::problem::Problem;
 use crate::search::excerpt::{excerpt, plain, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};
 use crate::search::schema::words;

@@ -1,18 +1,18 @@
 //! `GET /api/v1/spatial.json` and `/api/v1/spatial.csv` with filters (docs/spec/api-spec.md#spatial); the
 //! unfiltered files are served as built.
 
-use crate::media;
+use crate::http::media;
 use serde_json::{json, Value};
 
 use super::files::read_json;
 use crate::handlers::Ctx;
+use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
-use crate::problem::Problem;
-use crate::spatial::{filter, to_csv, FILTERS};
+use crate::queries::spatial::{filter, to_csv, FILTERS};
 
 /// The media type of the GeoJSON answer.
-pub use crate::media::GEOJSON;
+pub use crate::http::media::GEOJSON;
 
 async fn features<P: Platform>(ctx: &Ctx<'_, P>, names: &[&str]) -> Result<Vec<Value>, Problem> {
     let collection =

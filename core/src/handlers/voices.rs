@@ -4,15 +4,15 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::body::json_object;
+use crate::forms::mail::{compose, first_address, sender, Envelope};
+use crate::forms::validate::require_object;
 use crate::forms::VOICE;
 use crate::handlers::submit::{request_id, store};
 use crate::handlers::Ctx;
+use crate::http::body::json_object;
+use crate::http::problem::{FieldError, Problem};
 use crate::http::Response;
-use crate::mail::{compose, first_address, sender, Envelope};
 use crate::platform::Platform;
-use crate::problem::{FieldError, Problem};
-use crate::validate::require_object;
 
 pub use crate::forms::{MAX_AUTHOR, MAX_CONTENT, MAX_TITLE};
 
@@ -73,7 +73,7 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let body = require_object(json_object(ctx.request)?)?;
     let accepted = accept(ctx, &body).await?;
-    Ok(Response::json(&crate::envelope::success(json!({
+    Ok(Response::json(&crate::http::envelope::success(json!({
         "id": accepted.id,
         "receivedAt": accepted.received_at,
         "message": "Thank you: your story was received and will be reviewed by the editors.",
@@ -86,18 +86,18 @@ mod tests {
     use bytes::Bytes;
 
     use crate::app::App;
+    use crate::dist::manifest::Manifest;
+    use crate::forms::mail_quota;
+    use crate::http::ratelimit::Decision;
     use crate::http::{Method, Request};
-    use crate::mail_quota;
-    use crate::manifest::Manifest;
     use crate::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
-    use crate::ratelimit::Decision;
     use crate::testing::{block_on, FakePlatform};
 
     fn app() -> App {
         let mut manifest = Manifest::default();
         manifest.site.notifications.from = "portal@example.org".into();
         manifest.site.notifications.voices_to = "editors@example.org".into();
-        App::new(manifest, &crate::manifest::Routes::new())
+        App::new(manifest, &crate::dist::manifest::Routes::new())
     }
 
     fn platform() -> FakePlatform {

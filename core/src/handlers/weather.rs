@@ -5,12 +5,12 @@ use serde_json::{json, Map, Value};
 
 use super::files::read_json_file;
 use super::upstream::{self, Upstream};
-use crate::envelope::success;
+use crate::content::time::DateTime;
 use crate::handlers::Ctx;
+use crate::http::envelope::success;
+use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::Platform;
-use crate::problem::Problem;
-use crate::time::DateTime;
 
 /// Where the build writes `data/weather-fallback.yaml` (as JSON).
 pub const FALLBACK_FILE: &str = "_portal/weather-fallback.json";

@@ -4,13 +4,13 @@
 use serde_json::json;
 
 use super::upstream::{self, Upstream};
-use crate::alert_feed;
-use crate::envelope::success;
+use crate::content::time::DateTime;
 use crate::handlers::Ctx;
+use crate::http::envelope::success;
+use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::Platform;
-use crate::problem::Problem;
-use crate::time::DateTime;
+use crate::queries::alert_feed;
 
 /// Answers `/api/weather-alerts`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {

@@ -8,7 +8,7 @@
 use tantivy::tokenizer::TokenStream;
 
 use super::schema::analyzer;
-use crate::html::escape;
+use crate::pages::shell::escape;
 
 /// About how many characters an excerpt holds.
 pub const EXCERPT_CHARS: usize = 180;

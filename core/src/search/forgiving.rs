@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use super::forms::Forms;
 use super::matching::Leniency;
 use super::{engine, Hit, SearchError, SearchIndex};
-use crate::suggest::transposition_distance;
+use crate::content::did_you_mean::transposition_distance;
 
 /// The fewest characters a word needs to be corrected: shorter words have too many neighbours.
 const MIN_TYPO_CHARS: usize = 4;

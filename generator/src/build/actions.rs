@@ -7,8 +7,8 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use portal_core::forms::mail::MAIL_DIR;
 use portal_core::handlers::export::description;
-use portal_core::mail::MAIL_DIR;
 
 use super::output::OutFile;
 
@@ -42,7 +42,7 @@ mod tests {
 
     #[test]
     fn every_template_core_renders_is_built_in() {
-        for stem in portal_core::mail::TEMPLATES {
+        for stem in portal_core::forms::mail::TEMPLATES {
             for ext in ["txt", "html"] {
                 let name = format!("{stem}.{ext}");
                 assert!(BUILT_IN.iter().any(|(n, _)| *n == name), "{name}");

@@ -4,8 +4,9 @@
 //! `GET /api/schemas/<collection>.json`.
 
 use anyhow::Result;
+use portal_core::content::record_schema;
 use portal_core::content::{Record, SiteConfig};
-use portal_core::{envelope, record_schema};
+use portal_core::http::envelope;
 use rayon::prelude::*;
 use serde_json::Value;
 

@@ -4,10 +4,10 @@
 
 use std::fmt::Write;
 
-use portal_core::cache_control::{is_fingerprinted, IMMUTABLE};
-use portal_core::headers::{common, STATIC_FILES};
-use portal_core::manifest::{Manifest, Routes};
-use portal_core::media;
+use portal_core::dist::manifest::{Manifest, Routes};
+use portal_core::http::cache_control::{is_fingerprinted, IMMUTABLE};
+use portal_core::http::headers::{common, STATIC_FILES};
+use portal_core::http::media;
 
 use super::output::OutFile;
 
@@ -96,8 +96,8 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use portal_core::headers::STATIC_SVG;
-    use portal_core::manifest::Asset;
+    use portal_core::dist::manifest::Asset;
+    use portal_core::http::headers::STATIC_SVG;
 
     #[test]
     fn every_file_gets_cors_and_special_files_their_own_rule() {

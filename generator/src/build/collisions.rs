@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use portal_core::content::ContentError;
-use portal_core::manifest::MAX_FILE_BYTES;
-use portal_core::routes::{self, Serve};
+use portal_core::dist::manifest::MAX_FILE_BYTES;
+use portal_core::routing::{self, Serve};
 
 use super::output::OutFile;
 use crate::load::records::key_line;
@@ -60,7 +60,7 @@ pub fn check(files: &[OutFile]) -> Vec<ContentError> {
     }
     // One record's output over the limit is the record's to fix; an output made of many records
     // (a listing, the flat search index) is written in parts for hosts with the limit instead
-    // (`portal_core::parts`).
+    // (`portal_core::dist::parts`).
     errors.extend(files.iter().filter(|f| f.source.is_some() && f.bytes.len() > MAX_FILE_BYTES).map(|f| {
         let mib = f.bytes.len() as f64 / (1024.0 * 1024.0);
         let message = format!(
@@ -97,7 +97,7 @@ fn subject(file: &OutFile) -> String {
 /// What answers `route` when a handler of the route table does (a page built there would never
 /// be served).
 pub fn handler_of(route: &str) -> Option<String> {
-    let (found, _) = routes::find(route)?;
+    let (found, _) = routing::find(route)?;
     let operation = found.operation("GET")?;
     matches!(operation.serve, Serve::Handler(_))
         .then(|| format!("`{}`: {}", found.pattern, operation.summary.trim_end_matches('.')))

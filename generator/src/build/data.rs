@@ -2,10 +2,10 @@
 //! counter (always zero, with its deprecation headers), and the weather fallback the handler reads.
 
 use anyhow::Result;
-use portal_core::deprecation::DEPRECATIONS;
-use portal_core::envelope::success;
+use portal_core::content::time::DateTime;
 use portal_core::handlers::weather::FALLBACK_FILE;
-use portal_core::time::DateTime;
+use portal_core::http::deprecation::DEPRECATIONS;
+use portal_core::http::envelope::success;
 use serde_json::{json, Value};
 
 use super::output::OutFile;

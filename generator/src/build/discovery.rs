@@ -6,15 +6,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 
-use portal_core::collections::{description, COLLECTIONS};
+use portal_core::agents::mcp::{server, tools, version, SERVER_CARD};
+use portal_core::agents::openapi::{self, Facts};
+use portal_core::agents::webmcp;
+use portal_core::content::collections::{description, COLLECTIONS};
+use portal_core::content::time::DateTime;
 use portal_core::content::SiteConfig;
-use portal_core::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
-use portal_core::envelope::success;
-use portal_core::headers::{static_security, HTML_LINKS, STATIC_FILES, STATIC_SVG};
-use portal_core::mcp::{server, tools, version, SERVER_CARD};
-use portal_core::openapi::{self, Facts};
-use portal_core::time::DateTime;
-use portal_core::webmcp;
+use portal_core::http::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
+use portal_core::http::envelope::success;
+use portal_core::http::headers::{static_security, HTML_LINKS, STATIC_FILES, STATIC_SVG};
 use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -29,7 +29,7 @@ const JSON: &str = "application/json";
 pub fn header_sets(site: &SiteConfig) -> BTreeMap<String, Vec<(String, String)>> {
     let mut sets = BTreeMap::new();
     let mut page = vec![("link".to_string(), HTML_LINKS.to_string())];
-    page.extend(portal_core::headers::page_security(&site.markdown.iframe_hosts));
+    page.extend(portal_core::http::headers::page_security(&site.markdown.iframe_hosts));
     sets.insert("html".to_string(), page);
     for (set, svg) in [(STATIC_FILES, false), (STATIC_SVG, true)] {
         sets.insert(set.to_string(), static_security(&site.markdown.iframe_hosts, svg));
@@ -118,7 +118,7 @@ fn api_catalog(site: &SiteConfig) -> Value {
     linkset.extend(COLLECTIONS.iter().map(|c| {
         json!({
             "anchor": format!("{base}/api/{c}"),
-            "describedby": [{"href": format!("{base}/api/schemas/{c}.json"), "type": portal_core::record_schema::MEDIA_TYPE}],
+            "describedby": [{"href": format!("{base}/api/schemas/{c}.json"), "type": portal_core::content::record_schema::MEDIA_TYPE}],
         })
     }));
     json!({"linkset": linkset})
@@ -213,7 +213,7 @@ fn skills(content: &Content) -> Result<Vec<OutFile>> {
 fn llms_txt(content: &Content, model: &Model) -> String {
     let site = &content.site;
     let base = site.base();
-    let limits = portal_core::ratelimit::Limits::default();
+    let limits = portal_core::http::ratelimit::Limits::default();
     let mut out = format!("# {}\n\n> {}\n\n", site.title, site.description.trim());
     out.push_str(&format!(
         "A public, read-only content and data API (no key needed; {limit} requests per {window} seconds per address). \

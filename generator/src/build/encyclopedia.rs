@@ -2,8 +2,8 @@
 //! `Article` citing its sources), plus the catalog the list, facets and suggestions read.
 
 use portal_core::content::{Entry, SiteConfig};
-use portal_core::encyclopedia::CATALOG_FILE;
-use portal_core::envelope::success;
+use portal_core::http::envelope::success;
+use portal_core::queries::encyclopedia::CATALOG_FILE;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
@@ -53,7 +53,7 @@ pub fn json_ld(entry: &Entry, site: &SiteConfig) -> Value {
         ("about", record.category.clone().map(|c| json!({"@type": "Thing", "name": c}))),
         ("keywords", (!record.tags.is_empty()).then(|| json!(record.tags))),
         ("alternateName", (!entry.aliases.is_empty()).then(|| json!(entry.aliases))),
-        ("license", portal_core::license::parse(&site.license).and_then(|l| l.url).map(Value::from)),
+        ("license", portal_core::content::license::parse(&site.license).and_then(|l| l.url).map(Value::from)),
     ];
     for (key, value) in extra {
         if let Some(value) = value {

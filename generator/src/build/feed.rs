@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use portal_core::time::DateTime;
+use portal_core::content::time::DateTime;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use rss::extension::atom::{AtomExtension, Link};
 use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};

@@ -24,9 +24,9 @@ pub mod upload;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use portal_core::content::time::DateTime;
 use portal_core::content::ContentError;
-use portal_core::manifest::{shard_count, Manifest, Routes, MANIFEST_FORMAT};
-use portal_core::time::DateTime;
+use portal_core::dist::manifest::{shard_count, Manifest, Routes, MANIFEST_FORMAT};
 
 use self::model::Model;
 use self::output::{Group, OutFile};

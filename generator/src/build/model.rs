@@ -9,11 +9,11 @@
 
 use std::collections::BTreeMap;
 
-use portal_core::collections::ENCYCLOPEDIA;
+use portal_core::content::collections::ENCYCLOPEDIA;
+use portal_core::content::time::{parse_content_date, DateTime};
 use portal_core::content::{d2_order, Entry, Record};
-use portal_core::encyclopedia::{letter_of, CatalogEntry};
+use portal_core::queries::encyclopedia::{letter_of, CatalogEntry};
 use portal_core::search::schema::fold;
-use portal_core::time::{parse_content_date, DateTime};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 

@@ -9,16 +9,16 @@
 
 use std::fmt::Write;
 
-use portal_core::cache_control::{is_fingerprinted, IMMUTABLE, NO_STORE};
-use portal_core::headers::common;
-use portal_core::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
-use portal_core::media::{JSON_LD, SCHEMA_JSON};
-use portal_core::problem::Problem;
-use portal_core::routes::is_api_path;
+use portal_core::dist::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
+use portal_core::http::cache_control::{is_fingerprinted, IMMUTABLE, NO_STORE};
+use portal_core::http::headers::common;
+use portal_core::http::media::{JSON_LD, SCHEMA_JSON};
+use portal_core::http::problem::Problem;
+use portal_core::routing::is_api_path;
 
 use super::output::OutFile;
 use super::pages::NOT_FOUND_FILE;
-use portal_core::routes::page_file;
+use portal_core::routing::page_file;
 
 /// Where the snippet is written.
 pub const NGINX_FILE: &str = "_portal/nginx.conf";

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use portal_core::manifest::{shard_file, split_routes, Asset, Manifest, Routes, MANIFEST_FILE};
+use portal_core::dist::manifest::{shard_file, split_routes, Asset, Manifest, Routes, MANIFEST_FILE};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
@@ -66,7 +66,8 @@ pub enum Group {
 impl Group {
     /// The group of collection `name`.
     pub fn collection(name: &str) -> Group {
-        let name = portal_core::collections::COLLECTIONS.iter().copied().find(|c| *c == name).unwrap_or("pages");
+        let name =
+            portal_core::content::collections::COLLECTIONS.iter().copied().find(|c| *c == name).unwrap_or("pages");
         Group::Collection(name)
     }
 
@@ -97,7 +98,7 @@ impl OutFile {
     /// `route` from a file (a bug, caught by the build's tests).
     pub fn at(route: impl Into<String>, bytes: Vec<u8>) -> Result<Self> {
         let route = route.into();
-        let Some((file, media)) = portal_core::routes::output(&route) else {
+        let Some((file, media)) = portal_core::routing::output(&route) else {
             bail!("no route of the route table serves {route} from a built file");
         };
         Ok(OutFile::served(route, file, media, bytes))
@@ -197,7 +198,7 @@ pub fn routes<'a>(files: impl IntoIterator<Item = &'a OutFile>) -> Result<Routes
     Ok(routes)
 }
 
-/// The shards of the route index (see `portal_core::manifest`), `shards` of them.
+/// The shards of the route index (see `portal_core::dist::manifest`), `shards` of them.
 pub fn route_shard_files(routes: &Routes, shards: u32) -> Result<Vec<OutFile>> {
     split_routes(routes, shards)
         .iter()

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result};
-use portal_core::collections::ENCYCLOPEDIA;
+use portal_core::content::collections::ENCYCLOPEDIA;
 use portal_core::content::{Entry, Record};
 use portal_core::search::pack::INDEX_MANIFEST;
 use portal_core::search::writer::{split, SearchDoc};

@@ -2,7 +2,7 @@
 //! filters are answered by the core's handler from the JSON file.
 
 use anyhow::Result;
-use portal_core::spatial::to_csv;
+use portal_core::queries::spatial::to_csv;
 use serde_json::json;
 
 use super::output::OutFile;

@@ -3,14 +3,14 @@
 //! the resized variants of its JPEG and PNG images under `_img/<width>/` (see [`crate::images`]).
 //! Sources are read and decoded once each, in parallel. A static file whose URL or file is also a
 //! built page's is a content error naming both. Each is served with the security headers of
-//! static files (`portal_core::headers::STATIC_FILES`; an SVG sandboxed).
+//! static files (`portal_core::http::headers::STATIC_FILES`; an SVG sandboxed).
 
 use std::collections::HashMap;
 
 use anyhow::Context;
 use portal_core::content::ContentError;
-use portal_core::headers::static_set;
-use portal_core::media;
+use portal_core::http::headers::static_set;
+use portal_core::http::media;
 use rayon::prelude::*;
 
 use super::output::{Group, OutFile};

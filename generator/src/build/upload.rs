@@ -1,14 +1,14 @@
 //! What a Worker deploy of the build folder uploads (docs/deploying.md#deploy-limits). Cloudflare
 //! takes at most 25 MiB a file and 20,000 files a version on the Free plan (100,000 on Paid). Files
-//! over the size limit go up in parts (`portal_core::parts`); past `pack_over` files, the small
-//! ones go up in packs (`portal_core::packs`); `.assetsignore`, written here, leaves out what those
+//! over the size limit go up in parts (`portal_core::dist::parts`); past `pack_over` files, the small
+//! ones go up in packs (`portal_core::dist::packs`); `.assetsignore`, written here, leaves out what those
 //! stand in for, and the build cache. Every file also stays in the folder as it is, for `portal
 //! serve`, nginx and offline copies, so one folder serves both ways with the same bytes.
 
 use std::collections::BTreeSet;
 
-use portal_core::packs::{self, PackIndex, PACK_INDEX};
-use portal_core::parts::{self, SERVED_BY_THE_CDN};
+use portal_core::dist::packs::{self, PackIndex, PACK_INDEX};
+use portal_core::dist::parts::{self, SERVED_BY_THE_CDN};
 
 use super::output::{Group, OutFile};
 

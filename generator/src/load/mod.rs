@@ -16,9 +16,9 @@ pub mod zone;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use portal_core::collections::{nearest_collection, COLLECTIONS};
+use portal_core::content::collections::{nearest_collection, COLLECTIONS};
 use portal_core::content::{sort_records, ContentError, Entry, Record, SiteConfig};
-use portal_core::i18n::Strings;
+use portal_core::pages::i18n::Strings;
 use rayon::prelude::*;
 
 use crate::progress::Progress;
@@ -187,7 +187,7 @@ pub fn load_files(site: &Content, files: &[(&str, PathBuf)]) -> Result<Vec<One>,
         .par_iter()
         .map(|(collection, path)| {
             let mut warnings = Vec::new();
-            let mut loaded = if *collection == portal_core::collections::ENCYCLOPEDIA {
+            let mut loaded = if *collection == portal_core::content::collections::ENCYCLOPEDIA {
                 encyclopedia::load_one(&site.root, path, &site.statics, allow, &mut warnings).map(Loaded::Entry)?
             } else {
                 let dir = site.root.join(collection);

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
+use portal_core::content::did_you_mean::near_miss;
 use portal_core::content::{ContentError, Issue, Record, KNOWN_KEYS};
-use portal_core::suggest::near_miss;
 use serde_json::{Map, Value};
 
 use super::front_matter::{self, key_lines};

@@ -6,8 +6,8 @@ use std::str::FromStr;
 
 use chrono::{Offset, TimeZone};
 use chrono_tz::{Tz, TZ_VARIANTS};
-use portal_core::suggest::nearest;
-use portal_core::time::parse_offset;
+use portal_core::content::did_you_mean::nearest;
+use portal_core::content::time::parse_offset;
 
 /// A time zone a site can name.
 #[derive(Debug, Clone, Copy, PartialEq)]

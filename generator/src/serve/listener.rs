@@ -22,8 +22,8 @@ use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
 use super::{into_axum, ServerState};
-use portal_core::body::Interrupted;
-use portal_core::client::{network_key, TrustedProxies, MAX_CONNECTIONS_PER_CLIENT};
+use portal_core::http::body::Interrupted;
+use portal_core::http::client_identity::{network_key, TrustedProxies, MAX_CONNECTIONS_PER_CLIENT};
 
 /// The limits on connections and requests.
 #[derive(Debug, Clone, Copy)]

@@ -19,10 +19,11 @@ use axum::body::Body;
 use axum::extract::{ConnectInfo, State};
 use axum::Router;
 use portal_core::app::App;
-use portal_core::body::{check_declared_length, check_host, Interrupted, MAX_BODY_BYTES};
-use portal_core::client::TrustedProxies;
+use portal_core::http::body::{check_declared_length, check_host, Interrupted};
+use portal_core::http::client_identity::TrustedProxies;
+use portal_core::http::ratelimit::{Limits, MemoryStore};
+use portal_core::http::MAX_BODY_BYTES;
 use portal_core::http::{Method, Request, Response};
-use portal_core::ratelimit::{Limits, MemoryStore};
 use tower_http::compression::predicate::{NotForContentType, Predicate};
 use tower_http::compression::{CompressionLayer, CompressionLevel};
 

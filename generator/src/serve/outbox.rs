@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use lettre::message::{header::ContentType, Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
-use portal_core::outbox::{Outcome, Status};
+use portal_core::forms::outbox::{Outcome, Status};
 use portal_core::platform::Submission;
 use tokio::sync::Notify;
 
@@ -106,7 +106,10 @@ impl Outbox {
     }
 
     /// Counts a submission's mails against the mail quotas, durably (see `Store::count_mail`).
-    pub async fn count_mail(&self, ask: &portal_core::mail_quota::Ask) -> Result<portal_core::mail_quota::Verdict> {
+    pub async fn count_mail(
+        &self,
+        ask: &portal_core::forms::mail_quota::Ask,
+    ) -> Result<portal_core::forms::mail_quota::Verdict> {
         let ask = ask.clone();
         blocking(&self.store, move |store| store.count_mail(&ask)).await
     }
@@ -124,7 +127,7 @@ fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
-pub use portal_core::outbox::backoff_ms;
+pub use portal_core::forms::outbox::backoff_ms;
 
 async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
     loop {
@@ -139,8 +142,8 @@ async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
             continue;
         }
         let next = blocking(&outbox.store, Store::next_due_ms).await.ok().flatten();
-        let wait = next.map_or(portal_core::outbox::BACKOFF_CAP_MS, |due| {
-            (due - now_ms()).clamp(0, portal_core::outbox::BACKOFF_CAP_MS)
+        let wait = next.map_or(portal_core::forms::outbox::BACKOFF_CAP_MS, |due| {
+            (due - now_ms()).clamp(0, portal_core::forms::outbox::BACKOFF_CAP_MS)
         });
         tokio::select! {
             () = outbox.wake.notified() => {},
@@ -247,7 +250,7 @@ mod tests {
         assert_eq!(backoff_ms(1), 1_000);
         assert_eq!(backoff_ms(2), 2_000);
         assert_eq!(backoff_ms(4), 8_000);
-        assert_eq!(backoff_ms(60), portal_core::outbox::BACKOFF_CAP_MS);
+        assert_eq!(backoff_ms(60), portal_core::forms::outbox::BACKOFF_CAP_MS);
     }
 
     #[test]

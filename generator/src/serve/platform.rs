@@ -7,9 +7,9 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use portal_core::mail_quota;
+use portal_core::forms::mail_quota;
+use portal_core::http::ratelimit::{Decision, MemoryStore};
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
-use portal_core::ratelimit::{Decision, MemoryStore};
 
 use super::cache::TtlCache;
 use super::outbox::Outbox;

@@ -1,7 +1,7 @@
 //! Durable state of `portal serve`: submissions and their mail outbox in SQLite
 //! (`<state>/portal.sqlite3`, WAL, `synchronous=FULL`); see docs/spec/api-spec.md#delivery.
 //!
-//! Runs the statements of the core's outbox machine (`portal_core::outbox`), the same ones the
+//! Runs the statements of the core's outbox machine (`portal_core::forms::outbox`), the same ones the
 //! Worker runs on D1, so both keep and retry mails alike. A submission and its mails are written
 //! in one transaction, so a submission that got its 202 always has its mails queued.
 
@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{anyhow, Context, Result};
-use portal_core::mail_quota;
-use portal_core::outbox::{self, Outcome, SqlValue, Statement, Status};
+use portal_core::forms::mail_quota;
+use portal_core::forms::outbox::{self, Outcome, SqlValue, Statement, Status};
+use portal_core::http::ratelimit::Window;
 use portal_core::platform::{Mail, Submission};
-use portal_core::ratelimit::Window;
 use rusqlite::types::Value as Sql;
 use rusqlite::{params_from_iter, Connection, OptionalExtension, TransactionBehavior};
 
@@ -128,7 +128,7 @@ impl Store {
     }
 
     /// Counts a submission's mails against the mail quotas in one transaction (see
-    /// `portal_core::mail_quota`), dropping the windows that have ended.
+    /// `portal_core::forms::mail_quota`), dropping the windows that have ended.
     pub fn count_mail(&self, ask: &mail_quota::Ask) -> Result<mail_quota::Verdict> {
         self.with(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;

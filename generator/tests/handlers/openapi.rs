@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use portal_core::openapi::openapi_path;
-use portal_core::routes::ROUTES;
+use portal_core::agents::openapi::openapi_path;
+use portal_core::routing::ROUTES;
 use serde_json::Value;
 
 use crate::{json, Site};

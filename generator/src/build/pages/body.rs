@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use portal_core::i18n::Strings;
+use portal_core::pages::i18n::Strings;
 
 use super::figure::PAGE_SIZES;
 use crate::html::{self, attributes, escape_attribute, start_tags};

@@ -3,9 +3,9 @@
 //! of docs/spec/api-spec.md#errors).
 
 use anyhow::Result;
-use portal_core::problem::ErrorCode;
-use portal_core::ratelimit::Limits;
-use portal_core::routes::ROUTES;
+use portal_core::http::problem::ErrorCode;
+use portal_core::http::ratelimit::Limits;
+use portal_core::routing::ROUTES;
 use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
 use tera::Context;
@@ -67,6 +67,6 @@ pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
     context.insert("versions", &SUPPORTED_API_VERSIONS);
     context.insert("limit", &limits.limit);
     context.insert("window", &(limits.window_ms / 1000));
-    context.insert("max_body_kib", &(portal_core::body::MAX_BODY_BYTES / 1024));
+    context.insert("max_body_kib", &(portal_core::http::MAX_BODY_BYTES / 1024));
     r.generated("api-docs.html", "/api-docs", context, md)
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 use portal_core::content::Entry;
-use portal_core::encyclopedia::letter_of;
+use portal_core::queries::encyclopedia::letter_of;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use tera::Context;

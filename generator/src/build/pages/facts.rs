@@ -13,11 +13,11 @@
 //! - `price` with `currency` is a grouped number and the currency; dates are in the site's
 //!   language; a mapping (`contact`, `location`) is a list of its own facts.
 
-use portal_core::collections::COLLECTIONS;
+use portal_core::content::collections::COLLECTIONS;
+use portal_core::content::time::{local, parse_content_date};
 use portal_core::content::{Record, SiteConfig};
-use portal_core::html::escape;
-use portal_core::i18n::Strings;
-use portal_core::time::{local, parse_content_date};
+use portal_core::pages::i18n::Strings;
+use portal_core::pages::shell::escape;
 use serde_json::{json, Map, Value};
 
 use super::label;

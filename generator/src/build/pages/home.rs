@@ -2,8 +2,8 @@
 //! ones are not advertised), the encyclopedia, the most used tags and the latest news.
 
 use anyhow::Result;
-use portal_core::collections::COLLECTIONS;
-use portal_core::taxonomy::Taxonomy;
+use portal_core::content::collections::COLLECTIONS;
+use portal_core::content::taxonomy::Taxonomy;
 use serde_json::{json, Value};
 use tera::Context;
 

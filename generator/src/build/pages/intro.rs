@@ -8,9 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Mutex;
 
-use portal_core::collections::PAGES;
+use portal_core::content::collections::PAGES;
 use portal_core::content::{ContentError, Intro, Record};
-use portal_core::routes::{page_at, PageAt};
+use portal_core::routing::{page_at, PageAt};
 
 use super::body;
 use crate::load::records::key_line;

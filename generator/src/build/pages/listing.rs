@@ -9,9 +9,9 @@
 //! when set): an event whose day (its `end`, else its start) is today is not past yet.
 
 use anyhow::Result;
-use portal_core::collections::PAGES;
-use portal_core::paging::{page_count, page_items, page_url};
-use portal_core::time::DateTime;
+use portal_core::content::collections::PAGES;
+use portal_core::content::time::DateTime;
+use portal_core::pages::paging::{page_count, page_items, page_url};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -209,7 +209,7 @@ pub fn collection(r: &Renderer, name: &'static str, keep: Keep) -> Result<Vec<Pa
 mod tests {
     use super::*;
     use crate::load::records::{parse, Format};
-    use portal_core::time::parse_content_date;
+    use portal_core::content::time::parse_content_date;
 
     fn event(id: &str, front: &str) -> Card {
         let record = parse("events", id, "e.md", Format::Markdown, &format!("---\ntitle: {id}\n{front}\n---\n"), &[])

@@ -5,9 +5,9 @@
 //! entries. Collection names and descriptions come from the interface text
 //! (`collections.<name>.label|description`), so a Kiswahili site says "Habari" rather than "news".
 
-use portal_core::collections::COLLECTIONS;
+use portal_core::content::collections::COLLECTIONS;
 use portal_core::content::MenuItem;
-use portal_core::i18n::Strings;
+use portal_core::pages::i18n::Strings;
 use serde_json::Value;
 
 use super::label;
@@ -23,7 +23,11 @@ pub fn collection_label(strings: &Strings, name: &str) -> String {
 /// What a collection holds, for readers.
 pub fn collection_description(strings: &Strings, name: &str) -> String {
     let key = format!("collections.{name}.description");
-    strings.lookup(&key).and_then(Value::as_str).unwrap_or(portal_core::collections::description(name)).to_string()
+    strings
+        .lookup(&key)
+        .and_then(Value::as_str)
+        .unwrap_or(portal_core::content::collections::description(name))
+        .to_string()
 }
 
 /// The main navigation of a site with `content`'s settings and `model`'s records.

@@ -8,10 +8,10 @@
 use std::collections::HashMap;
 
 use anyhow::Result;
-use portal_core::collections::PAGES;
+use portal_core::content::collections::PAGES;
+use portal_core::content::taxonomy::{slug, Taxonomy};
 use portal_core::content::Record;
-use portal_core::i18n::direction;
-use portal_core::taxonomy::{slug, Taxonomy};
+use portal_core::pages::i18n::direction;
 use serde_json::{json, Value};
 use tera::Context;
 

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::Result;
-use portal_core::routes;
+use portal_core::routing;
 
 use crate::build::output::OutFile;
 use crate::images::encode_path;
@@ -40,7 +40,7 @@ pub fn files_of_sections(
     max_urls: usize,
 ) -> Result<Vec<OutFile>> {
     let mut sections = sections.clone();
-    for form in portal_core::routes::FORM_PAGES {
+    for form in portal_core::routing::FORM_PAGES {
         let pages = sections.entry(section(form).to_string()).or_default();
         if !pages.iter().any(|page| page == form) {
             pages.push(form.to_string());
@@ -81,12 +81,16 @@ fn urlset(base: &str, pages: &[&str]) -> String {
 
 /// The section of a page: its collection, else the encyclopedia, tags, categories or the rest.
 pub fn section(page: &str) -> &'static str {
-    if let Some((route, params)) = routes::find(page) {
+    if let Some((route, params)) = routing::find(page) {
         if let Some(collection) = params.collection.as_deref() {
-            return portal_core::collections::COLLECTIONS.iter().copied().find(|c| *c == collection).unwrap_or("site");
+            return portal_core::content::collections::COLLECTIONS
+                .iter()
+                .copied()
+                .find(|c| *c == collection)
+                .unwrap_or("site");
         }
         if route.pattern == "/{slug+}" {
-            return portal_core::collections::PAGES;
+            return portal_core::content::collections::PAGES;
         }
     }
     match page.trim_start_matches('/').split('/').next() {

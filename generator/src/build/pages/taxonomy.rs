@@ -2,13 +2,13 @@
 //! list every term with how many records carry it; `/tags/<slug>` and `/categories/<slug>` list
 //! those records (and encyclopedia entries) across collections, newest first, paged like
 //! collections. Terms that slug the same are one term, named by their most used spelling (see
-//! `portal_core::taxonomy`).
+//! `portal_core::content::taxonomy`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use anyhow::Result;
+use portal_core::content::taxonomy::{slug, Taxonomy};
 use portal_core::search::schema::fold;
-use portal_core::taxonomy::{slug, Taxonomy};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use tera::Context;

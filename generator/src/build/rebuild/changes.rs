@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use portal_core::collections::ENCYCLOPEDIA;
+use portal_core::content::collections::ENCYCLOPEDIA;
+use portal_core::content::taxonomy::{slug, Taxonomy};
 use portal_core::search::schema::fold;
-use portal_core::taxonomy::{slug, Taxonomy};
 use rayon::prelude::*;
 
 use super::save::card_group;
@@ -55,7 +55,7 @@ impl Changes {
 
 /// The cards of the last build, every group read in parallel; `None` if one cannot be read.
 pub fn last_model(state: &Path) -> Option<Model> {
-    let names: Vec<&'static str> = portal_core::collections::COLLECTIONS.to_vec();
+    let names: Vec<&'static str> = portal_core::content::collections::COLLECTIONS.to_vec();
     let groups: Vec<(&'static str, Vec<Card>)> = names
         .into_par_iter()
         .chain([ENCYCLOPEDIA])
@@ -119,7 +119,7 @@ pub fn apply(model: &mut Model, changes: &Changes, loaded: &[One], content: &Con
 }
 
 fn collection_name(name: &str) -> &'static str {
-    portal_core::collections::COLLECTIONS.iter().copied().find(|c| *c == name).unwrap_or("pages")
+    portal_core::content::collections::COLLECTIONS.iter().copied().find(|c| *c == name).unwrap_or("pages")
 }
 
 /// Whether the model holds together in the collections `touched`: no slug twice in a collection

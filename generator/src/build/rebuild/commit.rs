@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use portal_core::manifest::{Manifest, MANIFEST_FILE};
-use portal_core::time::DateTime;
+use portal_core::content::time::DateTime;
+use portal_core::dist::manifest::{Manifest, MANIFEST_FILE};
 use rayon::prelude::*;
 
 use super::layout;
@@ -217,7 +217,7 @@ fn keep(
 fn save_groups(work: &Work, made: &State, touched: &BTreeSet<String>) -> Result<()> {
     for name in touched {
         let group = card_group(name);
-        let cards = if name == portal_core::collections::ENCYCLOPEDIA {
+        let cards = if name == portal_core::content::collections::ENCYCLOPEDIA {
             &work.model.entries[..]
         } else {
             work.model.cards(name)

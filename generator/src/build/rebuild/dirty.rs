@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use portal_core::collections::PAGES;
-use portal_core::routes::{page_at, PageAt};
+use portal_core::content::collections::PAGES;
+use portal_core::routing::{page_at, PageAt};
 
 use super::changes::terms_of;
 use crate::build::model::{Card, Model};

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use portal_core::content::taxonomy::Taxonomy;
 use portal_core::content::{Entry, Record};
-use portal_core::taxonomy::Taxonomy;
 use serde_json::Value;
 
 use super::state::Output;

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use portal_core::packs::{self, PackIndex, PACK_INDEX};
-use portal_core::parts;
+use portal_core::dist::packs::{self, PackIndex, PACK_INDEX};
+use portal_core::dist::parts;
 
 use crate::build::output::{Group, OutFile};
 use crate::build::upload::{self, Layout, Upload, ASSETS_IGNORE};

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
-use portal_core::manifest::{shard_count, shard_file, shard_of, split_routes, Asset, Routes};
+use portal_core::dist::manifest::{shard_count, shard_file, shard_of, split_routes, Asset, Routes};
 
 use crate::build::links::Resolve;
 use crate::build::output::OutFile;

@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::Result;
-use portal_core::collections::ENCYCLOPEDIA;
+use portal_core::content::collections::ENCYCLOPEDIA;
 use portal_core::content::ContentError;
-use portal_core::manifest::Routes;
-use portal_core::media::HTML;
+use portal_core::dist::manifest::Routes;
+use portal_core::http::media::HTML;
 
 use super::sources::Found;
 use super::state::{self, Head, Output, Source, FORMAT};
@@ -104,7 +104,7 @@ pub fn card_group(collection: &str) -> String {
 
 /// Each group's table of outputs (the layout's files aside: a rebuild makes them again).
 pub fn tables(files: &[OutFile], routes: &Routes) -> BTreeMap<String, Vec<Output>> {
-    let every = portal_core::collections::COLLECTIONS.iter().map(|c| Group::collection(c)).chain([
+    let every = portal_core::content::collections::COLLECTIONS.iter().map(|c| Group::collection(c)).chain([
         Group::Encyclopedia,
         Group::Taxonomy,
         Group::Search,

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use portal_core::collections::ENCYCLOPEDIA;
+use portal_core::content::collections::ENCYCLOPEDIA;
 use portal_core::search::pack::{PackManifest, INDEX_MANIFEST};
 use portal_core::search::writer::SearchDoc;
 use portal_core::search::{plan, SegmentMeta};

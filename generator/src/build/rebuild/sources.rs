@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use portal_core::collections::{COLLECTIONS, ENCYCLOPEDIA};
+use portal_core::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use rayon::prelude::*;
 
 use super::state::Source;

@@ -12,9 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use portal_core::content::time::DateTime;
 use portal_core::content::ContentError;
-use portal_core::manifest::MANIFEST_FILE;
-use portal_core::time::DateTime;
+use portal_core::dist::manifest::MANIFEST_FILE;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 

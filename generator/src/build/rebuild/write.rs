@@ -6,10 +6,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use portal_core::collections::{COLLECTIONS, ENCYCLOPEDIA};
-use portal_core::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
-use portal_core::media::HTML;
-use portal_core::time::DateTime;
+use portal_core::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
+use portal_core::content::time::DateTime;
+use portal_core::dist::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
+use portal_core::http::media::HTML;
 use serde_json::Value;
 
 use super::changes::Changes;
@@ -149,7 +149,7 @@ impl<'a> Resolver<'a> {
         let per_request = |card: &crate::build::model::Card| {
             matches!(
                 super::dirty::page_kind(card),
-                Some(portal_core::routes::PageAt::Introduces { per_request: true, .. })
+                Some(portal_core::routing::PageAt::Introduces { per_request: true, .. })
             )
         };
         let mut pages: std::collections::HashSet<&str> =
@@ -178,7 +178,7 @@ impl links::Resolve for Resolver<'_> {
             return change.as_ref().map(|asset| asset.file.clone());
         }
         if self.pages.contains(route) {
-            return Some(portal_core::routes::page_file(route));
+            return Some(portal_core::routing::page_file(route));
         }
         if let Some(file) = self.kept.get(route) {
             return Some(file.to_string());

@@ -1,0 +1,275 @@
+//! The OpenAPI 3.1 document, generated from the route table and the error codes (never written by
+//! hand), with enums filled from the build (booking choices, spatial categories and zones).
+//!
+//! HTML pages are left out: they are documented on `/api-docs`, and their catch-all path cannot be
+//! expressed as an OpenAPI path template.
+
+pub mod actions;
+pub mod collections;
+pub mod data;
+pub mod describe;
+pub mod discovery;
+pub mod encyclopedia;
+pub mod mcp;
+mod schemas;
+pub mod search;
+pub mod spatial;
+
+use serde_json::{json, Map, Value};
+
+use crate::content::{Booking, SiteConfig};
+use crate::http::deprecation;
+use crate::http::problem::ErrorCode;
+use crate::http::ratelimit::Limits;
+use crate::routing::{Operation, Route, ROUTES};
+use crate::{API_VERSION, SUPPORTED_API_VERSIONS};
+
+use self::describe::Description;
+use self::schemas::{response, response_name};
+
+/// What the build knows that the document's enums need.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// The booking form's choices.
+    pub booking: Booking,
+    /// Spatial feature categories.
+    pub spatial_categories: Vec<String>,
+    /// Spatial zones.
+    pub spatial_zones: Vec<String>,
+    /// Spatial registers.
+    pub spatial_protocols: Vec<String>,
+}
+
+/// An OpenAPI path for a route pattern: `{slug+}` becomes `{slug}`, `{name}` stays.
+pub fn openapi_path(pattern: &str) -> String {
+    let path = pattern.replace("{slug+}", "{slug}");
+    if path.starts_with("/api/encyclopedia/{name}") {
+        path.replace("{name}", "{slug}")
+    } else {
+        path
+    }
+}
+
+/// The whole document.
+pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
+    json!({
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+        "info": info(site),
+        "servers": [{"url": if site.base().is_empty() { "/" } else { site.base() }}],
+        // A public API: no operation needs credentials.
+        "security": [],
+        "tags": TAGS.iter().map(|(name, description)| json!({"name": name, "description": description})).collect::<Vec<_>>(),
+        "paths": paths(facts),
+        "components": components(),
+    })
+}
+
+fn info(site: &SiteConfig) -> Value {
+    let limits = Limits::default();
+    let mut info = json!({
+        "title": format!("{} API", if site.title.is_empty() { "portal" } else { &site.title }),
+        "version": API_VERSION,
+        "description": format!(
+            "{}\n\nPublic, read-mostly content and data API. No authentication. Errors are RFC 9457 problem documents \
+             whose `type` is `{base}/api-docs#error-<code>`. Rate limit: {limit} requests per {window} s per client address on \
+             collection, search, encyclopedia query, action and MCP endpoints. Request bodies: at most {kib} KiB of JSON. \
+             Every built file also answers at its own file path (`/api/news.json` like `/api/news`), the form the \
+             HTML pages link to so that they read the same from an unpacked copy.",
+            site.description,
+            base = site.base(),
+            limit = limits.limit,
+            window = limits.window_ms / 1000,
+            kib = crate::http::MAX_BODY_BYTES / 1024,
+        ),
+        "contact": {"email": site.contact.email, "url": site.contact.url},
+    });
+    if let Some(license) = crate::content::license::parse(&site.license) {
+        info["license"] = match (license.spdx, license.url) {
+            (Some(spdx), _) => json!({"name": license.name, "identifier": spdx}),
+            (None, Some(url)) => json!({"name": license.name, "url": url}),
+            (None, None) => json!({"name": license.name}),
+        };
+    }
+    info
+}
+
+/// Every API route with its described operations.
+fn paths(facts: &Facts) -> Map<String, Value> {
+    let mut paths = Map::new();
+    for route in ROUTES.iter().filter(|r| r.tag != "pages") {
+        let mut item = Map::new();
+        for op in route.operations {
+            if let Some(describe) = op.describe {
+                item.insert(op.method.to_ascii_lowercase(), operation(route, op, describe(facts)));
+            }
+        }
+        if route.pattern == "/api/{collection}" {
+            item.insert("options".into(), preflight());
+        }
+        paths.insert(openapi_path(route.pattern), Value::Object(item));
+    }
+    paths
+}
+
+/// One operation object.
+fn operation(route: &Route, op: &Operation, description: Description) -> Value {
+    let Description { mut parameters, request_body, responses: ok, errors } = description;
+    parameters.push(json!({"$ref": "#/components/parameters/ApiVersion"}));
+    let mut responses = Map::new();
+    for (status, response) in ok {
+        responses.insert(status.to_string(), with_common_headers(response, op.rate_limited, route.pattern));
+    }
+    for (status, reference) in error_refs(&errors) {
+        responses.entry(status).or_insert(reference);
+    }
+    let mut operation = json!({
+        "operationId": op.operation_id,
+        "summary": op.summary,
+        "tags": [route.tag],
+        "parameters": parameters,
+        "responses": responses,
+    });
+    if let Some(body) = request_body {
+        operation["requestBody"] = body;
+    }
+    if op.rate_limited {
+        let limits = Limits::default();
+        operation["description"] = json!(format!(
+            "Counts against the client's budget of {} requests per {} seconds.",
+            limits.limit,
+            limits.window_ms / 1000
+        ));
+    }
+    if deprecation::find(route.pattern).is_some() {
+        operation["deprecated"] = json!(true);
+    }
+    operation
+}
+
+/// The error responses of an operation as `(status, $ref)`, merging codes that share a status.
+fn error_refs(codes: &[ErrorCode]) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = Vec::new();
+    // Every operation may answer a bad `API-Version` (400), a request past its deadline (408) and 500.
+    for code in codes.iter().chain(&[ErrorCode::BadRequest, ErrorCode::RequestTimeout, ErrorCode::InternalError]) {
+        let status = code.status().to_string();
+        if out.iter().any(|(s, _)| *s == status) {
+            continue;
+        }
+        out.push((status, response(&response_name(*code))));
+    }
+    out
+}
+
+fn components() -> Value {
+    let mut headers = schemas::headers();
+    if let Value::Object(map) = &mut headers {
+        for (_, header) in map.iter_mut() {
+            header["required"] = json!(false);
+        }
+    }
+    json!({
+        "schemas": schemas::schemas(),
+        "responses": schemas::error_responses(),
+        "headers": headers,
+        "parameters": {"ApiVersion": {
+            "name": "API-Version", "in": "header", "required": false,
+            "description": format!(
+                "Pin the API version; {} select {API_VERSION}. Any other value is 400 bad_request.",
+                SUPPORTED_API_VERSIONS.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+            ),
+            "schema": {"type": "string", "enum": SUPPORTED_API_VERSIONS},
+        }},
+    })
+}
+
+/// The document's sections, in reading order.
+const TAGS: [(&str, &str); 8] = [
+    (
+        "collections",
+        "The 19 content collections: listings with filters, sorting, fields and static pages, records, schemas.",
+    ),
+    ("search", "Full-text search over every collection and the encyclopedia."),
+    ("encyclopedia", "Sourced encyclopedia entries: queries, suggestions, facets, JSON-LD."),
+    ("actions", "Export, skills matching, community voices and visit bookings."),
+    ("data", "Dashboard datasets, live weather and alerts, geolocation, deprecated analytics."),
+    ("spatial", "Places as GeoJSON and CSV."),
+    ("discovery", "The documents that describe the API: OpenAPI, API catalog, status, llms.txt, agent skills."),
+    ("mcp", "The Model Context Protocol server for AI agents (its revisions: GET /mcp)."),
+];
+
+fn preflight() -> Value {
+    let cors = json!({
+        "description": format!(
+            "CORS preflight: Access-Control-Allow-* headers (the request headers a browser may send: {}) and \
+             Access-Control-Max-Age.",
+            crate::http::headers::ALLOW_HEADERS
+        )
+    });
+    json!({
+        "operationId": "preflightCollection",
+        "summary": "CORS preflight (any /api path answers it).",
+        "tags": ["collections"],
+        "parameters": [collections::preflight_parameter()],
+        "responses": {"204": cors},
+    })
+}
+
+/// Adds the version header, and the rate-limit headers where they apply, to a success response.
+fn with_common_headers(mut response: Value, limited: bool, pattern: &str) -> Value {
+    let mut names = vec!["API-Version"];
+    if limited {
+        names.extend([
+            "RateLimit-Limit",
+            "RateLimit-Remaining",
+            "RateLimit-Reset",
+            "RateLimit-Policy",
+            "X-RateLimit-Limit",
+            "X-RateLimit-Remaining",
+            "X-RateLimit-Reset",
+        ]);
+    }
+    if deprecation::find(pattern).is_some() {
+        names.extend(["Deprecation", "Sunset", "Link"]);
+    }
+    let headers: Map<String, Value> =
+        names.iter().map(|n| (n.to_string(), json!({"$ref": format!("#/components/headers/{n}")}))).collect();
+    response["headers"] = Value::Object(headers);
+    response
+}
+
+/// Every error code with its status, for the docs page's anchors.
+pub fn error_codes() -> Vec<(ErrorCode, u16)> {
+    ErrorCode::ALL.iter().map(|c| (*c, c.status())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_api_operation_is_described_once() {
+        let doc = document(&SiteConfig::default(), &Facts::default());
+        let mut ids = Vec::new();
+        for route in ROUTES.iter().filter(|r| r.tag != "pages") {
+            for op in route.operations {
+                assert!(op.describe.is_some(), "{} is not described", op.operation_id);
+                let path = &doc["paths"][openapi_path(route.pattern)];
+                assert_eq!(path[op.method.to_ascii_lowercase()]["operationId"], op.operation_id);
+                ids.push(op.operation_id);
+            }
+        }
+        let count = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), count, "operationIds are unique");
+    }
+
+    #[test]
+    fn every_error_code_has_a_response() {
+        let doc = document(&SiteConfig::default(), &Facts::default());
+        for code in ErrorCode::ALL {
+            assert!(doc["components"]["responses"][schemas::response_name(code)].is_object(), "{code:?}");
+        }
+    }
+}

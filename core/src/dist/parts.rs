@@ -1,0 +1,67 @@
+//! Files too large for one static asset (docs/deploying.md#deploy-limits). Cloudflare takes at most 25 MiB a file; a
+//! build's aggregate outputs (the flat search index, a collection's listing, the manifest) pass that
+//! on big sites. Such a file is written whole, for `portal serve`, nginx and snapshots, and also in
+//! parts of [`PART_BYTES`] under [`PARTS_DIR`] with an index; `.assetsignore` keeps the whole file
+//! out of a Worker upload. [`Platform::read_file`](crate::platform::Platform::read_file) answers a
+//! file from its parts when the platform lacks the whole, so every server sends the same bytes.
+
+use crate::dist::manifest::MAX_FILE_BYTES;
+
+/// Where the parts of a file live: `_portal/parts/<file>/<n>`, with the list in `index.json`.
+pub const PARTS_DIR: &str = "_portal/parts";
+
+/// The size of one part: well under the 25 MiB limit.
+pub const PART_BYTES: usize = 16 * 1024 * 1024;
+
+/// The size over which a build writes a file in parts too, unless told otherwise: the limit.
+pub const SPLIT_OVER: usize = MAX_FILE_BYTES;
+
+/// The folder a CDN serves straight from the upload, without the Worker (wrangler.toml's
+/// `run_worker_first` leaves out `/assets/*`): its files are never left out of an upload, so they
+/// are never split (the theme's stylesheet and scripts are small).
+pub const SERVED_BY_THE_CDN: &str = "assets/";
+
+/// Whether `file` of `len` bytes is also written in parts when files over `split_over` bytes are.
+pub fn splits(file: &str, len: usize, split_over: usize) -> bool {
+    len > split_over && !file.starts_with(SERVED_BY_THE_CDN)
+}
+
+/// The index of `file`'s parts.
+pub fn index_file(file: &str) -> String {
+    format!("{PARTS_DIR}/{file}/index.json")
+}
+
+/// The parts of `bytes` (the contents of `file`), `part_bytes` each, and their index: (file, bytes)
+/// pairs to write.
+pub fn split(file: &str, bytes: &[u8], part_bytes: usize) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = bytes
+        .chunks(part_bytes.max(1))
+        .enumerate()
+        .map(|(n, chunk)| (format!("{PARTS_DIR}/{file}/{n}"), chunk.to_vec()))
+        .collect();
+    let names: Vec<&str> = out.iter().map(|(name, _)| name.as_str()).collect();
+    let index = serde_json::json!({"file": file, "bytes": bytes.len(), "parts": names}).to_string().into_bytes();
+    out.push((index_file(file), index));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::Platform;
+    use crate::testing::{block_on, FakePlatform};
+
+    #[test]
+    fn a_file_missing_whole_is_joined_from_its_parts() {
+        let bytes: Vec<u8> = (0..PART_BYTES * 2 + 10).map(|i| (i % 251) as u8).collect();
+        let mut platform = FakePlatform::default();
+        let parts = split("api/search-index.json", &bytes, PART_BYTES);
+        assert_eq!(parts.len(), 4);
+        for (name, part) in parts {
+            platform = platform.with_file(&name, part);
+        }
+        let joined = block_on(platform.read_file("api/search-index.json")).expect("read").expect("found");
+        assert_eq!(joined.as_ref(), bytes.as_slice());
+        assert!(block_on(platform.read_file("nothing.json")).expect("read").is_none());
+    }
+}

@@ -1,0 +1,190 @@
+//! The headers every response shares (docs/spec/api-spec.md): CORS (#cors), `API-Version` (#versioning), the
+//! RateLimit family (#rate-limit) and the discovery `Link` relations of HTML pages (#discovery-links).
+//!
+//! The generator writes the same values into `_headers` for a CDN, so they are defined here once.
+
+use crate::http::ratelimit::Decision;
+use crate::http::Response;
+use crate::{API_VERSION, SUPPORTED_API_VERSIONS};
+
+/// How long browsers may cache a preflight answer, in seconds.
+pub const CORS_MAX_AGE: &str = "86400";
+
+/// The request headers a browser may send: the API's own (`Content-Type`, `API-Version`,
+/// `Accept`) and every header of the MCP transport, so a browser-based MCP client of any revision
+/// can reach `/mcp`: `MCP-Protocol-Version`, `Mcp-Session-Id` and `Last-Event-ID` (Streamable HTTP),
+/// `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` header of each tool argument that declares one
+/// (2026-07-28; a test keeps them in step with the tools).
+pub const ALLOW_HEADERS: &str = "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, \
+    Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Collection";
+
+/// The CORS headers of every API response.
+pub const CORS: [(&str, &str); 4] = [
+    ("access-control-allow-origin", "*"),
+    ("access-control-allow-methods", "GET, POST, OPTIONS"),
+    ("access-control-allow-headers", ALLOW_HEADERS),
+    (
+        "access-control-expose-headers",
+        "API-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, \
+         X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link, ETag, \
+         MCP-Protocol-Version, Mcp-Session-Id",
+    ),
+];
+
+/// The `Link` header of every HTML page: the five discovery relations (docs/spec/api-spec.md#discovery-links).
+pub const HTML_LINKS: &str = "</llms.txt>; rel=\"describedby\"; type=\"text/plain\", \
+</.well-known/api-catalog>; rel=\"api-catalog\"; type=\"application/linkset+json\", \
+</api/openapi.json>; rel=\"service-desc\"; type=\"application/openapi+json\", \
+</api-docs>; rel=\"service-doc\"; type=\"text/html\", \
+</api/status>; rel=\"status\"; type=\"application/json\"";
+
+/// Headers every response carries, whatever its type: the CORS headers, `API-Version` and
+/// `X-Content-Type-Options: nosniff` (a browser never guesses a type other than the one sent).
+pub fn common() -> Vec<(&'static str, &'static str)> {
+    let mut headers = CORS.to_vec();
+    headers.push(("api-version", API_VERSION));
+    headers.push(("x-content-type-options", "nosniff"));
+    headers
+}
+
+/// Adds the [`common`] headers (the headers no response goes without).
+pub fn apply_common(response: &mut Response) {
+    for (name, value) in common() {
+        response.set_header(name, value);
+    }
+}
+
+/// What a page may load and who may frame it (SECURITY.md): scripts and styles only from the site's
+/// own files (no inline script or style), images and media also from `https:` (records may link
+/// pictures elsewhere) and `data:` (the empty favicon), frames only from `iframe_hosts`, forms post
+/// to the site only, and no one frames the site's pages.
+pub fn content_security_policy(iframe_hosts: &[String]) -> String {
+    let frames = if iframe_hosts.is_empty() {
+        "'none'".to_string()
+    } else {
+        iframe_hosts.iter().map(|h| format!("https://{}", h.trim())).collect::<Vec<_>>().join(" ")
+    };
+    format!(
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; media-src 'self' https:; \
+         font-src 'self'; connect-src 'self'; frame-src {frames}; object-src 'none'; base-uri 'self'; \
+         form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
+/// The security headers of every page: the [`content_security_policy`], and the referrer,
+/// permissions and framing policies. Sent by every server and written into `_headers` and the
+/// nginx snippet from the build's header set of pages.
+pub fn page_security(iframe_hosts: &[String]) -> Vec<(String, String)> {
+    vec![
+        ("content-security-policy".into(), content_security_policy(iframe_hosts)),
+        ("referrer-policy".into(), "strict-origin-when-cross-origin".into()),
+        ("permissions-policy".into(), "camera=(), microphone=(), geolocation=(), payment=(), usb=()".into()),
+        ("x-frame-options".into(), "DENY".into()),
+    ]
+}
+
+/// The manifest's header set of the files the site serves from its static folder (and their
+/// resized images): the page security headers, so a file opened on its own is held to the policy
+/// of the pages (SECURITY.md, "What content may run").
+pub const STATIC_FILES: &str = "static";
+
+/// The manifest's header set of static SVG images: [`STATIC_FILES`]'s, with `sandbox` added to the
+/// CSP. An SVG opened on its own is a document that can run its scripts; sandboxed, it runs none
+/// and has no origin of its own to act for.
+pub const STATIC_SVG: &str = "static-svg";
+
+/// The header set of a static file of media type `content_type`.
+pub fn static_set(content_type: &str) -> &'static str {
+    if content_type.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case(crate::http::media::SVG)) {
+        STATIC_SVG
+    } else {
+        STATIC_FILES
+    }
+}
+
+/// The headers of a header set of static files ([`STATIC_FILES`], or [`STATIC_SVG`] when `svg`).
+pub fn static_security(iframe_hosts: &[String], svg: bool) -> Vec<(String, String)> {
+    let mut headers = page_security(iframe_hosts);
+    if svg {
+        for (name, value) in &mut headers {
+            if name == "content-security-policy" {
+                value.push_str("; sandbox");
+            }
+        }
+    }
+    headers
+}
+
+/// Checks the `API-Version` request header; `Err` carries the `detail` of the 400.
+pub fn check_api_version(requested: Option<&str>) -> Result<(), String> {
+    match requested.map(str::trim) {
+        None => Ok(()),
+        Some(value) if SUPPORTED_API_VERSIONS.contains(&value) => Ok(()),
+        Some(value) => Err(format!(
+            "API-Version `{value}` is not supported. Supported versions: {} (all select {API_VERSION}).",
+            SUPPORTED_API_VERSIONS.join(", ")
+        )),
+    }
+}
+
+/// Adds the RateLimit headers (and their legacy `X-` twins) for a decision.
+pub fn apply_rate_limit(response: &mut Response, decision: &Decision) {
+    response.set_header("ratelimit-limit", decision.limit.to_string());
+    response.set_header("ratelimit-remaining", decision.remaining.to_string());
+    response.set_header("ratelimit-reset", decision.reset_secs.to_string());
+    response.set_header("ratelimit-policy", decision.policy());
+    response.set_header("x-ratelimit-limit", decision.limit.to_string());
+    response.set_header("x-ratelimit-remaining", decision.remaining.to_string());
+    response.set_header("x-ratelimit-reset", decision.reset_at.to_string());
+    if !decision.allowed {
+        response.set_header("retry-after", decision.reset_secs.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_browser_may_send_the_mirrored_header_of_every_tool_argument() {
+        let allowed: Vec<String> = ALLOW_HEADERS.split(", ").map(str::to_ascii_lowercase).collect();
+        let mut mirrored = 0;
+        for tool in crate::agents::mcp::tools::definitions() {
+            let properties = tool["inputSchema"]["properties"].as_object().cloned().unwrap_or_default();
+            for header in properties.values().filter_map(|schema| schema["x-mcp-header"].as_str()) {
+                assert!(allowed.contains(&format!("mcp-param-{}", header.to_ascii_lowercase())), "{header}");
+                mirrored += 1;
+            }
+        }
+        assert!(mirrored > 0, "the tools declare mirrored arguments");
+    }
+
+    #[test]
+    fn pages_allow_no_inline_script_and_frames_only_from_listed_hosts() {
+        let csp = content_security_policy(&[]);
+        assert!(csp.contains("script-src 'self';") && !csp.contains("unsafe-inline"));
+        assert!(csp.contains("frame-src 'none'") && csp.contains("frame-ancestors 'none'"));
+        let csp = content_security_policy(&["www.youtube-nocookie.com".to_string()]);
+        assert!(csp.contains("frame-src https://www.youtube-nocookie.com;"));
+    }
+
+    #[test]
+    fn static_svg_images_are_sandboxed_and_other_static_files_keep_the_page_policy() {
+        assert_eq!(static_set("image/svg+xml"), STATIC_SVG);
+        assert_eq!(static_set("image/jpeg"), STATIC_FILES);
+        let csp =
+            |svg| static_security(&[], svg).into_iter().find(|(n, _)| n == "content-security-policy").map(|h| h.1);
+        assert_eq!(csp(false), Some(content_security_policy(&[])));
+        assert!(csp(true).is_some_and(|c| c.starts_with(&content_security_policy(&[])) && c.ends_with("; sandbox")));
+    }
+
+    #[test]
+    fn versions_of_d3_are_accepted() {
+        for v in ["1.0.0", "1.0", "1", " 1 "] {
+            assert!(check_api_version(Some(v)).is_ok());
+        }
+        assert!(check_api_version(None).is_ok());
+        let err = check_api_version(Some("2.0.0")).expect_err("2.0.0 is unsupported");
+        assert!(err.contains("1.0.0, 1.0, 1"));
+    }
+}

@@ -1,0 +1,880 @@
+//! The route table: every route of the spec and the decisions, defined once.
+//!
+//! Dispatch ([`crate::app`]), the 405 `Allow` header, rate limiting, the OpenAPI document and the
+//! docs page all read this table; nothing else lists paths. A pattern is a `/`-separated list of
+//! literal segments and placeholders: `{collection}` (one of the 19 names), `{name}` (any one
+//! segment) and `{slug+}` (one or more segments, for nested slugs).
+
+use crate::agents::openapi::describe::Describe;
+use crate::agents::openapi::{actions, collections, data, discovery, encyclopedia, mcp, search, spatial};
+
+/// Which handler answers a dynamic operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handler {
+    /// GET `/api/<collection>` with `limit`/`offset`, or POST with options.
+    Collection,
+    /// GET `/api/search`.
+    Search,
+    /// GET `/api/encyclopedia` (query, filters, pagination).
+    EncyclopediaList,
+    /// GET `/api/encyclopedia/suggest`.
+    EncyclopediaSuggest,
+    /// GET `/api/encyclopedia/facets`.
+    EncyclopediaFacets,
+    /// POST `/api/export`.
+    Export,
+    /// POST `/api/match-category`.
+    MatchCategory,
+    /// POST `/api/submit-voice`.
+    SubmitVoice,
+    /// POST `/api/send-booking-confirmation`.
+    Booking,
+    /// GET `/api/weather`.
+    Weather,
+    /// GET `/api/weather-alerts`.
+    WeatherAlerts,
+    /// GET `/api/geolocation`.
+    Geolocation,
+    /// GET `/api/v1/spatial.json` with filters.
+    SpatialJson,
+    /// GET `/api/v1/spatial.csv` with filters.
+    SpatialCsv,
+    /// GET or POST on the MCP endpoint.
+    Mcp,
+    /// `/pages/<slug>`: a permanent redirect to `/<slug>`.
+    PageRedirect,
+    /// GET `/search`: search results as a page.
+    SearchPage,
+    /// GET or POST `/community-voices/new`: the story form.
+    VoiceForm,
+    /// GET `/community-voices/new/sent`: its confirmation.
+    VoiceSent,
+    /// GET or POST `/visit`: the booking form.
+    BookingForm,
+    /// GET `/visit/sent`: its confirmation.
+    BookingSent,
+}
+
+/// Where an operation's answer comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Serve {
+    /// The file the build wrote for this exact path (through the manifest), named by the rule.
+    File(FileRule),
+    /// The built file, unless the query carries one of these parameters; then the handler.
+    FileUnlessQuery(FileRule, &'static [&'static str], Handler),
+    /// Always the handler.
+    Handler(Handler),
+}
+
+/// Where the build writes the file of a URL path: the one rule the build, the servers and the
+/// nginx snippet follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileRule {
+    /// The path with an extension: `/api/news` is `api/news.json`.
+    Extension(&'static str),
+    /// The path itself: `/llms.txt` is `llms.txt`.
+    AsIs,
+    /// A page: `/` is `index.html`, `/a/b` is `a/b.html` (a file named after its URL, so relative
+    /// links resolve alike on the web and in an unpacked copy).
+    Page,
+    /// The path without a last segment, with an extension: `/api/encyclopedia/water/jsonld` is
+    /// `api/encyclopedia/water.jsonld`.
+    ReplaceLast(&'static str),
+    /// A file published as it is when its last segment has an extension (`/media/well.jpg`,
+    /// typed by it), else a page.
+    PageOrAsIs,
+}
+
+impl FileRule {
+    /// The file of `path` (a route's path, starting with `/`), and its media type when the rule
+    /// rather than the route decides it (a file published as it is).
+    pub fn apply(self, path: &str) -> (String, Option<&'static str>) {
+        let trimmed = path.trim_start_matches('/');
+        match self {
+            FileRule::Extension(extension) => (format!("{trimmed}.{extension}"), None),
+            FileRule::AsIs => (trimmed.to_string(), None),
+            FileRule::Page => (page_file(path), None),
+            FileRule::ReplaceLast(extension) => {
+                let parent = trimmed.rsplit_once('/').map_or(trimmed, |(parent, _)| parent);
+                (format!("{parent}.{extension}"), None)
+            }
+            FileRule::PageOrAsIs => {
+                let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
+                if last.contains('.') {
+                    (trimmed.to_string(), Some(media::of_file(last)))
+                } else {
+                    (page_file(path), None)
+                }
+            }
+        }
+    }
+}
+
+/// The routes whose file [`FileRule::apply`] could name `file` (`services/clinic.html` is the
+/// file of `/services/clinic`, `api/encyclopedia/water.jsonld` of `/api/encyclopedia/water/jsonld`):
+/// candidates, for answering a built file at its own path too. A file with no extension is only
+/// ever its own route, so it has none.
+pub fn routes_of_file(file: &str) -> Vec<String> {
+    if file == "index.html" {
+        return vec!["/".to_string()];
+    }
+    let last = file.rsplit('/').next().unwrap_or(file);
+    let Some((stem, extension)) = last.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()) else {
+        return Vec::new();
+    };
+    let parent = &file[..file.len() - last.len()];
+    vec![format!("/{parent}{stem}"), format!("/{parent}{stem}/{extension}")]
+}
+
+/// The file of the HTML page served at `route`: `/` is `index.html`, `/a/b` is `a/b.html`.
+pub fn page_file(route: &str) -> String {
+    match route.trim_matches('/') {
+        "" => "index.html".to_string(),
+        path => format!("{path}.html"),
+    }
+}
+
+/// The file and media type of what the build writes for `path`, by the route table: `None` when
+/// no route serves `path` from a file.
+pub fn output(path: &str) -> Option<(String, &'static str)> {
+    let (route, _) = find(path)?;
+    let operation = route.operation("GET")?;
+    let rule = match operation.serve {
+        Serve::File(rule) | Serve::FileUnlessQuery(rule, ..) => rule,
+        Serve::Handler(_) => return None,
+    };
+    let (file, media) = rule.apply(path);
+    Some((file, media.unwrap_or(operation.content_type)))
+}
+
+/// One method on one route.
+#[derive(Debug, Clone, Copy)]
+pub struct Operation {
+    /// `GET` or `POST` (HEAD follows GET; OPTIONS is answered for every API path).
+    pub method: &'static str,
+    /// The unique OpenAPI `operationId`.
+    pub operation_id: &'static str,
+    /// One line for the docs.
+    pub summary: &'static str,
+    /// Whether the per-client budget of docs/spec/api-spec.md#rate-limit applies.
+    pub rate_limited: bool,
+    /// Where the answer comes from.
+    pub serve: Serve,
+    /// The media type of a successful answer.
+    pub content_type: &'static str,
+    /// What it takes and answers, for the OpenAPI document (`None` for HTML pages, which
+    /// `/api-docs` documents instead).
+    pub describe: Option<Describe>,
+    /// Whether a content record's page answers (a record, an entry, a page at the site's root),
+    /// rather than a page the site generates (a listing, a form, the search page).
+    pub content: bool,
+}
+
+/// A path pattern and the operations it supports.
+#[derive(Debug, Clone, Copy)]
+pub struct Route {
+    /// The pattern, e.g. `/api/{collection}/{slug+}`.
+    pub pattern: &'static str,
+    /// The docs section it belongs to.
+    pub tag: &'static str,
+    /// Its operations.
+    pub operations: &'static [Operation],
+}
+
+use crate::http::media::{
+    self, API_CATALOG, CSV, GEOJSON, HTML, JSON, JSON_LD, MARKDOWN, OPENAPI, RSS, SCHEMA_JSON, TEXT,
+};
+
+/// A JSON file at `<path>.json`.
+const JSON_FILE: Serve = Serve::File(FileRule::Extension("json"));
+/// A file at the path itself.
+const AS_IS: Serve = Serve::File(FileRule::AsIs);
+
+const fn get(operation_id: &'static str, summary: &'static str, serve: Serve, content_type: &'static str) -> Operation {
+    Operation {
+        method: "GET",
+        operation_id,
+        summary,
+        rate_limited: false,
+        serve,
+        content_type,
+        describe: None,
+        content: false,
+    }
+}
+
+/// Attaches the operation's OpenAPI description.
+const fn doc(mut op: Operation, describe: Describe) -> Operation {
+    op.describe = Some(describe);
+    op
+}
+
+const fn limited(mut op: Operation) -> Operation {
+    op.rate_limited = true;
+    op
+}
+
+const fn post(operation_id: &'static str, summary: &'static str, handler: Handler) -> Operation {
+    Operation {
+        method: "POST",
+        operation_id,
+        summary,
+        rate_limited: true,
+        serve: Serve::Handler(handler),
+        content_type: JSON,
+        describe: None,
+        content: false,
+    }
+}
+
+/// A page a handler renders per request.
+const fn dynamic_page(operation_id: &'static str, summary: &'static str, handler: Handler) -> Operation {
+    get(operation_id, summary, Serve::Handler(handler), HTML)
+}
+
+/// A form page's POST (rate limited, answered with a page).
+const fn form_post(operation_id: &'static str, summary: &'static str, handler: Handler) -> Operation {
+    let mut op = post(operation_id, summary, handler);
+    op.content_type = HTML;
+    op
+}
+
+const fn page(operation_id: &'static str, summary: &'static str) -> Operation {
+    get(operation_id, summary, Serve::File(FileRule::Page), HTML)
+}
+
+/// The page of a content record (see [`Operation::content`]).
+const fn content_page(mut op: Operation) -> Operation {
+    op.content = true;
+    op
+}
+
+macro_rules! route {
+    ($pattern:expr, $tag:expr, [$($op:expr),+ $(,)?]) => {
+        Route { pattern: $pattern, tag: $tag, operations: &[$($op),+] }
+    };
+}
+
+/// The story form's page.
+pub const VOICE_FORM: &str = "/community-voices/new";
+/// The booking form's page.
+pub const BOOKING_FORM: &str = "/visit";
+/// The pages of the forms, which pages link and the sitemap lists.
+pub const FORM_PAGES: [&str; 2] = [VOICE_FORM, BOOKING_FORM];
+
+/// Every route, most specific first: the first pattern that matches a path owns it.
+pub const ROUTES: &[Route] = &[
+    route!(
+        "/api",
+        "discovery",
+        [doc(get("getApiRoot", "Where everything of the API is.", JSON_FILE, JSON), discovery::document)]
+    ),
+    route!(
+        "/api/search",
+        "search",
+        [limited(doc(
+            get(
+                "searchPortal",
+                "Search every collection (and the encyclopedia).",
+                Serve::Handler(Handler::Search),
+                JSON
+            ),
+            search::search
+        ))]
+    ),
+    route!(
+        "/api/search-index.json",
+        "search",
+        [doc(get("getSearchIndex", "The flat public search index.", AS_IS, JSON), search::index)]
+    ),
+    route!(
+        "/api/rss",
+        "search",
+        [doc(
+            get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File(FileRule::Extension("xml")), RSS),
+            search::feed
+        )]
+    ),
+    route!(
+        "/api/encyclopedia",
+        "encyclopedia",
+        [limited(doc(
+            get(
+                "listEncyclopediaEntries",
+                "Query encyclopedia entries with filters and pagination.",
+                Serve::Handler(Handler::EncyclopediaList),
+                JSON
+            ),
+            encyclopedia::list
+        ))]
+    ),
+    route!(
+        "/api/encyclopedia/suggest",
+        "encyclopedia",
+        [limited(doc(
+            get(
+                "suggestEncyclopediaEntries",
+                "Title and alias suggestions by prefix.",
+                Serve::Handler(Handler::EncyclopediaSuggest),
+                JSON
+            ),
+            encyclopedia::suggest
+        ))]
+    ),
+    route!(
+        "/api/encyclopedia/facets",
+        "encyclopedia",
+        [limited(doc(
+            get(
+                "getEncyclopediaFacets",
+                "Category, tag and letter counts under the list filters.",
+                Serve::Handler(Handler::EncyclopediaFacets),
+                JSON
+            ),
+            encyclopedia::facets
+        ))]
+    ),
+    route!(
+        "/api/encyclopedia/{name}/jsonld",
+        "encyclopedia",
+        [doc(
+            get(
+                "getEncyclopediaEntryJsonLd",
+                "An entry as a schema.org Article in JSON-LD.",
+                Serve::File(FileRule::ReplaceLast("jsonld")),
+                JSON_LD
+            ),
+            encyclopedia::json_ld
+        )]
+    ),
+    route!(
+        "/api/encyclopedia/{name}",
+        "encyclopedia",
+        [doc(
+            get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", JSON_FILE, JSON),
+            encyclopedia::entry
+        )]
+    ),
+    route!(
+        "/api/export",
+        "actions",
+        [
+            doc(
+                get("describeExport", "Describe the export endpoint and its collections.", JSON_FILE, JSON),
+                actions::describe_export
+            ),
+            doc(post("exportCollections", "Export several collections at once.", Handler::Export), actions::export),
+        ]
+    ),
+    route!(
+        "/api/match-category",
+        "actions",
+        [doc(
+            post("matchCategory", "Confirm a skills-exchange category match.", Handler::MatchCategory),
+            actions::match_category
+        )]
+    ),
+    route!(
+        "/api/submit-voice",
+        "actions",
+        [doc(post("submitVoice", "Submit a community story for review.", Handler::SubmitVoice), actions::submit_voice)]
+    ),
+    route!(
+        "/api/send-booking-confirmation",
+        "actions",
+        [doc(
+            post("sendBookingConfirmation", "Request a visit booking and its confirmation email.", Handler::Booking),
+            actions::booking
+        )]
+    ),
+    route!(
+        "/api/alerts",
+        "data",
+        [doc(get("getAlerts", "Curated high-priority alerts.", JSON_FILE, JSON), data::dataset)]
+    ),
+    route!(
+        "/api/population",
+        "data",
+        [doc(get("getPopulation", "Population totals and breakdowns.", JSON_FILE, JSON), data::dataset)]
+    ),
+    route!("/api/finance", "data", [doc(get("getFinance", "Funding figures.", JSON_FILE, JSON), data::dataset)]),
+    route!("/api/charts", "data", [doc(get("getCharts", "Prepared chart series.", JSON_FILE, JSON), data::dataset)]),
+    route!(
+        "/api/weather",
+        "data",
+        [doc(
+            get(
+                "getWeather",
+                "Current weather and forecast, with seasonal fallback.",
+                Serve::Handler(Handler::Weather),
+                JSON
+            ),
+            data::weather
+        )]
+    ),
+    route!(
+        "/api/weather-alerts",
+        "data",
+        [doc(
+            get(
+                "getWeatherAlerts",
+                "Weather alerts from the upstream CAP feed.",
+                Serve::Handler(Handler::WeatherAlerts),
+                JSON
+            ),
+            data::weather_alerts
+        )]
+    ),
+    route!(
+        "/api/geolocation",
+        "data",
+        [doc(
+            get("getGeolocation", "Coarse location of the client.", Serve::Handler(Handler::Geolocation), JSON),
+            data::geolocation
+        )]
+    ),
+    route!(
+        "/api/analytics/pageviews",
+        "data",
+        [doc(get("getPageviews", "Deprecated: always zero.", JSON_FILE, JSON), data::pageviews)]
+    ),
+    route!(
+        "/api/v1/spatial.json",
+        "spatial",
+        [doc(
+            get(
+                "getSpatialGeoJson",
+                "Published places as a GeoJSON FeatureCollection.",
+                Serve::FileUnlessQuery(
+                    FileRule::AsIs,
+                    &["category", "zone", "protocol", "format"],
+                    Handler::SpatialJson
+                ),
+                GEOJSON
+            ),
+            spatial::geojson
+        )]
+    ),
+    route!(
+        "/api/v1/spatial.csv",
+        "spatial",
+        [doc(
+            get(
+                "getSpatialCsv",
+                "Published places as CSV.",
+                Serve::FileUnlessQuery(FileRule::AsIs, &["category", "zone"], Handler::SpatialCsv),
+                CSV
+            ),
+            spatial::csv
+        )]
+    ),
+    route!(
+        "/api/openapi.json",
+        "discovery",
+        [doc(get("getOpenApi", "This API's OpenAPI 3.1 description.", AS_IS, OPENAPI), discovery::openapi)]
+    ),
+    route!(
+        "/api/deprecation-policy",
+        "discovery",
+        [doc(get("getDeprecationPolicy", "Versioning and deprecation policy.", JSON_FILE, JSON), discovery::document)]
+    ),
+    route!(
+        "/api/status",
+        "discovery",
+        [doc(get("getStatus", "Health and discovery status.", JSON_FILE, JSON), discovery::document)]
+    ),
+    route!(
+        "/api/{collection}",
+        "collections",
+        [
+            limited(doc(
+                get(
+                    "listCollection",
+                    "All published records of a collection.",
+                    Serve::FileUnlessQuery(
+                        FileRule::Extension("json"),
+                        &["limit", "offset", "filter", "sort", "fields"],
+                        Handler::Collection
+                    ),
+                    JSON
+                ),
+                collections::list
+            )),
+            doc(
+                post("queryCollection", "A collection with optional metadata and stats.", Handler::Collection),
+                collections::query_options
+            ),
+        ]
+    ),
+    route!(
+        "/api/{collection}/_page/{name}",
+        "collections",
+        [doc(
+            get("getCollectionListingPage", "One static page of a collection's listing.", JSON_FILE, JSON),
+            collections::page
+        )]
+    ),
+    route!(
+        "/api/schemas/{name}",
+        "collections",
+        [doc(
+            get("getCollectionSchema", "The JSON Schema of a collection's records.", AS_IS, SCHEMA_JSON),
+            collections::record_schema
+        )]
+    ),
+    route!(
+        "/api/{collection}/{slug+}",
+        "collections",
+        [doc(get("getRecord", "One record with its rendered HTML.", JSON_FILE, JSON), collections::record)]
+    ),
+    route!(
+        "/mcp",
+        "mcp",
+        [
+            doc(get("getMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON), mcp::discovery),
+            doc(post("callMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp), mcp::call),
+        ]
+    ),
+    route!(
+        "/.well-known/mcp",
+        "mcp",
+        [
+            doc(
+                get("getWellKnownMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
+                mcp::discovery
+            ),
+            doc(post("callWellKnownMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp), mcp::call),
+        ]
+    ),
+    route!(
+        "/mcp/server-card",
+        "discovery",
+        [doc(get("getMcpServerCardAlias", "The MCP server card.", JSON_FILE, JSON), discovery::document)]
+    ),
+    route!(
+        "/.well-known/mcp/server-card.json",
+        "discovery",
+        [doc(get("getMcpServerCard", "The MCP server card.", AS_IS, JSON), discovery::document)]
+    ),
+    route!(
+        "/.well-known/api-catalog",
+        "discovery",
+        [doc(get("getApiCatalog", "API catalog (RFC 9727 linkset).", JSON_FILE, API_CATALOG), discovery::api_catalog)]
+    ),
+    route!(
+        "/.well-known/agent-skills/index.json",
+        "discovery",
+        [doc(get("getAgentSkills", "Index of published agent skills.", AS_IS, JSON), discovery::document)]
+    ),
+    route!(
+        "/.well-known/agent-skills/{name}/SKILL.md",
+        "discovery",
+        [doc(get("getAgentSkill", "One agent skill.", AS_IS, MARKDOWN), discovery::agent_skill)]
+    ),
+    route!(
+        "/llms.txt",
+        "discovery",
+        [doc(get("getLlmsTxt", "Plain-text summary for language models.", AS_IS, TEXT), discovery::llms_txt)]
+    ),
+    route!("/", "pages", [page("getHomePage", "The home page.")]),
+    route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
+    route!(
+        "/search",
+        "pages",
+        [limited(dynamic_page(
+            "getSearchPage",
+            "Search results as a page, grouped by collection.",
+            Handler::SearchPage
+        ))]
+    ),
+    route!(
+        "/community-voices/new/sent",
+        "pages",
+        [dynamic_page("getVoiceSentPage", "The confirmation of a story sent with the form.", Handler::VoiceSent)]
+    ),
+    route!(
+        VOICE_FORM,
+        "pages",
+        [
+            dynamic_page("getVoiceFormPage", "The form to send a community story.", Handler::VoiceForm),
+            form_post("postVoiceForm", "Send a community story from the form (urlencoded).", Handler::VoiceForm),
+        ]
+    ),
+    route!(
+        "/visit/sent",
+        "pages",
+        [dynamic_page("getVisitSentPage", "The confirmation of a visit booked with the form.", Handler::BookingSent)]
+    ),
+    route!(
+        BOOKING_FORM,
+        "pages",
+        [
+            dynamic_page("getVisitFormPage", "The form to book a visit.", Handler::BookingForm),
+            form_post("postVisitForm", "Book a visit from the form (urlencoded).", Handler::BookingForm),
+        ]
+    ),
+    route!("/encyclopedia", "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
+    route!(
+        "/encyclopedia/{name}",
+        "pages",
+        [content_page(page("getEncyclopediaEntryPage", "An encyclopedia entry's page."))]
+    ),
+    route!("/tags", "pages", [page("getTagsPage", "Every tag with how many records carry it.")]),
+    route!("/tags/{name}", "pages", [page("getTagPage", "The records carrying one tag, across collections.")]),
+    route!("/tags/{name}/page/{name}", "pages", [page("getTagPageNumber", "A further page of a tag's records.")]),
+    route!("/categories", "pages", [page("getCategoriesPage", "Every category with how many records it has.")]),
+    route!(
+        "/categories/{name}",
+        "pages",
+        [page("getCategoryPage", "The records of one category, across collections.")]
+    ),
+    route!(
+        "/categories/{name}/page/{name}",
+        "pages",
+        [page("getCategoryPageNumber", "A further page of a category's records.")]
+    ),
+    route!(
+        "/{collection}/page/{name}",
+        "pages",
+        [page(
+            "getCollectionPageNumber",
+            "A further page of a collection's listing (past pagination.page_size items)."
+        )]
+    ),
+    route!(
+        "/pages/{slug+}",
+        "pages",
+        [get(
+            "redirectPage",
+            "Permanent redirect to the page's canonical URL.",
+            Serve::Handler(Handler::PageRedirect),
+            HTML
+        )]
+    ),
+    route!("/{collection}", "pages", [page("getCollectionPage", "A collection's listing page.")]),
+    route!("/{collection}/{slug+}", "pages", [content_page(page("getRecordPage", "A record's page."))]),
+    route!(
+        "/{slug+}",
+        "pages",
+        [content_page(get(
+            "getPage",
+            "A markdown reference page or another built file.",
+            Serve::File(FileRule::PageOrAsIs),
+            HTML
+        ))]
+    ),
+];
+
+/// The values a pattern's placeholders took on a path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Params {
+    /// `{collection}`
+    pub collection: Option<String>,
+    /// `{name}`
+    pub name: Option<String>,
+    /// `{slug+}`, segments joined with `/`.
+    pub slug: Option<String>,
+}
+
+/// Where the machine-facing API lives: paths under these are never pages (no page route matches
+/// them, and their errors are problem documents, never the site's 404 page).
+pub const API_PREFIXES: &[&str] = &["/api", "/.well-known", "/mcp", "/_portal"];
+
+/// Whether `path` belongs to the machine-facing API (see [`API_PREFIXES`]).
+pub fn is_api_path(path: &str) -> bool {
+    API_PREFIXES.iter().any(|p| path.strip_prefix(p).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
+}
+
+/// The first route whose pattern matches `path`, with its parameters (routes of pages never
+/// match a path of the API); the table compiled for speed in [`crate::routing::matcher`].
+pub fn find(path: &str) -> Option<(&'static Route, Params)> {
+    crate::routing::matcher::find(path)
+}
+
+/// What a page of the `pages` collection is at its URL (see
+/// docs/content.md#pages-at-generated-urls): a page site authors write at `/services` or `/visit`
+/// introduces the page the site generates there, rather than breaking the build; only a path that
+/// is a file or the API's is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageAt {
+    /// A page of its own (the catch-all), or the URL of another record (two records claiming one
+    /// URL are caught where outputs are compared).
+    Own,
+    /// The URL of a page the site generates: the content page becomes its introduction.
+    Introduces {
+        /// The page is rendered per request by a handler (search, forms), not by the build.
+        per_request: bool,
+        /// The site generates the page whatever its content (a collection's listing, `/tags`),
+        /// not only when a term or a further page exists (`/tags/<name>`, `/news/page/2`).
+        always: bool,
+    },
+    /// A path no page may take (a file, the API, a redirect): what it is.
+    Reserved(String),
+}
+
+/// Where the theme's assets live: no page may be published under it.
+pub const ASSETS_PREFIX: &str = "/assets/";
+
+/// What a content page at `url` is (see [`PageAt`]).
+pub fn page_at(url: &str) -> PageAt {
+    let reserved = |what: &str| PageAt::Reserved(what.to_string());
+    if is_api_path(url) {
+        return reserved("a path of the API");
+    }
+    if url.starts_with(ASSETS_PREFIX) {
+        return reserved("where the theme's files are published");
+    }
+    let Some((route, _)) = find(url) else { return reserved("not a path any page can be served at") };
+    let Some(operation) = route.operation("GET").filter(|_| route.tag == "pages") else {
+        return reserved(&format!("`{}`", route.pattern));
+    };
+    match operation.serve {
+        Serve::File(FileRule::PageOrAsIs) if FileRule::PageOrAsIs.apply(url).1.is_some() => {
+            reserved("the path of a file (its last part has an extension)")
+        }
+        _ if operation.content => PageAt::Own,
+        Serve::Handler(Handler::PageRedirect) => reserved("redirected to the page at the site's root"),
+        Serve::Handler(_) => PageAt::Introduces { per_request: true, always: true },
+        _ => PageAt::Introduces { per_request: false, always: !route.pattern.contains("{name}") },
+    }
+}
+
+impl Route {
+    /// The operation for `method` (HEAD is served by GET).
+    pub fn operation(&self, method: &str) -> Option<&'static Operation> {
+        let method = if method == "HEAD" { "GET" } else { method };
+        self.operations.iter().find(|op| op.method == method)
+    }
+
+    /// The `Allow` header value: the route's methods, HEAD with GET, and OPTIONS (answered everywhere).
+    pub fn allow(&self) -> String {
+        let mut methods: Vec<&str> = Vec::new();
+        for op in self.operations {
+            methods.push(op.method);
+            if op.method == "GET" {
+                methods.push("HEAD");
+            }
+        }
+        methods.push("OPTIONS");
+        methods.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern_of(path: &str) -> Option<&'static str> {
+        find(path).map(|(route, _)| route.pattern)
+    }
+
+    #[test]
+    fn a_page_introduces_the_generated_page_at_its_url() {
+        let built = |always| PageAt::Introduces { per_request: false, always };
+        let handled = PageAt::Introduces { per_request: true, always: true };
+        for (url, expected) in [
+            ("/visit", handled.clone()),
+            ("/search", handled.clone()),
+            ("/community-voices/new", handled.clone()),
+            ("/services", built(true)),
+            ("/pages", built(true)),
+            ("/tags", built(true)),
+            ("/categories", built(true)),
+            ("/encyclopedia", built(true)),
+            ("/api-docs", built(true)),
+            ("/tags/water", built(false)),
+            ("/news/page/2", built(false)),
+            ("/about", PageAt::Own),
+            ("/about/team", PageAt::Own),
+            ("/news/clinic", PageAt::Own),
+            ("/encyclopedia/asylum", PageAt::Own),
+        ] {
+            assert_eq!(page_at(url), expected, "{url}");
+        }
+        for url in ["/api/x", "/api", "/assets/site.css", "/.well-known/x", "/llms.txt", "/mcp", "/pages/x", "/a.b"] {
+            assert!(matches!(page_at(url), PageAt::Reserved(_)), "{url}: {:?}", page_at(url));
+        }
+    }
+
+    #[test]
+    fn specific_routes_win_over_placeholders() {
+        assert_eq!(pattern_of("/api/search"), Some("/api/search"));
+        assert_eq!(pattern_of("/api/services"), Some("/api/{collection}"));
+        assert_eq!(pattern_of("/api/docs/api/getting-started"), Some("/api/{collection}/{slug+}"));
+        assert_eq!(pattern_of("/api/encyclopedia/suggest"), Some("/api/encyclopedia/suggest"));
+        assert_eq!(pattern_of("/api/encyclopedia/water/jsonld"), Some("/api/encyclopedia/{name}/jsonld"));
+        assert_eq!(pattern_of("/api/nonsense"), None);
+        assert_eq!(pattern_of("/about/team"), Some("/{slug+}"));
+        assert_eq!(pattern_of("/news/x"), Some("/{collection}/{slug+}"));
+        assert_eq!(pattern_of("/"), Some("/"));
+        assert_eq!(pattern_of("/api/news/a//b"), None);
+        assert_eq!(pattern_of("/news/page/2"), Some("/{collection}/page/{name}"));
+        assert_eq!(pattern_of("/pages/page/2"), Some("/{collection}/page/{name}"), "before the page redirect");
+        assert_eq!(pattern_of("/tags/water/page/2"), Some("/tags/{name}/page/{name}"));
+        assert_eq!(pattern_of("/categories/health"), Some("/categories/{name}"));
+        assert!(crate::routing::matcher::match_pattern("/api/status", "/api/status/").is_none());
+        assert!(crate::routing::matcher::match_pattern("/api/{collection}", "/api/news/x").is_none());
+        let params =
+            crate::routing::matcher::match_pattern("/api/{collection}/{slug+}", "/api/docs/a/b").unwrap_or_default();
+        assert_eq!((params.collection.as_deref(), params.slug.as_deref()), (Some("docs"), Some("a/b")));
+    }
+
+    #[test]
+    fn the_route_table_names_the_file_and_type_of_every_built_path() {
+        let cases = [
+            ("/api/news", "api/news.json", media::JSON),
+            ("/api/docs/a/b", "api/docs/a/b.json", media::JSON),
+            ("/api/rss", "api/rss.xml", media::RSS),
+            ("/api/encyclopedia/water/jsonld", "api/encyclopedia/water.jsonld", media::JSON_LD),
+            ("/api/openapi.json", "api/openapi.json", media::OPENAPI),
+            ("/.well-known/api-catalog", ".well-known/api-catalog.json", media::API_CATALOG),
+            ("/llms.txt", "llms.txt", media::TEXT),
+            ("/", "index.html", media::HTML),
+            ("/news/page/2", "news/page/2.html", media::HTML),
+            ("/about/team", "about/team.html", media::HTML),
+            ("/media/well.jpg", "media/well.jpg", "image/jpeg"),
+            ("/sitemap.xml", "sitemap.xml", media::XML),
+        ];
+        for (path, file, media) in cases {
+            assert_eq!(output(path), Some((file.to_string(), media)), "{path}");
+        }
+        assert_eq!(output("/search"), None, "a handler answers it");
+        for (path, file, _) in cases {
+            let found = routes_of_file(file).contains(&path.to_string()) || format!("/{file}") == path;
+            assert!(found, "{file} leads back to {path}");
+        }
+        assert!(routes_of_file("README").is_empty());
+        assert!(routes_of_file(".hidden").is_empty());
+    }
+
+    #[test]
+    fn api_paths_are_never_pages() {
+        for path in ["/api", "/api/x", "/.well-known/x", "/mcp/x", "/_portal/manifest.json"] {
+            assert!(is_api_path(path), "{path}");
+            assert!(find(path).is_none_or(|(route, _)| route.tag != "pages"), "{path}");
+        }
+        assert!(!is_api_path("/apis") && !is_api_path("/mcpx"));
+    }
+
+    #[test]
+    fn nested_slugs_are_captured_whole() {
+        let (_, params) = find("/api/docs/a/b").expect("route");
+        assert_eq!(params.collection.as_deref(), Some("docs"));
+        assert_eq!(params.slug.as_deref(), Some("a/b"));
+    }
+
+    #[test]
+    fn operation_ids_are_unique() {
+        let mut ids: Vec<&str> = ROUTES.iter().flat_map(|r| r.operations.iter().map(|o| o.operation_id)).collect();
+        let before = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), before);
+    }
+
+    #[test]
+    fn allow_lists_head_and_options() {
+        let (route, _) = find("/api/services").expect("route");
+        assert_eq!(route.allow(), "GET, HEAD, POST, OPTIONS");
+    }
+}
