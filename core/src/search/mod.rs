@@ -143,22 +143,11 @@ impl SearchIndex {
         collections: &[String],
         limit: usize,
     ) -> Result<Vec<(Vec<Hit>, usize)>, SearchError> {
-        let buckets = self.rank(words, collections, limit)?;
-        buckets
-            .into_iter()
-            .map(|bucket| {
-                let hits = bucket.top.iter().map(|r| self.hit(r.address)).collect::<Result<_, _>>()?;
-                Ok((hits, bucket.total))
-            })
-            .collect()
+        self.search_lenient(words, &Leniency::STRICT, collections, limit)
     }
 
-    /// The ranked matches per collection of `collections` (a name given twice gets the same).
-    fn rank(&self, words: &[String], collections: &[String], limit: usize) -> Result<Vec<Bucket>, SearchError> {
-        self.rank_with(words, &Leniency::STRICT, collections, limit)
-    }
-
-    /// [`SearchIndex::rank`] under `leniency`.
+    /// The ranked matches per collection of `collections` under `leniency` (a name given twice
+    /// gets the same).
     fn rank_with(
         &self,
         words: &[String],
