@@ -101,7 +101,8 @@ def test_the_json_alternate_is_the_same_page(client):
 @pytest.mark.parametrize(
     "params",
     [{"limit": "0"}, {"limit": "ten"}, {"offset": "-1"}, {"bbox": "30,-2,31"}, {"bbox": "30,-95,31,-1"},
-     {"bbox": "a,b,c,d"}, {"bbox-crs": "http://www.opengis.net/def/crs/EPSG/0/4326"}, {"category": "lava"}],
+     {"bbox": "a,b,c,d"}, {"bbox-crs": "http://www.opengis.net/def/crs/EPSG/0/4326"}, {"category": "lava"},
+     {"f": "html"}],
 )
 def test_bad_parameters_are_400_problems(client, params):
     problem(client.get("/api/ogc/collections/places/items", params=params), 400, "bad_request")

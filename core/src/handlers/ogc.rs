@@ -11,7 +11,7 @@ use crate::http::media::{GEOJSON, JSON};
 use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::Platform;
-use crate::queries::ogc::{self, check_bbox_crs, find, store_file, within, Bbox, Items, Paging, ROOT};
+use crate::queries::ogc::{self, check_bbox_crs, find, store_file, wants_json, within, Bbox, Items, Paging, ROOT};
 use crate::queries::spatial::{filter, requested, FILTERS};
 
 /// The features of collection `id`, or 404 when there is no such collection.
@@ -35,6 +35,7 @@ async fn features<P: Platform>(ctx: &Ctx<'_, P>, id: &str) -> Result<Vec<Value>,
 pub async fn items<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let collection = ctx.params.name.as_deref().unwrap_or_default();
     let paging = Paging::parse(&ctx.query)?;
+    let json = wants_json(&ctx.query)?;
     check_bbox_crs(&ctx.query)?;
     let bbox = ctx.query.get("bbox").map(Bbox::parse).transpose()?;
     let all = features(ctx, collection).await?;
@@ -42,7 +43,6 @@ pub async fn items<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     if let Some(bbox) = bbox {
         matched = within(matched, &bbox);
     }
-    let json = ctx.query.get("f").is_some_and(|f| matches!(f.trim(), "json" | "application/json"));
     let kept = ctx
         .query
         .pairs()

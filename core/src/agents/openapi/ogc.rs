@@ -8,7 +8,7 @@ use super::describe::{content, one_of, path, query, Description};
 use super::schemas::schema;
 use super::Facts;
 use crate::http::problem::ErrorCode::*;
-use crate::queries::ogc::{CONFORMANCE, CRS84, DEFAULT_LIMIT, MAX_LIMIT};
+use crate::queries::ogc::{CONFORMANCE, CRS84, DEFAULT_LIMIT, FORMATS, MAX_LIMIT};
 
 /// The links every OGC document carries.
 fn links() -> Value {
@@ -109,12 +109,7 @@ pub fn items(facts: &Facts) -> Description {
             ),
             query("zone", "Only features in this zone.", one_of(&facts.spatial_zones), false),
             query("protocol", "Only features of this register.", one_of(&facts.spatial_protocols), false),
-            query(
-                "f",
-                "`json` answers as application/json.",
-                json!({"type": "string", "enum": ["json", "geojson"]}),
-                false,
-            ),
+            query("f", "`json` answers as application/json.", json!({"type": "string", "enum": FORMATS}), false),
         ])
         .errors(&[BadRequest, NotFound])
 }

@@ -235,6 +235,19 @@ impl Paging {
     }
 }
 
+/// The values `f` may take: `json` and `application/json` answer as JSON, the others as GeoJSON.
+pub const FORMATS: [&str; 4] = ["json", "geojson", "application/json", "application/geo+json"];
+
+/// Whether `f` asks for the page as `application/json` rather than GeoJSON; 400 for a value not
+/// in [`FORMATS`].
+pub fn wants_json(query: &Query) -> Result<bool, Problem> {
+    match query.get("f").map(str::trim) {
+        None => Ok(false),
+        Some(f) if FORMATS.contains(&f) => Ok(f.ends_with("json") && !f.contains("geo")),
+        Some(f) => Err(Problem::bad_request(format!("`f` may be {}; got `{f}`.", FORMATS.join(", ")))),
+    }
+}
+
 /// `bbox-crs`, when given, must be CRS84 (the only one served); 400 otherwise.
 pub fn check_bbox_crs(query: &Query) -> Result<(), Problem> {
     match query.get("bbox-crs").map(str::trim) {

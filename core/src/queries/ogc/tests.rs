@@ -87,6 +87,14 @@ fn limit_is_capped_and_bad_paging_is_refused() {
 }
 
 #[test]
+fn f_asks_for_json_or_geojson_and_nothing_else() {
+    let f = |raw: &str| wants_json(&Query::parse(Some(raw)));
+    assert_eq!((f(""), f("f=json"), f("f=application/json")), (Ok(false), Ok(true), Ok(true)));
+    assert_eq!((f("f=geojson"), f("f=application%2Fgeo%2Bjson")), (Ok(false), Ok(false)));
+    assert!(f("f=html").is_err());
+}
+
+#[test]
 fn pages_link_to_their_neighbours_keeping_the_filters() {
     let matched: Vec<Value> = (0..25).map(|i| point(f64::from(i), 0.0)).collect();
     let page = Items {
