@@ -192,6 +192,8 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::Geolocation => geolocation::handle(ctx).await,
         Handler::SpatialJson => spatial::geojson(ctx).await,
         Handler::SpatialCsv => spatial::csv(ctx).await,
+        Handler::OgcItems => ogc::items(ctx).await,
+        Handler::OgcItem => ogc::item(ctx).await,
     }
 }
 

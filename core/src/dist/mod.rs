@@ -10,3 +10,4 @@ mod stable_hash;
 
 pub use manifest::{Asset, Manifest, Routes};
 pub use route_index::RouteIndex;
+pub use stable_hash::fnv1a;

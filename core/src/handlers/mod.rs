@@ -10,6 +10,7 @@ pub mod files;
 pub mod form_pages;
 pub mod geolocation;
 pub mod match_category;
+pub mod ogc;
 pub mod page;
 pub mod search;
 pub mod search_page;

@@ -9,17 +9,16 @@ use crate::handlers::Ctx;
 use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
-use crate::queries::spatial::{filter, to_csv, FILTERS};
+use crate::queries::spatial::{filter, requested, to_csv, FILTERS};
 
 /// The media type of the GeoJSON answer.
 pub use crate::http::media::GEOJSON;
 
-async fn features<P: Platform>(ctx: &Ctx<'_, P>, names: &[&str]) -> Result<Vec<Value>, Problem> {
+async fn features<P: Platform>(ctx: &Ctx<'_, P>, names: &[&'static str]) -> Result<Vec<Value>, Problem> {
     let collection =
         read_json(ctx.app, ctx.platform, "/api/v1/spatial.json").await?.unwrap_or_else(|| json!({"features": []}));
     let all = collection["features"].as_array().cloned().unwrap_or_default();
-    let filters: Vec<(&str, &str)> = names.iter().filter_map(|n| ctx.query.get(n).map(|v| (*n, v.trim()))).collect();
-    filter(&all, &filters)
+    filter(&all, &requested(&ctx.query, names))
 }
 
 /// The filtered FeatureCollection.

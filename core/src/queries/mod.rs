@@ -6,6 +6,7 @@ pub mod alert_feed;
 pub mod csv_cells;
 pub mod encyclopedia;
 pub mod listing;
+pub mod ogc;
 pub mod spatial;
 
 pub use encyclopedia::Catalog;

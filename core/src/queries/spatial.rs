@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 use crate::http::problem::Problem;
+use crate::http::query::Query;
 use crate::queries::csv_cells::{self, Cell};
 
 /// The columns every CSV row starts with.
@@ -22,6 +23,12 @@ fn text(value: &Value) -> Option<String> {
         Value::Bool(b) => Some(b.to_string()),
         _ => None,
     }
+}
+
+/// The filters among `names` a request asks for, as `(name, value)` with the value trimmed: what
+/// [`filter`] takes, for `/api/v1/spatial.*` and the OGC API's items alike.
+pub fn requested<'q>(query: &'q Query, names: &[&'static str]) -> Vec<(&'static str, &'q str)> {
+    names.iter().filter_map(|n| query.get(n).map(|v| (*n, v.trim()))).collect()
 }
 
 /// Keeps the features whose properties match every `(name, value)` filter.

@@ -6,7 +6,7 @@
 //! segment) and `{slug+}` (one or more segments, for nested slugs).
 
 use crate::agents::openapi::describe::Describe;
-use crate::agents::openapi::{actions, collections, data, discovery, encyclopedia, mcp, search, spatial};
+use crate::agents::openapi::{actions, collections, data, discovery, encyclopedia, mcp, ogc, search, spatial};
 
 /// Which handler answers a dynamic operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,10 @@ pub enum Handler {
     SpatialJson,
     /// GET `/api/v1/spatial.csv` with filters.
     SpatialCsv,
+    /// GET `/api/ogc/collections/<id>/items` with a query (OGC API - Features).
+    OgcItems,
+    /// GET `/api/ogc/collections/<id>/items/<featureId>`.
+    OgcItem,
     /// GET or POST on the MCP endpoint.
     Mcp,
     /// `/pages/<slug>`: a permanent redirect to `/<slug>`.
@@ -262,6 +266,9 @@ pub const BOOKING_FORM: &str = "/visit";
 /// The pages of the forms, which pages link and the sitemap lists.
 pub const FORM_PAGES: [&str; 2] = [VOICE_FORM, BOOKING_FORM];
 
+/// The parameters that make the handler answer a collection's items (the first page is built).
+const OGC_ITEM_QUERY: &[&str] = &["limit", "offset", "bbox", "bbox-crs", "f", "category", "zone", "protocol"];
+
 /// Every route, most specific first: the first pattern that matches a path owns it.
 pub const ROUTES: &[Route] = &[
     route!(
@@ -467,6 +474,48 @@ pub const ROUTES: &[Route] = &[
             ),
             spatial::csv
         )]
+    ),
+    // OGC API - Features (docs/spec/api-spec.md#ogc): built files, the handler for a query.
+    route!(
+        "/api/ogc",
+        "spatial",
+        [doc(get("getOgcLandingPage", "OGC API - Features landing page.", JSON_FILE, JSON), ogc::landing)]
+    ),
+    route!(
+        "/api/ogc/conformance",
+        "spatial",
+        [doc(get("getOgcConformance", "OGC API - Features conformance classes.", JSON_FILE, JSON), ogc::conformance)]
+    ),
+    route!(
+        "/api/ogc/collections",
+        "spatial",
+        [doc(
+            get("getOgcCollections", "The feature collections, one per register.", JSON_FILE, JSON),
+            ogc::collections
+        )]
+    ),
+    route!(
+        "/api/ogc/collections/{name}",
+        "spatial",
+        [doc(get("getOgcCollection", "One feature collection.", JSON_FILE, JSON), ogc::collection)]
+    ),
+    route!(
+        "/api/ogc/collections/{name}/items",
+        "spatial",
+        [doc(
+            get(
+                "getOgcItems",
+                "A collection's features, paged, by bbox and properties.",
+                Serve::FileUnlessQuery(FileRule::Extension("json"), OGC_ITEM_QUERY, Handler::OgcItems),
+                GEOJSON
+            ),
+            ogc::items
+        )]
+    ),
+    route!(
+        "/api/ogc/collections/{name}/items/{slug+}",
+        "spatial",
+        [doc(get("getOgcItem", "One feature.", Serve::Handler(Handler::OgcItem), GEOJSON), ogc::item)]
     ),
     route!(
         "/api/openapi.json",

@@ -103,6 +103,8 @@ fn api_catalog(site: &SiteConfig) -> Value {
     items.extend(COLLECTIONS.iter().map(|c| json!({"href": format!("{base}/api/{c}"), "title": description(c)})));
     items.push(json!({"href": format!("{base}/api/encyclopedia"), "title": "sourced encyclopedia entries"}));
     items.push(json!({"href": format!("{base}/mcp"), "title": "read-only MCP server"}));
+    // OGC API - Features (docs/spec/api-spec.md#ogc).
+    items.push(json!({"href": format!("{base}/api/ogc"), "title": "places as OGC API - Features"}));
     let mut linkset = vec![
         json!({"anchor": format!("{base}/.well-known/api-catalog"), "item": items}),
         json!({
@@ -114,6 +116,11 @@ fn api_catalog(site: &SiteConfig) -> Value {
             "deprecation": [{"href": format!("{base}/api/deprecation-policy"), "type": JSON}],
         }),
     ];
+    linkset.push(json!({
+        "anchor": format!("{base}/api/ogc"),
+        "service-desc": [{"href": format!("{base}/api/openapi.json"), "type": "application/openapi+json"}],
+        "http://www.opengis.net/def/rel/ogc/1.0/conformance": [{"href": format!("{base}/api/ogc/conformance"), "type": JSON}],
+    }));
     // Each collection is described by the JSON Schema of its records.
     linkset.extend(COLLECTIONS.iter().map(|c| {
         json!({
@@ -239,6 +246,9 @@ fn llms_txt(content: &Content, model: &Model) -> String {
     ] {
         out.push_str(&format!("- [{title}]({base}{path}): {note}\n"));
     }
+    out.push_str(&format!(
+        "- [OGC API - Features]({base}/api/ogc): places, one collection per register, for GIS tools (QGIS, OWSLib)\n"
+    ));
     out.push_str("\n## Collections\n\n");
     for (name, cards) in &model.collections {
         out.push_str(&format!("- [{name}]({base}/api/{name}): {} ({} records)\n", description(name), cards.len()));

@@ -13,6 +13,7 @@ pub mod feed;
 pub mod links;
 pub mod model;
 pub mod nginx;
+pub mod ogc;
 pub mod output;
 pub mod pages;
 pub mod rebuild;
@@ -258,6 +259,7 @@ pub fn site_files(content: &Content, model: &Model, generated_at: DateTime) -> R
 pub fn theme_files(content: &Content, templates: Option<&std::path::Path>) -> Result<Vec<OutFile>, BuildError> {
     let mut files = discovery::theme_files(content)?;
     files.extend(spatial::files(content)?);
+    files.extend(ogc::files(content)?);
     files.extend(actions::files(templates)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Theme)).collect())
 }

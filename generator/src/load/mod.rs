@@ -44,6 +44,8 @@ pub struct Content {
     pub weather_fallback: Option<serde_json::Value>,
     /// Every spatial feature of every register, `protocol` and `id` set.
     pub features: Vec<serde_json::Value>,
+    /// The registers (files of `spatial/`) those features come from, in file order.
+    pub registers: Vec<spatial::Register>,
     /// The interface text in the site's language (theme table, then `i18n/` overrides).
     pub strings: Strings,
     /// The files of `static/`, published as they are.
@@ -116,6 +118,7 @@ struct Shared {
     datasets: BTreeMap<String, serde_json::Value>,
     weather_fallback: Option<serde_json::Value>,
     features: Vec<serde_json::Value>,
+    registers: Vec<spatial::Register>,
     strings: Strings,
 }
 
@@ -124,10 +127,10 @@ impl Shared {
         let statics = statics::load(root, errors);
         let skills = skills::load(root, errors);
         let (datasets, weather_fallback) = data::load(root, errors);
-        let features = spatial::load(root, errors);
+        let (features, registers) = spatial::load(root, errors);
         let language = site.map_or("en", |s| s.language.as_str());
         let strings = i18n::load(root, language, errors);
-        Shared { statics, skills, datasets, weather_fallback, features, strings }
+        Shared { statics, skills, datasets, weather_fallback, features, registers, strings }
     }
 
     fn into_content(
@@ -147,6 +150,7 @@ impl Shared {
             datasets: self.datasets,
             weather_fallback: self.weather_fallback,
             features: self.features,
+            registers: self.registers,
             strings: self.strings,
             statics: self.statics,
             drafts,

@@ -44,14 +44,33 @@ fn check_geometry(geometry: &Geometry) -> Result<(), String> {
     }
 }
 
+/// One register: a file of `spatial/`, which the OGC API serves as a collection
+/// (docs/spec/api-spec.md#ogc).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Register {
+    /// The file's stem: the collection's id.
+    pub stem: String,
+    /// The FeatureCollection's own `name` or `title` (a member GIS tools write), else the stem.
+    pub title: String,
+    /// Where its features are in [`crate::load::Content::features`].
+    pub features: std::ops::Range<usize>,
+}
+
 /// Parses and checks one register; returns its features as JSON with `protocol` and `id` set.
 pub fn parse(file: &str, stem: &str, text: &str) -> Result<Vec<Value>, Vec<ContentError>> {
+    parse_register(file, stem, text).map(|(features, _)| features)
+}
+
+/// [`parse`], with the register's title.
+fn parse_register(file: &str, stem: &str, text: &str) -> Result<(Vec<Value>, String), Vec<ContentError>> {
     let at = |line: usize, message: String| vec![ContentError::new(file, line, message)];
     let raw: Value = serde_json::from_str(text).map_err(|e| at(e.line(), format!("invalid JSON: {e}")))?;
     if raw.get("crs").is_some() {
         let line = text.lines().position(|l| l.contains("\"crs\"")).map_or(1, |i| i + 1);
         return Err(at(line, "`crs` is not allowed: RFC 7946 coordinates are always WGS 84 longitude/latitude".into()));
     }
+    let title = ["name", "title"].iter().find_map(|k| raw[*k].as_str().map(str::trim).filter(|t| !t.is_empty()));
+    let title = title.unwrap_or(stem).to_string();
     let geojson = GeoJson::from_json_value(raw.clone()).map_err(|e| at(1, format!("not valid GeoJSON: {e}")))?;
     let GeoJson::FeatureCollection(collection) = geojson else {
         return Err(at(1, "a spatial file must be a FeatureCollection".into()));
@@ -66,57 +85,70 @@ pub fn parse(file: &str, stem: &str, text: &str) -> Result<Vec<Value>, Vec<Conte
             errors.push(ContentError::new(file, 1, format!("feature {number}: {message}")));
             continue;
         }
-        let mut out = raw_feature.clone();
-        let properties = out["properties"].as_object_mut();
-        let Some(properties) = properties else {
-            out["properties"] = json!({});
-            errors.push(ContentError::new(
+        match with_identity(raw_feature, stem, number) {
+            Some(out) => features.push(out),
+            None => errors.push(ContentError::new(
                 file,
                 1,
-                format!("feature {number}: `properties` must be an object with at least a name"),
-            ));
-            continue;
-        };
-        if !properties.contains_key("protocol") {
-            properties.insert("protocol".into(), json!(stem));
+                format!("feature {number}: `properties` must be an object (or null)"),
+            )),
         }
-        if !properties.contains_key("id") {
-            let id = raw_feature.get("id").cloned().unwrap_or_else(|| json!(format!("{stem}-{number}")));
-            properties.insert("id".into(), id);
-        }
-        // RFC 7946 3.2: the identifier also as the Feature's own `id` member, for GeoJSON clients.
-        let id = properties.get("id").cloned().unwrap_or(Value::Null);
-        if (id.is_string() || id.is_number()) && out.get("id").is_none() {
-            out["id"] = id;
-        }
-        features.push(out);
     }
     if errors.is_empty() {
-        Ok(features)
+        Ok((features, title))
     } else {
         Err(errors)
     }
 }
 
-/// Loads every register (files sorted by name); problems go into `errors`.
-pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> Vec<Value> {
-    let Ok(read) = std::fs::read_dir(content.join(FOLDER)) else { return Vec::new() };
+/// The feature with `protocol` and `id` set in its properties (null or missing properties, which
+/// RFC 7946 allows, become `{}`), and `id` as its own member; `None` when `properties` is
+/// something else.
+fn with_identity(raw_feature: &Value, stem: &str, number: usize) -> Option<Value> {
+    let mut out = raw_feature.clone();
+    if out.get("properties").is_none_or(Value::is_null) {
+        out["properties"] = json!({});
+    }
+    let properties = out["properties"].as_object_mut()?;
+    if !properties.contains_key("protocol") {
+        properties.insert("protocol".into(), json!(stem));
+    }
+    if !properties.contains_key("id") {
+        let id = raw_feature.get("id").cloned().unwrap_or_else(|| json!(format!("{stem}-{number}")));
+        properties.insert("id".into(), id);
+    }
+    // RFC 7946 3.2: the identifier also as the Feature's own `id` member, for GeoJSON clients.
+    let id = properties.get("id").cloned().unwrap_or(Value::Null);
+    if (id.is_string() || id.is_number()) && out.get("id").is_none() {
+        out["id"] = id;
+    }
+    Some(out)
+}
+
+/// Loads every register (files sorted by name), its features one list; problems go into `errors`.
+pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> (Vec<Value>, Vec<Register>) {
+    let Ok(read) = std::fs::read_dir(content.join(FOLDER)) else { return (Vec::new(), Vec::new()) };
     let mut paths: Vec<_> =
         read.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "geojson")).collect();
     paths.sort();
     let mut features = Vec::new();
+    let mut registers = Vec::new();
     for path in paths {
         let file = path.display().to_string();
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         match std::fs::read_to_string(&path) {
-            Ok(text) => match parse(&file, &stem, &text) {
-                Ok(mut found) => features.append(&mut found),
+            Ok(text) => match parse_register(&file, &stem, &text) {
+                Ok((mut found, title)) => {
+                    let start = features.len();
+                    features.append(&mut found);
+                    registers.push(Register { stem, title, features: start..features.len() });
+                }
                 Err(mut problems) => errors.append(&mut problems),
             },
             Err(e) => errors.push(ContentError::new(&file, 1, format!("cannot read: {e}"))),
         }
     }
-    features
+    (features, registers)
 }
 
 #[cfg(test)]
@@ -142,5 +174,17 @@ mod tests {
         assert!(parse("p.geojson", "p", open_ring).expect_err("open ring")[0].message.contains("end where it starts"));
         let crs = OK.replacen('{', r#"{"crs": {"type": "name"},"#, 1);
         assert!(parse("p.geojson", "p", &crs).expect_err("crs")[0].message.contains("crs"));
+    }
+
+    #[test]
+    fn odd_but_valid_features_load() {
+        let odd = r#"{"type": "FeatureCollection", "name": "Odd places", "features": [
+            {"type": "Feature", "geometry": null, "properties": null},
+            {"type": "Feature", "id": 7, "geometry": {"type": "GeometryCollection", "geometries": [
+                {"type": "Point", "coordinates": [30, 1]}]}, "properties": {"zone": 3, "depth": "12"}}]}"#;
+        let (features, title) = parse_register("odd.geojson", "odd", odd).expect("valid");
+        assert_eq!(title, "Odd places");
+        assert_eq!((&features[0]["id"], &features[0]["properties"]["protocol"]), (&json!("odd-1"), &json!("odd")));
+        assert_eq!((&features[1]["id"], &features[1]["properties"]["id"]), (&json!(7), &json!(7)));
     }
 }

@@ -1,5 +1,6 @@
 //! Built feeds and data (docs/spec/api-spec.md#rss, #snapshots, #spatial): the RSS feed, dashboard
-//! snapshots, the deprecated pageview counter, and spatial data with its filters as JSON and CSV.
+//! snapshots, the deprecated pageview counter, and spatial data with its filters as JSON and CSV,
+//! and as OGC API - Features (#ogc).
 
 use serde_json::{json, Value};
 
@@ -103,4 +104,21 @@ fn spatial_csv_has_the_same_features_and_defuses_formulas() {
     let filtered = text(&site.get("/api/v1/spatial.csv?zone=zone-a&category=water"));
     assert_eq!(filtered.lines().skip(1).map(|l| l.split(',').next().unwrap_or_default()).collect::<Vec<_>>(), ["bh-1"]);
     problem(&site.get("/api/v1/spatial.csv?zone=nowhere"), 400, "bad_request");
+}
+
+#[test]
+fn ogc_items_are_paged_filtered_and_found_one_by_one() {
+    let site = Site::new();
+    let built = json(&site.get("/api/ogc/collections/places/items"));
+    let asked = json(&site.get("/api/ogc/collections/places/items?limit=2&offset=1&zone=zone-a"));
+    assert_eq!((built["numberMatched"].as_u64(), built["numberReturned"].as_u64()), (Some(3), Some(3)));
+    assert_eq!(feature_ids(&asked), ["hc-1"], "zone-a is bh-1 and hc-1; the page starts at the second");
+    assert_eq!(asked["numberMatched"], 2);
+    let road = json(&site.get("/api/ogc/collections/site-register/items?bbox=30.86,-1.32,30.87,-1.31"));
+    assert_eq!(feature_ids(&road), ["rd-1"], "the road's box meets the query's, no vertex inside");
+    let one = site.get("/api/ogc/collections/places/items/%62h-1");
+    assert_eq!((one.status, one.header("content-type")), (200, Some("application/geo+json")));
+    assert_eq!(json(&one)["id"], "bh-1");
+    problem(&site.get("/api/ogc/collections/places/items/none"), 404, "not_found");
+    problem(&site.get("/api/ogc/collections/places/items?bbox=1,2,3"), 400, "bad_request");
 }

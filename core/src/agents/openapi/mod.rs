@@ -11,6 +11,7 @@ pub mod describe;
 pub mod discovery;
 pub mod encyclopedia;
 pub mod mcp;
+pub mod ogc;
 mod schemas;
 pub mod search;
 pub mod spatial;
@@ -193,7 +194,7 @@ const TAGS: [(&str, &str); 8] = [
     ("encyclopedia", "Sourced encyclopedia entries: queries, suggestions, facets, JSON-LD."),
     ("actions", "Export, skills matching, community voices and visit bookings."),
     ("data", "Dashboard datasets, live weather and alerts, geolocation, deprecated analytics."),
-    ("spatial", "Places as GeoJSON and CSV."),
+    ("spatial", "Places as GeoJSON and CSV, and as OGC API - Features."),
     ("discovery", "The documents that describe the API: OpenAPI, API catalog, status, llms.txt, agent skills."),
     ("mcp", "The Model Context Protocol server for AI agents (its revisions: GET /mcp)."),
 ];
