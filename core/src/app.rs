@@ -192,6 +192,8 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::Geolocation => geolocation::handle(ctx).await,
         Handler::SpatialJson => spatial::geojson(ctx).await,
         Handler::SpatialCsv => spatial::csv(ctx).await,
+        Handler::HsdsList(kind) => hsds::list(ctx, kind).await,
+        Handler::HsdsItem(kind) => hsds::item(ctx, kind).await,
     }
 }
 
