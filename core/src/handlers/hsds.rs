@@ -42,7 +42,7 @@ pub async fn item<P: Platform>(ctx: &Ctx<'_, P>, kind: Kind) -> Result<Response,
         Some(item) => Ok(Response::json(item)),
         None => Err(Problem::not_found(format!(
             "No HSDS {} has the id `{id}`; the ids are listed at /api/hsds/{}.",
-            kind.name().trim_end_matches('s'),
+            kind.singular(),
             kind.name()
         ))),
     }

@@ -21,7 +21,7 @@ pub fn root(_: &Facts) -> Description {
 /// A paged list of items that `item` describes in words.
 fn page(item: &str, filters: Vec<Value>) -> Description {
     let body = json!({"allOf": [schema("HsdsPage"), {"type": "object", "properties": {"contents": {"type": "array",
-        "items": {"type": "object", "required": ["id"], "description": format!("An HSDS 3.0 {item} ({SCHEMAS}).")}}}}]});
+        "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "format": "uuid"}}, "description": format!("An HSDS 3.0 {item} ({SCHEMAS}).")}}}}]});
     Description::ok(content(&format!("A page of {item} items."), media::JSON, body))
         .params(
             [
@@ -89,7 +89,7 @@ pub fn taxonomy_terms(_: &Facts) -> Description {
 
 /// `GET /api/hsds/<kind>/{name}`: one item by id.
 pub fn item(_: &Facts) -> Description {
-    let body = json!({"type": "object", "required": ["id"],
+    let body = json!({"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "format": "uuid"}},
         "description": format!("The item, fully nested, as the HSDS 3.0 compiled schema of its kind says ({SCHEMAS}).")});
     Description::ok(content("One HSDS item.", media::JSON, body))
         .params([path("name", "The item's id (a UUID, stable across builds).", json!({"type": "string"}))])

@@ -53,6 +53,17 @@ impl Kind {
         }
     }
 
+    /// One item of it, in words (`service`, `taxonomy`).
+    pub fn singular(self) -> &'static str {
+        match self {
+            Kind::Services => "service",
+            Kind::Organizations => "organization",
+            Kind::ServiceAtLocations => "service_at_location",
+            Kind::Taxonomies => "taxonomy",
+            Kind::TaxonomyTerms => "taxonomy_term",
+        }
+    }
+
     /// The kind a path segment names.
     pub fn named(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|kind| kind.name() == name)
