@@ -194,6 +194,8 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::SpatialCsv => spatial::csv(ctx).await,
         Handler::OgcItems => ogc::items(ctx).await,
         Handler::OgcItem => ogc::item(ctx).await,
+        Handler::HsdsList(kind) => hsds::list(ctx, kind).await,
+        Handler::HsdsItem(kind) => hsds::item(ctx, kind).await,
     }
 }
 

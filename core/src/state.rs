@@ -13,6 +13,7 @@ use crate::http::problem::Problem;
 use crate::http::upstream::Failure;
 use crate::platform::{internal, Platform, PlatformError};
 use crate::queries::encyclopedia::{Catalog, CATALOG_FILE};
+use crate::queries::hsds::{self, Dataset};
 use crate::search::pack::{PackManifest, INDEX_MANIFEST};
 use crate::search::SearchIndex;
 use crate::single_flight::{Shared, SingleFlight};
@@ -28,6 +29,8 @@ pub struct State {
     search: SingleFlight<Arc<SearchIndex>>,
     /// The encyclopedia catalog, read on first use and kept.
     catalog: OnceLock<Arc<Catalog>>,
+    /// Every HSDS item, read on first use and kept.
+    hsds: OnceLock<Arc<Dataset>>,
     /// Upstream fetches under way, by URL, which requests asking meanwhile join.
     upstream_fetches: Shared<Result<Bytes, Failure>>,
 }
@@ -44,6 +47,7 @@ impl State {
             routes,
             search: SingleFlight::default(),
             catalog: OnceLock::new(),
+            hsds: OnceLock::new(),
             upstream_fetches: Shared::default(),
         }
     }
@@ -64,6 +68,19 @@ impl State {
             None => Catalog::default(),
         };
         Ok(Arc::clone(self.catalog.get_or_init(|| Arc::new(catalog))))
+    }
+
+    /// Every HSDS item of the build (docs/standards.md#hsds), read on first use and kept.
+    pub async fn hsds<P: Platform>(&self, platform: &P) -> Result<Arc<Dataset>, Problem> {
+        if let Some(data) = self.hsds.get() {
+            return Ok(Arc::clone(data));
+        }
+        let file = hsds::DATA_FILE;
+        let data: Dataset = match platform.read_file(file).await.map_err(internal(platform, file))? {
+            Some(bytes) => serde_json::from_slice(&bytes).map_err(internal(platform, file))?,
+            None => Dataset::default(),
+        };
+        Ok(Arc::clone(self.hsds.get_or_init(|| Arc::new(data))))
     }
 
     /// The build's search index: read through the platform on first use (the manifest, then every

@@ -11,6 +11,7 @@ mod entry;
 mod error;
 mod intro;
 pub mod license;
+pub mod phone;
 mod record;
 pub mod record_schema;
 mod site;

@@ -79,6 +79,11 @@ pub struct SiteConfig {
     /// How much mail the site may send.
     #[serde(default)]
     pub mail: MailSettings,
+    /// Who provides the site's services, for the HSDS API (docs/standards.md#hsds): a name, or
+    /// `{name, url, email, description}`; unset: the site's title and contact. Kept as written
+    /// (any shape), so an odd one falls back rather than failing the build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization: Option<serde_json::Value>,
 }
 
 impl SiteConfig {

@@ -9,6 +9,7 @@ pub mod export;
 pub mod files;
 pub mod form_pages;
 pub mod geolocation;
+pub mod hsds;
 pub mod match_category;
 pub mod ogc;
 pub mod page;

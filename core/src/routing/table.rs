@@ -6,7 +6,8 @@
 //! segment) and `{slug+}` (one or more segments, for nested slugs).
 
 use crate::agents::openapi::describe::Describe;
-use crate::agents::openapi::{actions, collections, data, discovery, encyclopedia, mcp, ogc, search, spatial};
+use crate::agents::openapi::{actions, collections, data, discovery, encyclopedia, hsds, mcp, ogc, search, spatial};
+use crate::queries::hsds::Kind;
 
 /// Which handler answers a dynamic operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +46,10 @@ pub enum Handler {
     OgcItem,
     /// GET or POST on the MCP endpoint.
     Mcp,
+    /// GET `/api/hsds/<kind>` with paging or filters.
+    HsdsList(Kind),
+    /// GET `/api/hsds/<kind>/<id>`.
+    HsdsItem(Kind),
     /// `/pages/<slug>`: a permanent redirect to `/<slug>`.
     PageRedirect,
     /// GET `/search`: search results as a page.
@@ -258,6 +263,59 @@ macro_rules! route {
         Route { pattern: $pattern, tag: $tag, operations: &[$($op),+] }
     };
 }
+
+/// A list of the HSDS API: its first page is a built file; paging and filters go to the handler.
+macro_rules! hsds_list {
+    ($kind:ident, $id:expr, $summary:expr, $describe:expr) => {
+        route!(
+            concat!("/api/hsds/", hsds_segment!($kind)),
+            "hsds",
+            [doc(
+                get(
+                    $id,
+                    $summary,
+                    Serve::FileUnlessQuery(FileRule::Extension("json"), HSDS_PARAMS, Handler::HsdsList(Kind::$kind)),
+                    JSON
+                ),
+                $describe
+            )]
+        )
+    };
+}
+
+/// One item of the HSDS API by id.
+macro_rules! hsds_item {
+    ($kind:ident, $id:expr, $summary:expr) => {
+        route!(
+            concat!("/api/hsds/", hsds_segment!($kind), "/{name}"),
+            "hsds",
+            [doc(get($id, $summary, Serve::Handler(Handler::HsdsItem(Kind::$kind)), JSON), hsds::item)]
+        )
+    };
+}
+
+/// The path segment of an HSDS kind, as a literal for patterns (`Kind::name` says it at run time).
+macro_rules! hsds_segment {
+    (Services) => {
+        "services"
+    };
+    (Organizations) => {
+        "organizations"
+    };
+    (ServiceAtLocations) => {
+        "service_at_locations"
+    };
+    (Taxonomies) => {
+        "taxonomies"
+    };
+    (TaxonomyTerms) => {
+        "taxonomy_terms"
+    };
+}
+
+/// The parameters that send an HSDS list to its handler rather than its built first page.
+const HSDS_PARAMS: &[&str] =
+    &["page", "per_page", "search", "taxonomy_term_id", "taxonomy_id", "organization_id", "modified_after"];
 
 /// The story form's page.
 pub const VOICE_FORM: &str = "/community-voices/new";
@@ -517,6 +575,27 @@ pub const ROUTES: &[Route] = &[
         "spatial",
         [doc(get("getOgcItem", "One feature.", Serve::Handler(Handler::OgcItem), GEOJSON), ogc::item)]
     ),
+    // The Open Referral HSDS 3.0 API (docs/spec/api-spec.md#hsds).
+    route!(
+        "/api/hsds",
+        "hsds",
+        [doc(get("getHsdsRoot", "HSDS version, profile and OpenAPI.", JSON_FILE, JSON), hsds::root)]
+    ),
+    hsds_list!(Services, "listHsdsServices", "HSDS services, paged and filtered.", hsds::services),
+    hsds_item!(Services, "getHsdsService", "One HSDS service, fully nested."),
+    hsds_list!(Organizations, "listHsdsOrganizations", "HSDS organizations, paged.", hsds::organizations),
+    hsds_item!(Organizations, "getHsdsOrganization", "One HSDS organization with its services."),
+    hsds_list!(
+        ServiceAtLocations,
+        "listHsdsServiceAtLocations",
+        "HSDS services at locations.",
+        hsds::service_at_locations
+    ),
+    hsds_item!(ServiceAtLocations, "getHsdsServiceAtLocation", "One HSDS service at a location, nested."),
+    hsds_list!(Taxonomies, "listHsdsTaxonomies", "HSDS taxonomies (tags and categories).", hsds::taxonomies),
+    hsds_item!(Taxonomies, "getHsdsTaxonomy", "One HSDS taxonomy."),
+    hsds_list!(TaxonomyTerms, "listHsdsTaxonomyTerms", "HSDS taxonomy terms, paged.", hsds::taxonomy_terms),
+    hsds_item!(TaxonomyTerms, "getHsdsTaxonomyTerm", "One HSDS taxonomy term."),
     route!(
         "/api/openapi.json",
         "discovery",

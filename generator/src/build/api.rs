@@ -62,9 +62,14 @@ pub fn files(content: &Content) -> Result<Vec<OutFile>> {
     Ok(per_collection.into_iter().flatten().collect())
 }
 
-/// A collection's listing, its static pages and its schema, from its records' JSON in API order.
+/// A collection's listing, its static pages and its schema, from its records' JSON in API order;
+/// for `services`, the HSDS API's files too, which are made from every service, so they belong to
+/// the collection's group and a rebuild makes them again whenever a service changes.
 pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig) -> Result<Vec<OutFile>> {
     let mut files = pages(name, &items, site.api.page_size)?;
+    if name == "services" {
+        files.extend(super::hsds::files(&items, site)?);
+    }
     files.push(schema(name, &items, site.base())?);
     let total = items.len();
     let listing = Value::Object(envelope::listing(name, items, total));

@@ -105,6 +105,8 @@ fn api_catalog(site: &SiteConfig) -> Value {
     items.push(json!({"href": format!("{base}/mcp"), "title": "read-only MCP server"}));
     // OGC API - Features (docs/spec/api-spec.md#ogc).
     items.push(json!({"href": format!("{base}/api/ogc"), "title": "places as OGC API - Features"}));
+    // The services as Open Referral HSDS 3.0 (docs/standards.md#hsds).
+    items.push(json!({"href": format!("{base}/api/hsds"), "title": "services as Open Referral HSDS 3.0"}));
     let mut linkset = vec![
         json!({"anchor": format!("{base}/.well-known/api-catalog"), "item": items}),
         json!({
@@ -147,6 +149,7 @@ fn api_root(content: &Content) -> Value {
             "search": format!("{base}/api/search"),
             "encyclopedia": format!("{base}/api/encyclopedia"),
             "mcp": format!("{base}/mcp"),
+            "hsds": format!("{base}/api/hsds"),
             "deprecationPolicy": format!("{base}/api/deprecation-policy"),
         },
         "collections": collections,
@@ -242,6 +245,11 @@ fn llms_txt(content: &Content, model: &Model) -> String {
         ("Search", "/api/search?q=water", "every collection at once; `collections=entries` for the encyclopedia"),
         ("Encyclopedia", "/api/encyclopedia", "sourced entries with filters, suggestions, facets and JSON-LD"),
         ("MCP server", "/mcp", &mcp_note),
+        (
+            "HSDS 3.0",
+            "/api/hsds/services",
+            "the services as Open Referral HSDS 3.0: `/api/hsds/<kind>` and `/<kind>/<id>`",
+        ),
         ("Deprecation policy", "/api/deprecation-policy", "versions and endpoints scheduled for retirement"),
     ] {
         out.push_str(&format!("- [{title}]({base}{path}): {note}\n"));

@@ -10,6 +10,7 @@ pub mod data;
 pub mod discovery;
 pub mod encyclopedia;
 pub mod feed;
+pub mod hsds;
 pub mod links;
 pub mod model;
 pub mod nginx;

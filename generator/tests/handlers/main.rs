@@ -14,6 +14,7 @@ mod discovery;
 mod encyclopedia;
 mod feeds;
 mod forms;
+mod hsds;
 mod http_rules;
 mod mcp;
 mod openapi;

@@ -10,6 +10,7 @@ pub mod data;
 pub mod describe;
 pub mod discovery;
 pub mod encyclopedia;
+pub mod hsds;
 pub mod mcp;
 pub mod ogc;
 mod schemas;
@@ -185,7 +186,7 @@ fn components() -> Value {
 }
 
 /// The document's sections, in reading order.
-const TAGS: [(&str, &str); 8] = [
+const TAGS: [(&str, &str); 9] = [
     (
         "collections",
         "The 19 content collections: listings with filters, sorting, fields and static pages, records, schemas.",
@@ -195,6 +196,7 @@ const TAGS: [(&str, &str); 8] = [
     ("actions", "Export, skills matching, community voices and visit bookings."),
     ("data", "Dashboard datasets, live weather and alerts, geolocation, deprecated analytics."),
     ("spatial", "Places as GeoJSON and CSV, and as OGC API - Features."),
+    ("hsds", "The services as Open Referral HSDS 3.0: services, organizations, places, taxonomies."),
     ("discovery", "The documents that describe the API: OpenAPI, API catalog, status, llms.txt, agent skills."),
     ("mcp", "The Model Context Protocol server for AI agents (its revisions: GET /mcp)."),
 ];

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{actions, collections, data, encyclopedia, mcp, search, spatial};
+use super::{actions, collections, data, encyclopedia, hsds, mcp, search, spatial};
 use crate::http::problem::ErrorCode;
 
 /// A `$ref` to a component schema.
@@ -114,6 +114,7 @@ pub fn schemas() -> Value {
         data::schemas(),
         mcp::schemas(),
         spatial::schemas(),
+        hsds::schemas(),
     ];
     let mut all = Map::new();
     for section in sections {

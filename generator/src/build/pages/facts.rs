@@ -14,6 +14,7 @@
 //!   language; a mapping (`contact`, `location`) is a list of its own facts.
 
 use portal_core::content::collections::COLLECTIONS;
+pub use portal_core::content::phone::telephone;
 use portal_core::content::time::{local, parse_content_date};
 use portal_core::content::{Record, SiteConfig};
 use portal_core::pages::i18n::Strings;
@@ -316,26 +317,6 @@ pub fn phone_run(text: &str, at: usize) -> (&str, Option<(String, &str)>, &str) 
     }
 }
 
-/// A phone number as a `tel:` target: `+` and digits (`00` read as `+`), else the digits of a
-/// local number; `None` for text with too few digits or other letters to be a number.
-pub fn telephone(text: &str) -> Option<String> {
-    let allowed = |c: char| c.is_ascii_digit() || " +-().\u{a0}/".contains(c);
-    if text.is_empty() || !text.chars().all(allowed) {
-        return None;
-    }
-    let digits: String = text.chars().filter(char::is_ascii_digit).collect();
-    if !(6..=15).contains(&digits.len()) {
-        return None;
-    }
-    if text.trim_start().starts_with('+') {
-        Some(format!("+{digits}"))
-    } else if let Some(rest) = digits.strip_prefix("00") {
-        Some(format!("+{rest}"))
-    } else {
-        Some(digits)
-    }
-}
-
 fn is_email(s: &str) -> bool {
     let Some((user, host)) = s.split_once('@') else { return false };
     !user.is_empty() && host.contains('.') && !s.contains(char::is_whitespace) && !host.starts_with('.')
@@ -369,15 +350,6 @@ pub fn number_link(href: &str, text: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn phone_numbers_become_tel_targets_in_e164_where_they_parse() {
-        assert_eq!(telephone("+256 700 000 104").as_deref(), Some("+256700000104"));
-        assert_eq!(telephone("00256 (700) 000-104").as_deref(), Some("+256700000104"));
-        assert_eq!(telephone("0700 000 104").as_deref(), Some("0700000104"));
-        assert_eq!(telephone("call 0700"), None);
-        assert_eq!(telephone("2026"), None);
-    }
 
     #[test]
     fn addresses_and_numbers_inside_text_become_links() {

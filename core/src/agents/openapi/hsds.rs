@@ -1,0 +1,122 @@
+//! The `hsds` section: the Open Referral HSDS 3.0 API (docs/spec/api-spec.md#hsds). Items are
+//! described by the HSDS compiled schemas, which the document names rather than copies.
+
+use serde_json::{json, Value};
+
+use super::describe::{content, path, query, Description};
+use super::schemas::schema;
+use super::Facts;
+use crate::http::media;
+use crate::http::problem::ErrorCode::*;
+use crate::queries::hsds::{DEFAULT_PER_PAGE, MAX_PER_PAGE};
+
+/// Where the HSDS 3.0 compiled schemas are published.
+const SCHEMAS: &str = "https://github.com/openreferral/specification/tree/3.0/schema/compiled";
+
+/// `GET /api/hsds`.
+pub fn root(_: &Facts) -> Description {
+    Description::ok(content("The HSDS version, profile and this OpenAPI document.", media::JSON, schema("HsdsRoot")))
+}
+
+/// A paged list of items that `item` describes in words.
+fn page(item: &str, filters: Vec<Value>) -> Description {
+    let body = json!({"allOf": [schema("HsdsPage"), {"type": "object", "properties": {"contents": {"type": "array",
+        "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "format": "uuid"}}, "description": format!("An HSDS 3.0 {item} ({SCHEMAS}).")}}}}]});
+    Description::ok(content(&format!("A page of {item} items."), media::JSON, body))
+        .params(
+            [
+                query("page", "The page, from 1.", json!({"type": "integer", "minimum": 1, "default": 1}), false),
+                query(
+                    "per_page",
+                    "Items per page.",
+                    json!({"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE, "default": DEFAULT_PER_PAGE}),
+                    false,
+                ),
+            ]
+            .into_iter()
+            .chain(filters),
+        )
+        .errors(&[BadRequest])
+}
+
+fn uuid_filter(name: &str, description: &str) -> Value {
+    query(name, description, json!({"type": "string", "format": "uuid"}), false)
+}
+
+/// `GET /api/hsds/services`.
+pub fn services(_: &Facts) -> Description {
+    page(
+        "service_list",
+        vec![
+            query(
+                "search",
+                "Words the site's search finds in the service (at least 2 characters).",
+                json!({"type": "string", "minLength": 2}),
+                false,
+            ),
+            uuid_filter("taxonomy_term_id", "Only services with this taxonomy term."),
+            uuid_filter("taxonomy_id", "Only services with a term of this taxonomy."),
+            uuid_filter("organization_id", "Only services of this organization."),
+            query(
+                "modified_after",
+                "Only services modified after this date or RFC 3339 time.",
+                json!({"type": "string"}),
+                false,
+            ),
+        ],
+    )
+}
+
+/// `GET /api/hsds/organizations`.
+pub fn organizations(_: &Facts) -> Description {
+    page("organization_list", Vec::new())
+}
+
+/// `GET /api/hsds/service_at_locations`.
+pub fn service_at_locations(_: &Facts) -> Description {
+    page("service_at_location_list", Vec::new())
+}
+
+/// `GET /api/hsds/taxonomies`.
+pub fn taxonomies(_: &Facts) -> Description {
+    page("taxonomy", Vec::new())
+}
+
+/// `GET /api/hsds/taxonomy_terms`.
+pub fn taxonomy_terms(_: &Facts) -> Description {
+    page("taxonomy_term", vec![uuid_filter("taxonomy_id", "Only terms of this taxonomy.")])
+}
+
+/// `GET /api/hsds/<kind>/{name}`: one item by id.
+pub fn item(_: &Facts) -> Description {
+    let body = json!({"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "format": "uuid"}},
+        "description": format!("The item, fully nested, as the HSDS 3.0 compiled schema of its kind says ({SCHEMAS}).")});
+    Description::ok(content("One HSDS item.", media::JSON, body))
+        .params([path("name", "The item's id (a UUID, stable across builds).", json!({"type": "string"}))])
+        .errors(&[NotFound])
+}
+
+/// The HSDS section's component schemas.
+pub fn schemas() -> Value {
+    json!({
+        "HsdsRoot": {
+            "type": "object",
+            "required": ["version", "profile", "openapi_url"],
+            "properties": {
+                "version": {"type": "string", "enum": [crate::queries::hsds::VERSION]},
+                "profile": {"type": "string", "format": "uri"},
+                "openapi_url": {"type": "string"},
+            },
+        },
+        "HsdsPage": {
+            "type": "object",
+            "description": "The HSDS 3.0 page envelope.",
+            "required": ["total_items", "total_pages", "page_number", "size", "first_page", "last_page", "empty", "contents"],
+            "properties": {
+                "total_items": {"type": "integer"}, "total_pages": {"type": "integer"}, "page_number": {"type": "integer"},
+                "size": {"type": "integer"}, "first_page": {"type": "boolean"}, "last_page": {"type": "boolean"},
+                "empty": {"type": "boolean"}, "contents": {"type": "array", "items": {"type": "object"}},
+            },
+        },
+    })
+}
