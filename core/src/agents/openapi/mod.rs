@@ -5,6 +5,7 @@
 //! expressed as an OpenAPI path template.
 
 pub mod actions;
+pub mod calendar;
 pub mod collections;
 pub mod data;
 pub mod describe;
@@ -184,7 +185,7 @@ fn components() -> Value {
 }
 
 /// The document's sections, in reading order.
-const TAGS: [(&str, &str); 8] = [
+const TAGS: [(&str, &str); 9] = [
     (
         "collections",
         "The 19 content collections: listings with filters, sorting, fields and static pages, records, schemas.",
@@ -194,6 +195,7 @@ const TAGS: [(&str, &str); 8] = [
     ("actions", "Export, skills matching, community voices and visit bookings."),
     ("data", "Dashboard datasets, live weather and alerts, geolocation, deprecated analytics."),
     ("spatial", "Places as GeoJSON and CSV."),
+    ("calendar", "The events as iCalendar feeds, for calendar applications."),
     ("discovery", "The documents that describe the API: OpenAPI, API catalog, status, llms.txt, agent skills."),
     ("mcp", "The Model Context Protocol server for AI agents (its revisions: GET /mcp)."),
 ];
