@@ -103,6 +103,7 @@ fn api_catalog(site: &SiteConfig) -> Value {
     items.extend(COLLECTIONS.iter().map(|c| json!({"href": format!("{base}/api/{c}"), "title": description(c)})));
     items.push(json!({"href": format!("{base}/api/encyclopedia"), "title": "sourced encyclopedia entries"}));
     items.push(json!({"href": format!("{base}/mcp"), "title": "read-only MCP server"}));
+    items.push(json!({"href": format!("{base}/events.ics"), "title": "published events as iCalendar (RFC 5545)"}));
     let mut linkset = vec![
         json!({"anchor": format!("{base}/.well-known/api-catalog"), "item": items}),
         json!({
@@ -254,7 +255,9 @@ fn llms_txt(content: &Content, model: &Model) -> String {
     }
     out.push_str(&format!(
         "\n## Optional\n\n- [Search index]({base}/api/search-index.json): every record as slug, title, url, summary, tags, date\n\
-         - [News feed]({base}/api/rss): RSS 2.0\n- [Places]({base}/api/v1/spatial.json): GeoJSON{license}\n",
+         - [News feed]({base}/api/rss): RSS 2.0\n\
+         - [Events calendar]({base}/events.ics): iCalendar (RFC 5545) of every published event; one event at \
+         `{base}/events/<slug>.ics`\n- [Places]({base}/api/v1/spatial.json): GeoJSON{license}\n",
         license = if site.license.is_empty() { String::new() } else { format!(" ({})", site.license) }
     ));
     out
