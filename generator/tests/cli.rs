@@ -72,9 +72,9 @@ fn every_collection_has_a_listing_with_the_spec_envelope() {
 #[test]
 fn a_missing_collection_folder_is_an_empty_collection() {
     let out = build_fixture();
-    let jobs = json(&out.path().join("api/jobs.json"));
-    assert_eq!(jobs["count"], 0);
-    assert_eq!(jobs["data"]["jobs"], serde_json::json!([]));
+    let photos = json(&out.path().join("api/photos.json"));
+    assert_eq!(photos["count"], 0);
+    assert_eq!(photos["data"]["photos"], serde_json::json!([]));
 }
 
 #[test]
