@@ -76,7 +76,8 @@ def test_one_event_has_its_own_calendar_with_the_same_uid(client):
     assert list(events) == ["events/market-day@fixture.example.org"]
     whole = events_of(client.get("/events.ics").content)
     assert events["events/market-day@fixture.example.org"].to_ical() == whole["events/market-day@fixture.example.org"].to_ical()
-    assert client.get("/events/no-such-event.ics").status_code == 404
+    missing = client.get("/events/no-such-event.ics")
+    assert missing.status_code == 404 and missing.headers["Content-Type"] == "application/problem+json"
 
 
 def test_pages_link_the_calendars(client):
