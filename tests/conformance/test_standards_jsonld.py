@@ -85,6 +85,7 @@ def test_an_event_carries_its_times_and_place(client):
     assert data["eventStatus"] == "https://schema.org/EventScheduled"
     harvest = json_ld(client.get("/events/harvest-fair").text)
     assert harvest["startDate"] == "2026-08-15" and harvest["organizer"]["name"] == "Farmers' group"
+    assert harvest["image"] == f"{BASE}/media/pump.jpg", "the published picture, as an absolute URL"
 
 
 def test_a_job_without_a_place_is_at_the_settlement(client):

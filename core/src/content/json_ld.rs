@@ -144,24 +144,8 @@ impl Context<'_> {
             .then(|| json!({"@type": "Place", "name": name, "address": address}))
     }
 
-    /// The record's picture as an absolute URL.
-    fn image(&self, record: &Record) -> Option<Value> {
-        let src = match record.fields.get("image")? {
-            Value::String(s) => s.as_str(),
-            Value::Object(map) => map.get("src").and_then(Value::as_str)?,
-            _ => return None,
-        };
-        let src = src.trim();
-        if src.is_empty() {
-            return None;
-        }
-        if src.contains("://") {
-            return Some(json!(src));
-        }
-        Some(json!(format!("{}/{}", self.site.base(), src.trim_start_matches("../static/").trim_start_matches('/'))))
-    }
-
-    /// The JSON-LD of `record`, when its collection has a schema.org type.
+    /// The JSON-LD of `record`, when its collection has a schema.org type. Its `image` is the
+    /// caller's to add: only the build knows which pictures are published.
     pub fn record(&self, record: &Record) -> Option<Value> {
         let kind = type_of(&record.collection)?;
         let url = format!("{}{}", self.site.base(), record.url);
@@ -173,7 +157,6 @@ impl Context<'_> {
             [
                 ("inLanguage", Some(json!(language))),
                 ("description", description),
-                ("image", self.image(record)),
                 ("keywords", (!record.tags.is_empty()).then(|| json!(record.tags.join(", ")))),
             ],
         );

@@ -12,6 +12,7 @@ use portal_core::content::Record;
 use serde_json::Value;
 
 use super::output::{Group, OutFile};
+use super::pages::figure;
 use super::pages::navigation::collection_label;
 use crate::load::zone::Zone;
 use crate::load::Content;
@@ -74,5 +75,16 @@ pub fn json_ld_script(content: &Content, record: &Record) -> Option<String> {
     let offset = move |unix: i64| zone.map_or(0, |z| z.offset_at(unix));
     let zone_fn: Option<ZoneFn<'_>> = zone.is_some().then_some(&offset as ZoneFn<'_>);
     let context = json_ld::Context { site: &content.site, strings: &content.strings, zone: zone_fn };
-    context.record(record).map(|value| json_ld::script(&value))
+    let mut value = context.record(record)?;
+    // The picture the page shows (a published one), as an absolute URL.
+    if let Some(figure) = figure::image(record, &content.statics, figure::PAGE_SIZES) {
+        let src = figure["src"].as_str().unwrap_or_default();
+        let base = content.site.base();
+        value["image"] = Value::from(if src.starts_with('/') && !src.starts_with("//") {
+            format!("{base}{src}")
+        } else {
+            src.to_string()
+        });
+    }
+    Some(json_ld::script(&value))
 }
