@@ -305,12 +305,21 @@ pub fn warnings(record: &Record, site: &SiteConfig) -> Vec<String> {
         return Vec::new();
     }
     let kind = type_of(&record.collection).unwrap_or_default();
-    let hint = match record.collection.as_str() {
-        "jobs" => "summary, date and location (or site.yaml `address`)",
-        _ => "start (or date) and venue or location",
+    let fix = |property: &str| match property {
+        "description" => "a `summary` (or a body)",
+        "datePosted" => "a `date`",
+        "jobLocation" => "a `location` (or site.yaml `address`)",
+        "startDate" => "a `start` (or `date`)",
+        "location" => "a `venue` or `location`",
+        _ => "a `title`",
     };
     let names: Vec<String> = lacking.iter().map(|k| format!("`{k}`")).collect();
-    vec![format!("its schema.org {kind} lacks {} that search engines require: give it a {hint}", names.join(", "))]
+    let fixes: Vec<&str> = lacking.iter().map(|k| fix(k)).collect();
+    vec![format!(
+        "its schema.org {kind} lacks {}, which search engines require: add {}",
+        names.join(", "),
+        fixes.join(", ")
+    )]
 }
 
 #[cfg(test)]

@@ -130,7 +130,10 @@ fn standards_warnings(record: &Record, site: &SiteConfig, file: &str, text: &str
     use portal_core::content::{event, json_ld};
     let lines = key_lines(text);
     let line = |message: &str| {
-        let key = ["start", "end", "date"].into_iter().find(|k| message.contains(&format!("`{k}`")));
+        // The first key the message names.
+        let key =
+            ["start", "end", "date"].into_iter().filter_map(|k| Some((message.find(&format!("`{k}`"))?, k))).min();
+        let key = key.map(|(_, k)| k);
         key.and_then(|k| lines.get(k).copied()).unwrap_or(1)
     };
     let mut messages = if record.collection == "events" { event::problems(&record.fields) } else { Vec::new() };
