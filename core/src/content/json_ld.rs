@@ -139,7 +139,7 @@ impl Context<'_> {
         for (key, value) in self.site.address.iter().filter(|(k, _)| KEYS.contains(&k.as_str())) {
             address[key.as_str()] = json!(value);
         }
-        let name = self.site.address.get("name").unwrap_or(&self.site.title);
+        let name = self.site.address.get("addressLocality").unwrap_or(&self.site.title);
         (address.as_object().map_or(0, |a| a.len()) > 1)
             .then(|| json!({"@type": "Place", "name": name, "address": address}))
     }
