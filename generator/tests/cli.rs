@@ -72,9 +72,9 @@ fn every_collection_has_a_listing_with_the_spec_envelope() {
 #[test]
 fn a_missing_collection_folder_is_an_empty_collection() {
     let out = build_fixture();
-    let jobs = json(&out.path().join("api/jobs.json"));
-    assert_eq!(jobs["count"], 0);
-    assert_eq!(jobs["data"]["jobs"], serde_json::json!([]));
+    let photos = json(&out.path().join("api/photos.json"));
+    assert_eq!(photos["count"], 0);
+    assert_eq!(photos["data"]["photos"], serde_json::json!([]));
 }
 
 #[test]
@@ -638,4 +638,32 @@ fn a_template_error_names_the_template_file_and_line() {
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(stderr.contains("record.html:3: column"), "{stderr}");
     assert!(!stderr.contains("Error {"), "no debug dump: {stderr}");
+}
+
+#[test]
+fn odd_events_and_thin_jobs_are_warnings_naming_their_file_and_the_calendar_skips_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let content = dir.path();
+    for folder in ["events", "jobs"] {
+        std::fs::create_dir_all(content.join(folder)).expect("folders");
+    }
+    std::fs::write(content.join("site.yaml"), "title: T\nbase_url: https://t.example\ntimezone: Africa/Kampala\n")
+        .expect("site");
+    let odd = "---\ntitle: Odd\nvenue: Hall\nstart: next Tuesday\nend: [1, 2]\n---\n";
+    std::fs::write(content.join("events/odd.md"), odd).expect("event");
+    let local = "---\ntitle: Local\nvenue: Hall\nstart: 2026-12-05 08:00\nend: 2026-12-05T04:00:00Z\n---\n";
+    std::fs::write(content.join("events/local.md"), local).expect("event");
+    std::fs::write(content.join("jobs/thin.md"), "---\ntitle: Thin\n---\n").expect("job");
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(content, out.path());
+    assert!(built.status.success(), "warnings never stop a build: {}", String::from_utf8_lossy(&built.stderr));
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(stderr.contains("events/odd.md:4: warning: `start` cannot be read"), "{stderr}");
+    assert!(stderr.contains("events/odd.md:5: warning: `end` cannot be read"), "{stderr}");
+    assert!(stderr.contains("events/local.md:5: warning: `end` is before `start`"), "{stderr}");
+    assert!(stderr.contains("jobs/thin.md:1: warning: its schema.org JobPosting lacks `description`"), "{stderr}");
+    let feed = std::fs::read_to_string(out.path().join("events.ics")).expect("the feed");
+    assert!(!feed.contains("SUMMARY:Odd") && !out.path().join("events/odd.ics").exists());
+    // 08:00 in Kampala (UTC+3) is 05:00 UTC; the end before it is left out.
+    assert!(feed.contains("DTSTART:20261205T050000Z\r\n") && !feed.contains("DTEND"), "{feed}");
 }

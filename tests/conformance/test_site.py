@@ -185,9 +185,9 @@ def test_the_navigation_lists_the_collections_that_have_records(client):
     html = client.get("/").text
     nav = re.search(r'<nav aria-label="Main">(.*?)</nav>', html, re.S).group(1)
     links = re.findall(r'<a href="([^"]+)"', nav)
-    assert links == ["services.html", "resources.html", "events.html", "news.html", "profiles.html", "docs.html",
-                     "pages.html", "encyclopedia.html"]
-    assert 'href="jobs.html"' not in html, "an empty collection is not advertised"
+    assert links == ["services.html", "resources.html", "events.html", "jobs.html", "news.html", "courses.html",
+                     "profiles.html", "docs.html", "pages.html", "encyclopedia.html"]
+    assert 'href="photos.html"' not in html, "an empty collection is not advertised"
     assert '<a href="events.html" aria-current="page">' in client.get("/events").text
 
 

@@ -69,6 +69,11 @@ pub struct SiteConfig {
     /// (`Africa/Kampala`, its summer time kept); unset: each time in the offset it was written with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
+    /// Where the site's place is, as schema.org `PostalAddress` properties (`addressLocality`,
+    /// `addressRegion`, `addressCountry`...): the location of jobs that name none
+    /// (docs/standards.md#json-ld).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub address: std::collections::BTreeMap<String, String>,
     /// How slugs in front-matter values read on pages and in form choices (`zone-a: Zone A`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub labels: std::collections::BTreeMap<String, String>,

@@ -76,7 +76,7 @@ pub fn parse_content_date(text: &str) -> Result<DateTime, DateError> {
 
 /// A content date-time as RFC 3339 has it: `T` for a space, and seconds when only hours and
 /// minutes are written (`2026-05-01T18:30+03:00`, as people write it).
-fn rfc3339(text: &str) -> String {
+pub(crate) fn rfc3339(text: &str) -> String {
     let mut normalized = match text.as_bytes().get(10) {
         Some(b' ') => format!("{}T{}", &text[..10], &text[11..]),
         _ => text.to_string(),

@@ -49,7 +49,10 @@ pub async fn serve<P: Platform>(app: &State, platform: &P, request: &Request, pa
 /// 404 for `path`: the site's HTML page for people, a problem document for the API.
 pub async fn not_found_page<P: Platform>(app: &State, platform: &P, path: &str) -> Result<Response, Problem> {
     let problem = || Problem::not_found(format!("Nothing is published at {path}."));
-    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| !routing::is_api_path(path)) else {
+    // The site's 404 page answers paths of pages; a file of another route (an event's calendar)
+    // answers the problem document its OpenAPI description promises.
+    let page = routing::find(path).map_or(!routing::is_api_path(path), |(route, _)| route.tag == "pages");
+    let Some(file) = app.manifest().not_found_page.as_deref().filter(|_| page) else {
         return Err(problem());
     };
     match platform.read_file(file).await {

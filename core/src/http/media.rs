@@ -21,6 +21,8 @@ pub const GEOJSON: &str = "application/geo+json";
 pub const CSV: &str = "text/csv; charset=utf-8";
 /// Encyclopedia entries as schema.org JSON-LD.
 pub const JSON_LD: &str = "application/ld+json";
+/// Events as iCalendar (RFC 5545): `/events.ics` and `/events/<slug>.ics`.
+pub const CALENDAR: &str = "text/calendar; charset=utf-8";
 /// The OpenAPI document.
 pub const OPENAPI: &str = "application/openapi+json";
 /// The API catalog: a linkset (RFC 9264) with the profile of RFC 9727.
@@ -55,6 +57,7 @@ pub const BY_EXTENSION: &[(&str, &str)] = &[
     ("htm", "text/html; charset=utf-8"),
     ("html", "text/html; charset=utf-8"),
     ("ico", "image/x-icon"),
+    ("ics", CALENDAR),
     ("jpeg", "image/jpeg"),
     ("jpg", "image/jpeg"),
     ("js", "text/javascript; charset=utf-8"),

@@ -24,6 +24,9 @@ enum Segment {
     Name,
     /// `{slug+}` as the last segment: the rest of the path, one or more segments.
     Rest,
+    /// `{slug+}.<extension>` as the last segment (`/events/{slug+}.ics`): the rest of the path
+    /// ending in `.<extension>`, the slug without it.
+    RestWith(&'static str),
 }
 
 /// A route with its pattern split.
@@ -61,6 +64,7 @@ fn segments(pattern: &'static str) -> Vec<Segment> {
             "{collection}" => Segment::Collection,
             "{name}" => Segment::Name,
             "{slug+}" if i == last => Segment::Rest,
+            part if i == last && part.starts_with("{slug+}.") => Segment::RestWith(&part["{slug+}".len()..]),
             literal => Segment::Literal(literal),
         })
         .collect()
@@ -123,11 +127,17 @@ fn matches(segments: &[Segment], path: &str) -> Option<Params> {
     let mut rest = Some(path);
     for segment in segments {
         let remaining = rest?;
-        if *segment == Segment::Rest {
-            if remaining.split('/').any(str::is_empty) {
+        let (is_rest, suffix) = match segment {
+            Segment::Rest => (true, ""),
+            Segment::RestWith(suffix) => (true, *suffix),
+            _ => (false, ""),
+        };
+        if is_rest {
+            let slug = remaining.strip_suffix(suffix)?;
+            if slug.split('/').any(str::is_empty) {
                 return None;
             }
-            params.slug = Some(remaining.to_string());
+            params.slug = Some(slug.to_string());
             return Some(params);
         }
         let (head, tail) = match remaining.split_once('/') {

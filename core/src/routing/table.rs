@@ -6,7 +6,9 @@
 //! segment) and `{slug+}` (one or more segments, for nested slugs).
 
 use crate::agents::openapi::describe::Describe;
-use crate::agents::openapi::{actions, collections, data, discovery, encyclopedia, hsds, mcp, ogc, search, spatial};
+use crate::agents::openapi::{
+    actions, calendar, collections, data, discovery, encyclopedia, hsds, mcp, ogc, search, spatial,
+};
 use crate::queries::hsds::Kind;
 
 /// Which handler answers a dynamic operation.
@@ -191,7 +193,7 @@ pub struct Route {
 }
 
 use crate::http::media::{
-    self, API_CATALOG, CSV, GEOJSON, HTML, JSON, JSON_LD, MARKDOWN, OPENAPI, RSS, SCHEMA_JSON, TEXT,
+    self, API_CATALOG, CALENDAR, CSV, GEOJSON, HTML, JSON, JSON_LD, MARKDOWN, OPENAPI, RSS, SCHEMA_JSON, TEXT,
 };
 
 /// A JSON file at `<path>.json`.
@@ -704,6 +706,17 @@ pub const ROUTES: &[Route] = &[
         "discovery",
         [doc(get("getLlmsTxt", "Plain-text summary for language models.", AS_IS, TEXT), discovery::llms_txt)]
     ),
+    // iCalendar feeds of the events (docs/spec/api-spec.md#calendar), before the pages' patterns.
+    route!(
+        "/events.ics",
+        "calendar",
+        [doc(get("getEventsCalendar", "Every published event as iCalendar.", AS_IS, CALENDAR), calendar::feed)]
+    ),
+    route!(
+        "/events/{slug+}.ics",
+        "calendar",
+        [doc(get("getEventCalendar", "One event as iCalendar.", AS_IS, CALENDAR), calendar::event)]
+    ),
     route!("/", "pages", [page("getHomePage", "The home page.")]),
     route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
     route!(
@@ -934,6 +947,8 @@ mod tests {
         assert_eq!(pattern_of("/api/nonsense"), None);
         assert_eq!(pattern_of("/about/team"), Some("/{slug+}"));
         assert_eq!(pattern_of("/news/x"), Some("/{collection}/{slug+}"));
+        assert_eq!(pattern_of("/events/market-day.ics"), Some("/events/{slug+}.ics"));
+        assert_eq!(pattern_of("/events/.ics"), Some("/{collection}/{slug+}"), "a slug is not empty");
         assert_eq!(pattern_of("/"), Some("/"));
         assert_eq!(pattern_of("/api/news/a//b"), None);
         assert_eq!(pattern_of("/news/page/2"), Some("/{collection}/page/{name}"));
@@ -962,6 +977,8 @@ mod tests {
             ("/about/team", "about/team.html", media::HTML),
             ("/media/well.jpg", "media/well.jpg", "image/jpeg"),
             ("/sitemap.xml", "sitemap.xml", media::XML),
+            ("/events.ics", "events.ics", media::CALENDAR),
+            ("/events/a/b.ics", "events/a/b.ics", media::CALENDAR),
         ];
         for (path, file, media) in cases {
             assert_eq!(output(path), Some((file.to_string(), media)), "{path}");

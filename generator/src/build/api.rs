@@ -10,6 +10,7 @@ use portal_core::http::envelope;
 use rayon::prelude::*;
 use serde_json::Value;
 
+use super::calendar;
 use super::output::{Group, OutFile};
 use crate::load::Content;
 
@@ -52,9 +53,14 @@ pub fn files(content: &Content) -> Result<Vec<OutFile>> {
         .par_iter()
         .map(|(name, records)| {
             let items: Vec<Value> = records.iter().map(Record::to_json).collect();
-            let mut files = listing(name, items, &content.site)?;
+            let mut files = Vec::new();
+            if *name == calendar::EVENTS {
+                files.push(calendar::feed(content, &items)?);
+            }
+            files.extend(listing(name, items, &content.site)?);
             for record in records {
                 files.push(detail_file(record)?);
+                files.extend(calendar::event_file(content, record)?);
             }
             Ok(files)
         })

@@ -45,8 +45,13 @@ const COVERED_BY_ALL: [&str; 2] = ["html", STATIC_FILES];
 
 /// Rules for the files of records and entries whose type a CDN would not infer from the extension
 /// (the other files of record-scale groups are HTML, markdown and JSON).
-const RECORD_RULES: &[(&str, &str)] =
-    &[("/api/schemas/*", media::SCHEMA_JSON), ("/api/encyclopedia/*.jsonld", media::JSON_LD)];
+const RECORD_RULES: &[(&str, &str)] = &[
+    ("/api/schemas/*", media::SCHEMA_JSON),
+    ("/api/encyclopedia/*.jsonld", media::JSON_LD),
+    // The events' calendars, made with the events' records (docs/standards.md#icalendar).
+    ("/events.ics", media::CALENDAR),
+    ("/events/*.ics", media::CALENDAR),
+];
 
 /// The `_headers` file for `manifest`. `routes` are the URLs that may need a rule of their own:
 /// every URL but those of records, entries, listings and tags, covered by [`RECORD_RULES`].

@@ -107,6 +107,7 @@ fn api_catalog(site: &SiteConfig) -> Value {
     items.push(json!({"href": format!("{base}/api/ogc"), "title": "places as OGC API - Features"}));
     // The services as Open Referral HSDS 3.0 (docs/standards.md#hsds).
     items.push(json!({"href": format!("{base}/api/hsds"), "title": "services as Open Referral HSDS 3.0"}));
+    items.push(json!({"href": format!("{base}/events.ics"), "title": "published events as iCalendar (RFC 5545)"}));
     let mut linkset = vec![
         json!({"anchor": format!("{base}/.well-known/api-catalog"), "item": items}),
         json!({
@@ -272,7 +273,9 @@ fn llms_txt(content: &Content, model: &Model) -> String {
     }
     out.push_str(&format!(
         "\n## Optional\n\n- [Search index]({base}/api/search-index.json): every record as slug, title, url, summary, tags, date\n\
-         - [News feed]({base}/api/rss): RSS 2.0\n- [Places]({base}/api/v1/spatial.json): GeoJSON{license}\n",
+         - [News feed]({base}/api/rss): RSS 2.0\n\
+         - [Events calendar]({base}/events.ics): iCalendar (RFC 5545) of every published event; one event at \
+         `{base}/events/<slug>.ics`\n- [Places]({base}/api/v1/spatial.json): GeoJSON{license}\n",
         license = if site.license.is_empty() { String::new() } else { format!(" ({})", site.license) }
     ));
     out

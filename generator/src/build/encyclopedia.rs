@@ -1,7 +1,7 @@
 //! The encyclopedia as files (docs/spec/api-spec.md#encyclopedia): each entry's detail and its JSON-LD (a schema.org
 //! `Article` citing its sources), plus the catalog the list, facets and suggestions read.
 
-use portal_core::content::{Entry, SiteConfig};
+use portal_core::content::{json_ld, Entry, SiteConfig};
 use portal_core::http::envelope::success;
 use portal_core::queries::encyclopedia::CATALOG_FILE;
 use rayon::prelude::*;
@@ -23,46 +23,6 @@ pub fn list_item(entry: &Entry) -> Value {
     item
 }
 
-/// The schema.org `Article` of an entry, with absolute URLs under the site's base URL.
-pub fn json_ld(entry: &Entry, site: &SiteConfig) -> Value {
-    let record = &entry.record;
-    let url = format!("{}{}", site.base(), record.url);
-    let mut article = json!({
-        "@context": "https://schema.org",
-        "@type": "Article",
-        "@id": url,
-        "url": url,
-        "headline": record.title,
-        "name": record.title,
-        "inLanguage": entry.language.clone().unwrap_or_else(|| site.language.clone()),
-        "citation": entry.sources.iter().map(|source| {
-            let mut work = json!({"@type": "CreativeWork", "name": source.title, "url": source.url});
-            if let Some(publisher) = &source.publisher {
-                work["publisher"] = json!({"@type": "Organization", "name": publisher});
-            }
-            if let Some(date) = &source.date {
-                work["datePublished"] = json!(date);
-            }
-            work
-        }).collect::<Vec<_>>(),
-        "isPartOf": {"@type": "WebSite", "name": site.title, "url": site.base()},
-    });
-    let extra = [
-        ("description", record.summary.clone().map(Value::from)),
-        ("dateModified", record.updated.or(record.date).map(|d| Value::from(d.date()))),
-        ("about", record.category.clone().map(|c| json!({"@type": "Thing", "name": c}))),
-        ("keywords", (!record.tags.is_empty()).then(|| json!(record.tags))),
-        ("alternateName", (!entry.aliases.is_empty()).then(|| json!(entry.aliases))),
-        ("license", portal_core::content::license::parse(&site.license).and_then(|l| l.url).map(Value::from)),
-    ];
-    for (key, value) in extra {
-        if let Some(value) = value {
-            article[key] = value;
-        }
-    }
-    article
-}
-
 /// Every entry's detail and JSON-LD, and the catalog (`{"entries": [...]}`, from the cards).
 pub fn files(content: &Content, model: &Model) -> anyhow::Result<Vec<OutFile>> {
     let pairs: Vec<[OutFile; 2]> =
@@ -79,8 +39,11 @@ pub fn entry_files(entry: &Entry, site: &SiteConfig) -> anyhow::Result<[OutFile;
     let source = &entry.record.file;
     let files = [
         OutFile::at(format!("/api/encyclopedia/{slug}"), detail.to_string().into_bytes())?.from_source(source),
-        OutFile::at(format!("/api/encyclopedia/{slug}/jsonld"), json_ld(entry, site).to_string().into_bytes())?
-            .from_source(source),
+        OutFile::at(
+            format!("/api/encyclopedia/{slug}/jsonld"),
+            json_ld::article(entry, site).to_string().into_bytes(),
+        )?
+        .from_source(source),
     ];
     Ok(files.map(|f| f.in_group(Group::Encyclopedia)))
 }

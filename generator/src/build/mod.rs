@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod api;
+pub mod calendar;
 pub mod cdn;
 pub mod collisions;
 pub mod data;

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use portal_core::dist::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
 use portal_core::http::cache_control::{is_fingerprinted, IMMUTABLE, NO_STORE};
 use portal_core::http::headers::common;
-use portal_core::http::media::{JSON_LD, SCHEMA_JSON};
+use portal_core::http::media::{CALENDAR, JSON_LD, SCHEMA_JSON};
 use portal_core::http::problem::Problem;
 use portal_core::routing::is_api_path;
 
@@ -55,6 +55,7 @@ pub fn snippet(manifest: &Manifest, routes: &Routes) -> OutFile {
          location / {{\n    types {{ }} default_type \"text/html; charset=utf-8\";{common}{html_headers}\n    \
          try_files $uri.html $uri $uri/ =404;\n}}\n\
          location ~ \\.md$ {{ types {{ }} default_type \"text/markdown; charset=utf-8\"; }}\n\
+         location ~ \\.ics$ {{ types {{ }} default_type \"{CALENDAR}\"; }}\n\
          location /api/ {{\n    types {{ }} default_type application/json;\n    \
          try_files $uri.json $uri =404;\n    error_page 404 = @api_not_found;\n}}\n\
          location ^~ /api/schemas/ {{ types {{ }} default_type \"{SCHEMA_JSON}\"; try_files $uri =404; \

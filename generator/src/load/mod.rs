@@ -195,7 +195,15 @@ pub fn load_files(site: &Content, files: &[(&str, PathBuf)]) -> Result<Vec<One>,
                 encyclopedia::load_one(&site.root, path, &site.statics, allow, &mut warnings).map(Loaded::Entry)?
             } else {
                 let dir = site.root.join(collection);
-                Loaded::Record(records::load_checked(collection, &dir, path, &site.statics, allow, &mut warnings)?)
+                Loaded::Record(records::load_checked(
+                    collection,
+                    &dir,
+                    path,
+                    &site.statics,
+                    allow,
+                    Some(&site.site),
+                    &mut warnings,
+                )?)
             };
             let record = match &mut loaded {
                 Loaded::Record(record) => record,
@@ -243,7 +251,15 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
         .map(|(collection, path)| {
             let file = path.display().to_string();
             let mut found = Vec::new();
-            let result = records::load_checked(collection, &root.join(collection), path, statics, allow, &mut found);
+            let result = records::load_checked(
+                collection,
+                &root.join(collection),
+                path,
+                statics,
+                allow,
+                site.as_ref(),
+                &mut found,
+            );
             bar.inc(1);
             (COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0), result, file, found)
         })

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use portal_core::content::did_you_mean::near_miss;
-use portal_core::content::{ContentError, Issue, Record, KNOWN_KEYS};
+use portal_core::content::{ContentError, Issue, Record, SiteConfig, KNOWN_KEYS};
 use serde_json::{Map, Value};
 
 use super::front_matter::{self, key_lines};
@@ -96,13 +96,15 @@ pub fn read_text(path: &Path) -> Result<String, ContentError> {
 
 /// Loads one record file of `collection` (every problem of the file), then checks its images
 /// against `static/` (errors with the record's own, warnings pushed into `warnings`). `allow`
-/// lists the front-matter keys the site keeps although they look like typos.
+/// lists the front-matter keys the site keeps although they look like typos; with the `site`'s
+/// settings, what the calendar and JSON-LD cannot use is a warning too.
 pub fn load_checked(
     collection: &str,
     collection_dir: &Path,
     path: &Path,
     statics: &StaticFiles,
     allow: &[String],
+    site: Option<&SiteConfig>,
     warnings: &mut Vec<ContentError>,
 ) -> Result<Record, Vec<ContentError>> {
     let file = path.display().to_string();
@@ -111,10 +113,33 @@ pub fn load_checked(
     let record = parse(collection, &path_slug(collection_dir, path), &file, format, &text, allow)?;
     let mut errors = Vec::new();
     images::check(&record, path, &text, statics, &mut errors, warnings);
+    if let Some(site) = site {
+        standards_warnings(&record, site, &file, &text, warnings);
+    }
     if errors.is_empty() {
         Ok(record)
     } else {
         Err(errors)
+    }
+}
+
+/// What the calendar feeds and the schema.org JSON-LD cannot make of a record (an event's times
+/// they cannot read; a job or event without what search engines require): warnings on the line
+/// of the key at fault, never errors (docs/standards.md).
+fn standards_warnings(record: &Record, site: &SiteConfig, file: &str, text: &str, warnings: &mut Vec<ContentError>) {
+    use portal_core::content::{event, json_ld};
+    let lines = key_lines(text);
+    let line = |message: &str| {
+        // The first key the message names.
+        let key =
+            ["start", "end", "date"].into_iter().filter_map(|k| Some((message.find(&format!("`{k}`"))?, k))).min();
+        let key = key.map(|(_, k)| k);
+        key.and_then(|k| lines.get(k).copied()).unwrap_or(1)
+    };
+    let mut messages = if record.collection == "events" { event::problems(&record.fields) } else { Vec::new() };
+    messages.extend(json_ld::warnings(record, site));
+    for message in messages {
+        warnings.push(ContentError::new(file, line(&message), message));
     }
 }
 

@@ -26,10 +26,10 @@ fn a_listing_has_the_envelope_and_every_published_record() {
 
 #[test]
 fn an_empty_collection_still_answers_the_envelope() {
-    let body = json(&Site::new().get("/api/jobs"));
+    let body = json(&Site::new().get("/api/photos"));
     assert_eq!(body["status"], "success");
     assert_eq!(body["count"], 0);
-    assert_eq!(body["data"]["jobs"], json!([]));
+    assert_eq!(body["data"]["photos"], json!([]));
 }
 
 #[test]

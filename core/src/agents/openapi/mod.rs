@@ -5,6 +5,7 @@
 //! expressed as an OpenAPI path template.
 
 pub mod actions;
+pub mod calendar;
 pub mod collections;
 pub mod data;
 pub mod describe;
@@ -186,7 +187,7 @@ fn components() -> Value {
 }
 
 /// The document's sections, in reading order.
-const TAGS: [(&str, &str); 9] = [
+const TAGS: [(&str, &str); 10] = [
     (
         "collections",
         "The 19 content collections: listings with filters, sorting, fields and static pages, records, schemas.",
@@ -197,6 +198,7 @@ const TAGS: [(&str, &str); 9] = [
     ("data", "Dashboard datasets, live weather and alerts, geolocation, deprecated analytics."),
     ("spatial", "Places as GeoJSON and CSV, and as OGC API - Features."),
     ("hsds", "The services as Open Referral HSDS 3.0: services, organizations, places, taxonomies."),
+    ("calendar", "The events as iCalendar feeds, for calendar applications."),
     ("discovery", "The documents that describe the API: OpenAPI, API catalog, status, llms.txt, agent skills."),
     ("mcp", "The Model Context Protocol server for AI agents (its revisions: GET /mcp)."),
 ];

@@ -12,11 +12,11 @@ use tera::Context;
 
 use super::record::{lang_attributes, terms, Translations};
 use super::{body, figure, page, Renderer};
-use crate::build::encyclopedia::json_ld;
 use crate::build::model::Card;
 use crate::build::output::{Group, OutFile};
 use crate::sanitize::markdown::{escape, link};
 use crate::sanitize::twin_body;
+use portal_core::content::json_ld;
 
 /// The pages of `entries` and the index, in the encyclopedia's group.
 pub fn pages(r: &Renderer, entries: &[&Entry], translations: &Translations) -> Result<Vec<OutFile>> {
@@ -57,7 +57,7 @@ fn entry_page(
     context.insert("body", &body::prepare(record.html.as_deref().unwrap_or(""), r.strings(), &r.content.statics));
     context.insert("related", &related);
     context.insert("updated", &record.updated.or(record.date).map(|d| d.date()));
-    context.insert("jsonld", &json_ld(entry, &r.content.site).to_string().replace("</", "<\\/"));
+    context.insert("jsonld", &json_ld::script(&json_ld::article(entry, &r.content.site)));
     let html = r.render("entry.html", Some(&record.url), context)?;
     let mut md = format!("# {}\n\n", escape(&record.title));
     if let Some(summary) = &record.summary {

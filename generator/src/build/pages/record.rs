@@ -17,6 +17,7 @@ use tera::Context;
 
 use super::navigation::collection_label;
 use super::{body, facts, figure, page, Renderer};
+use crate::build::calendar;
 use crate::build::model::Model;
 use crate::build::output::OutFile;
 use crate::sanitize::markdown::{escape, link};
@@ -212,6 +213,8 @@ pub fn render(r: &Renderer, record: &Record, translations: &Translations) -> Res
     context.insert("api_url", &api_url);
     context.insert("parent_url", &parent_url);
     context.insert("parent_label", &parent_label);
+    context.insert("jsonld", &calendar::json_ld_script(r.content, record));
+    context.insert("ics_url", &calendar::has_file(record).then(|| calendar::event_url(record)));
     let html = r.render("record.html", Some(&record.url), context)?;
     Ok((html, markdown(r, record, &facts, &api_url)))
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::state::Output;
 use crate::build::output::{Group, OutFile};
 use crate::build::pages::{self, entry, listing, record::Translations, taxonomy, Key, Paged, Renderer};
-use crate::build::{api, encyclopedia};
+use crate::build::{api, calendar, encyclopedia};
 
 /// A group made again: the files rendered now, and the last build's outputs that stand.
 #[derive(Debug, Default)]
@@ -77,10 +77,14 @@ pub fn collection(
     let mut made = Made { kept: standing(old, &rendered, changed, gone), ..Made::default() };
     for record in records {
         made.files.push(api::detail_file(record)?);
+        made.files.extend(calendar::event_file(r.content, record)?);
     }
     made.files.extend(pages::record_pages(r, records, &Translations::of(r.model))?);
     if changed {
         let items = items(r, name, records, out)?;
+        if name == calendar::EVENTS {
+            made.files.push(calendar::feed(r.content, &items)?);
+        }
         made.files.extend(api::listing(name, items.clone(), &r.content.site)?);
         made.items = Some(items);
         let keep = keeper(old);

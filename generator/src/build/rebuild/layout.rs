@@ -22,6 +22,13 @@ pub struct Patch {
     pub remove: Vec<String>,
 }
 
+/// The parts the last build split `file` into, by its index in `out` (none when unreadable).
+fn last_parts(out: &Path, file: &str) -> Vec<String> {
+    let index = std::fs::read(out.join(parts::index_file(file))).unwrap_or_default();
+    let index: serde_json::Value = serde_json::from_slice(&index).unwrap_or_default();
+    index["parts"].as_array().into_iter().flatten().filter_map(|p| p.as_str().map(str::to_string)).collect()
+}
+
 /// The layout after `written` (files whose bytes are new, with those bytes) and `removed` (files
 /// gone), updating `upload`. `None` when the change is too large for a patch (the build's
 /// packing or pack spacing would change): then only a clean build will do.
@@ -38,7 +45,13 @@ pub fn patch(
         let old_parts = split.remove(&file.file);
         if parts::splits(&file.file, file.bytes.len(), layout.split_over) {
             let part_bytes = layout.split_over.clamp(1, parts::PART_BYTES);
-            for (name, bytes) in parts::split(&file.file, &file.bytes, part_bytes) {
+            let new_parts = parts::split(&file.file, &file.bytes, part_bytes);
+            if old_parts {
+                // A file that shrank leaves fewer parts: the last build's others go.
+                let names: BTreeSet<&str> = new_parts.iter().map(|(name, _)| name.as_str()).collect();
+                patch.remove.extend(last_parts(out, &file.file).into_iter().filter(|p| !names.contains(p.as_str())));
+            }
+            for (name, bytes) in new_parts {
                 patch.write.push(OutFile::internal(name, bytes).in_group(Group::Layout));
             }
             split.insert(file.file.clone());

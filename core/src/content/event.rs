@@ -1,0 +1,239 @@
+//! What a record says about when and where something happens, read the one way the calendar
+//! feeds and the schema.org JSON-LD share (docs/standards.md#icalendar): `start`/`end` (else
+//! `date`) as a day or an instant, the place (`venue`, `location`, `zone`), coordinates, status.
+//!
+//! Every front-matter shape is tolerated: a value that cannot be read is left out, and
+//! [`problems`] says why so the loader can warn naming the file. Times without an offset are in
+//! the site's zone, given as a function because the zone database is the generator's.
+
+use serde_json::{Map, Value};
+use time::format_description::well_known::Rfc3339;
+use time::macros::format_description;
+use time::{Date, OffsetDateTime, PrimitiveDateTime, UtcOffset};
+
+use crate::content::time::{parse_date, rfc3339};
+use crate::content::SiteConfig;
+use crate::pages::i18n::Strings;
+
+/// The site's offset from UTC, in minutes, at an instant (Unix seconds).
+pub type ZoneFn<'a> = &'a dyn Fn(i64) -> i32;
+
+/// When something starts or ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    /// A whole day (`2026-10-03`).
+    Day(Date),
+    /// An instant, with the offset it is shown in (minutes from UTC).
+    At {
+        /// Unix seconds.
+        unix: i64,
+        /// The offset it was written with, or the site zone's then.
+        offset: i32,
+    },
+    /// A time of day without an offset on a site that names no zone (a "floating" time).
+    Floating(PrimitiveDateTime),
+}
+
+impl Moment {
+    /// Reads a content date or date-time: `YYYY-MM-DD`, RFC 3339 (seconds optional, a space for
+    /// the `T`), or a date-time without an offset, which is in `zone` (else floating).
+    pub fn parse(text: &str, zone: Option<ZoneFn<'_>>) -> Option<Moment> {
+        let text = text.trim();
+        if text.len() <= 10 {
+            return parse_date(text).ok().map(Moment::Day);
+        }
+        let normalized = rfc3339(text);
+        if let Ok(at) = OffsetDateTime::parse(&normalized, &Rfc3339) {
+            return Some(Moment::At { unix: at.unix_timestamp(), offset: i32::from(at.offset().whole_minutes()) });
+        }
+        let naive = normalized.split('.').next().unwrap_or(&normalized);
+        let naive =
+            PrimitiveDateTime::parse(naive, format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]"))
+                .ok()?;
+        let Some(zone) = zone else { return Some(Moment::Floating(naive)) };
+        let as_utc = naive.assume_utc().unix_timestamp();
+        // The zone's offset at the local time read as UTC, then at the instant that gives: right
+        // on both sides of a change of summer time but the hour it skips.
+        let first = zone(as_utc);
+        let offset = zone(as_utc - i64::from(first) * 60);
+        Some(Moment::At { unix: as_utc - i64::from(offset) * 60, offset })
+    }
+
+    /// Unix seconds (a day and a floating time read as UTC), for ordering and stamps.
+    pub fn unix(self) -> i64 {
+        match self {
+            Moment::Day(date) => date.midnight().assume_utc().unix_timestamp(),
+            Moment::At { unix, .. } => unix,
+            Moment::Floating(naive) => naive.assume_utc().unix_timestamp(),
+        }
+    }
+
+    /// ISO 8601 as schema.org reads it: `2026-10-03`, `2026-12-05T08:00:00+03:00`, or a local time.
+    pub fn iso(self) -> String {
+        match self {
+            Moment::Day(date) => date.format(format_description!("[year]-[month]-[day]")).unwrap_or_default(),
+            Moment::At { unix, offset } => {
+                let zone = UtcOffset::from_whole_seconds(offset * 60).unwrap_or(UtcOffset::UTC);
+                let at = OffsetDateTime::from_unix_timestamp(unix).map(|at| at.to_offset(zone));
+                at.ok().and_then(|at| at.format(&Rfc3339).ok()).unwrap_or_default()
+            }
+            Moment::Floating(naive) => {
+                naive.format(format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]")).unwrap_or_default()
+            }
+        }
+    }
+}
+
+/// When an event happens: its start, and its end when it has a readable one not before the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct When {
+    /// `start`, else `date`.
+    pub start: Moment,
+    /// `end`.
+    pub end: Option<Moment>,
+}
+
+fn text<'a>(fields: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    fields.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The record's times (see [`When`]); `None` when neither `start` nor `date` can be read.
+pub fn when(fields: &Map<String, Value>, zone: Option<ZoneFn<'_>>) -> Option<When> {
+    let read = |key: &str| text(fields, key).and_then(|t| Moment::parse(t, zone));
+    let start = read("start").or_else(|| read("date"))?;
+    let end = read("end").filter(|end| end.unix() >= start.unix());
+    Some(When { start, end })
+}
+
+/// The first of `keys` the record has as text, or as the `name` of a mapping.
+pub fn named<'a>(fields: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
+    keys.iter().find_map(|key| match fields.get(*key) {
+        Some(Value::String(s)) => Some(s.trim()).filter(|s| !s.is_empty()),
+        Some(Value::Object(map)) => text(map, "name"),
+        _ => None,
+    })
+}
+
+/// Where it happens, on one line: its `venue` (else its location's name or address) and its zone
+/// as the site labels it.
+pub fn place(fields: &Map<String, Value>, site: &SiteConfig, strings: &Strings) -> Option<String> {
+    let location = fields.get("location");
+    let inner = location.and_then(Value::as_object);
+    let name = text(fields, "venue")
+        .or_else(|| location.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()))
+        .or_else(|| inner.and_then(|l| text(l, "name").or_else(|| text(l, "address"))))
+        .or_else(|| text(fields, "address"));
+    let zone = inner.and_then(|l| text(l, "zone")).or_else(|| text(fields, "zone"));
+    let zone = zone.map(|z| site.label(z, strings).unwrap_or(z));
+    match (name, zone) {
+        (Some(name), Some(zone)) if !name.contains(zone) => Some(format!("{name}, {zone}")),
+        (Some(name), _) => Some(name.to_string()),
+        (None, zone) => zone.map(str::to_string),
+    }
+}
+
+/// Latitude and longitude in degrees, from `location` (or the record itself): `latitude` and
+/// `longitude`, or `lat` with `lon`/`lng`; `None` unless both are numbers in range.
+pub fn geo(fields: &Map<String, Value>) -> Option<(f64, f64)> {
+    let from = |map: &Map<String, Value>| {
+        let number = |keys: &[&str]| keys.iter().find_map(|k| map.get(*k).and_then(Value::as_f64));
+        let (lat, lon) = (number(&["latitude", "lat"])?, number(&["longitude", "lon", "lng"])?);
+        ((-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lon)).then_some((lat, lon))
+    };
+    fields.get("location").and_then(Value::as_object).and_then(from).or_else(|| from(fields))
+}
+
+/// What the record says of its going ahead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// `status: cancelled` (or `canceled`).
+    Cancelled,
+    /// `status: postponed`.
+    Postponed,
+    /// `status: rescheduled`.
+    Rescheduled,
+}
+
+/// The record's `status`, when it is one of [`Status`].
+pub fn status(fields: &Map<String, Value>) -> Option<Status> {
+    match text(fields, "status")?.to_ascii_lowercase().as_str() {
+        "cancelled" | "canceled" => Some(Status::Cancelled),
+        "postponed" => Some(Status::Postponed),
+        "rescheduled" => Some(Status::Rescheduled),
+        _ => None,
+    }
+}
+
+/// What the feeds cannot read of an event, phrased for its author (the build warns with them).
+pub fn problems(fields: &Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    let readable = |key: &str| fields.get(key).and_then(Value::as_str).and_then(|t| Moment::parse(t, None));
+    for key in ["start", "end"] {
+        if fields.get(key).is_some_and(|v| !v.is_null()) && readable(key).is_none() {
+            out.push(format!(
+                "`{key}` cannot be read as a date or time (write 2026-12-05 or 2026-12-05T08:00:00+03:00): \
+                 the calendar and JSON-LD leave it out"
+            ));
+        }
+    }
+    if readable("start").is_none() && readable("date").is_none() {
+        out.push("the event has no readable `start` or `date`: it is left out of the calendar feed".into());
+    }
+    if let (Some(start), Some(end)) = (readable("start").or_else(|| readable("date")), readable("end")) {
+        if end.unix() < start.unix() {
+            out.push("`end` is before `start`: the calendar and JSON-LD leave it out".into());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn fields(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn times_with_an_offset_are_instants_and_plain_dates_days() {
+        let at = Moment::parse("2026-12-05T08:00+03:00", None).expect("a time");
+        assert_eq!(at, Moment::At { unix: 1_796_446_800, offset: 180 });
+        assert_eq!(at.iso(), "2026-12-05T08:00:00+03:00");
+        assert!(matches!(Moment::parse("2026-10-03", None), Some(Moment::Day(_))));
+        assert_eq!(Moment::parse("2026-02-30", None), None);
+        assert_eq!(Moment::parse("soon", None), None);
+    }
+
+    #[test]
+    fn times_without_an_offset_are_in_the_site_zone_else_floating() {
+        let kampala = |_: i64| 180;
+        let at = Moment::parse("2026-12-05 08:00", Some(&kampala)).expect("a time");
+        assert_eq!(at, Moment::At { unix: 1_796_446_800, offset: 180 });
+        let floating = Moment::parse("2026-12-05T08:00:00", None).expect("a time");
+        assert_eq!(floating.iso(), "2026-12-05T08:00:00");
+    }
+
+    #[test]
+    fn an_end_before_the_start_is_dropped_and_said() {
+        let record = fields(json!({"start": "2026-12-05T10:00:00Z", "end": "2026-12-05T09:00:00Z"}));
+        assert_eq!(when(&record, None).and_then(|w| w.end), None);
+        assert_eq!(problems(&record).len(), 1);
+        let odd = fields(json!({"start": 2026, "end": "tomorrow"}));
+        assert_eq!(problems(&odd).len(), 3, "{:?}", problems(&odd));
+    }
+
+    #[test]
+    fn places_and_coordinates_take_every_shape() {
+        let site = SiteConfig::default();
+        let strings = Strings::default();
+        let record = fields(json!({"venue": "Market square", "zone": "zone-b"}));
+        assert_eq!(place(&record, &site, &strings).as_deref(), Some("Market square, zone-b"));
+        let mapping = fields(json!({"location": {"name": "Hall", "lat": 1.5, "lng": 30.0}}));
+        assert_eq!(place(&mapping, &site, &strings).as_deref(), Some("Hall"));
+        assert_eq!(geo(&mapping), Some((1.5, 30.0)));
+        assert_eq!(geo(&fields(json!({"location": {"latitude": 91.0, "longitude": 0.0}}))), None);
+        assert_eq!(status(&fields(json!({"status": "Canceled"}))), Some(Status::Cancelled));
+    }
+}
