@@ -96,10 +96,13 @@ pub fn parse_hit_value(value: &str) -> Option<(&str, &str, &str)> {
     Some((slug, url, title))
 }
 
+/// Words of this many bytes or more are left out of the index (and of excerpts' words).
+pub const MAX_WORD_BYTES: usize = 64;
+
 /// The analyzer shared by indexing and querying.
 pub fn analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(64))
+        .filter(RemoveLongFilter::limit(MAX_WORD_BYTES))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .build()
@@ -119,7 +122,7 @@ pub const PREFIX_ANALYZER: &str = "portal_folded_prefixes";
 /// The analyzer of the prefix twins (see [`PREFIX_ANALYZER`]).
 pub fn prefix_analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(64))
+        .filter(RemoveLongFilter::limit(MAX_WORD_BYTES))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .filter(Prefixes)
