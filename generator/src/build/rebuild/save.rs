@@ -14,6 +14,7 @@ use super::sources::Found;
 use super::state::{self, Head, Output, Source, FORMAT};
 use crate::build::model::Model;
 use crate::build::output::{Group, OutFile};
+use crate::build::outputs::Written;
 use crate::build::pages::sitemap;
 use crate::build::upload::Upload;
 use crate::build::Rendered;
@@ -36,14 +37,14 @@ pub fn clean(
     for (group, cards) in card_groups(model) {
         state::save_cards(state_dir, &group, cards)?;
     }
-    let tables = tables(&rendered.files, &rendered.routes);
+    let tables = tables(rendered.files.made());
     let mut kept: BTreeSet<String> = card_groups(model).map(|(group, _)| group).collect();
     for (group, table) in &tables {
         state::save_outputs(state_dir, group, table)?;
         kept.insert(group.clone());
     }
     state::prune(state_dir, &kept);
-    let pages = sitemap_pages(&rendered.files, model);
+    let pages = sitemap_pages(rendered.files.made(), model);
     let head = Head {
         format: FORMAT,
         inputs,
@@ -51,7 +52,7 @@ pub fn clean(
         sources,
         flat_ranges: rendered.flat_ranges.clone(),
         sitemap: sitemap::sections(&pages.iter().map(String::as_str).collect::<Vec<_>>()),
-        routes: rendered.routes.len(),
+        routes: rendered.routes,
         bytes,
         site_warnings,
         upload,
@@ -103,7 +104,7 @@ pub fn card_group(collection: &str) -> String {
 }
 
 /// Each group's table of outputs (the layout's files aside: a rebuild makes them again).
-pub fn tables(files: &[OutFile], routes: &Routes) -> BTreeMap<String, Vec<Output>> {
+pub fn tables(files: &[Written]) -> BTreeMap<String, Vec<Output>> {
     let every = portal_core::content::collections::COLLECTIONS.iter().map(|c| Group::collection(c)).chain([
         Group::Encyclopedia,
         Group::Taxonomy,
@@ -114,7 +115,7 @@ pub fn tables(files: &[OutFile], routes: &Routes) -> BTreeMap<String, Vec<Output
     ]);
     let mut tables: BTreeMap<String, Vec<Output>> = every.map(|group| (group.name(), Vec::new())).collect();
     for f in files.iter().filter(|f| f.group != Group::Layout) {
-        tables.entry(f.group.name()).or_default().push(output_of(f, routes));
+        tables.entry(f.group.name()).or_default().push(f.output());
     }
     tables
 }
@@ -136,7 +137,7 @@ pub fn output_of(f: &OutFile, routes: &Routes) -> Output {
 }
 
 /// The pages the sitemap lists: every HTML page of the build but static files and drafts.
-fn sitemap_pages(files: &[OutFile], model: &Model) -> Vec<String> {
+fn sitemap_pages(files: &[Written], model: &Model) -> Vec<String> {
     let drafts: BTreeSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     files
         .iter()
