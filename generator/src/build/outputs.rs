@@ -281,7 +281,7 @@ impl Outputs {
         items: &[T],
         make: impl Fn(&Outputs, &T) -> Result<OutFile> + Sync,
     ) -> Result<()> {
-        for chunk in items.chunks(2 * self.pool.current_num_threads()) {
+        for chunk in items.chunks(self.pool.current_num_threads()) {
             let this = &*self;
             let files: Vec<OutFile> =
                 this.pool.install(|| chunk.par_iter().map(|item| make(this, item)).collect::<Result<_>>())?;

@@ -37,11 +37,13 @@ pub fn clean(
     for (group, cards) in card_groups(model) {
         state::save_cards(state_dir, &group, cards)?;
     }
-    let tables = tables(rendered.files.made());
     let mut kept: BTreeSet<String> = card_groups(model).map(|(group, _)| group).collect();
-    for (group, table) in &tables {
-        state::save_outputs(state_dir, group, table)?;
-        kept.insert(group.clone());
+    let made = rendered.files.made();
+    // A group's table at a time: together they are a copy of what is kept of every file.
+    for (group, members) in tables(made) {
+        let table: Vec<Output> = members.into_iter().map(|i| made[i].output()).collect();
+        state::save_outputs(state_dir, &group, &table)?;
+        kept.insert(group);
     }
     state::prune(state_dir, &kept);
     let pages = sitemap_pages(rendered.files.made(), model);
@@ -103,8 +105,9 @@ pub fn card_group(collection: &str) -> String {
     }
 }
 
-/// Each group's table of outputs (the layout's files aside: a rebuild makes them again).
-pub fn tables(files: &[Written]) -> BTreeMap<String, Vec<Output>> {
+/// The files of each group's table of outputs, as indices into `files` (the layout's files aside:
+/// a rebuild makes them again).
+pub fn tables(files: &[Written]) -> BTreeMap<String, Vec<usize>> {
     let every = portal_core::content::collections::COLLECTIONS.iter().map(|c| Group::collection(c)).chain([
         Group::Encyclopedia,
         Group::Taxonomy,
@@ -113,9 +116,9 @@ pub fn tables(files: &[Written]) -> BTreeMap<String, Vec<Output>> {
         Group::Site,
         Group::Theme,
     ]);
-    let mut tables: BTreeMap<String, Vec<Output>> = every.map(|group| (group.name(), Vec::new())).collect();
-    for f in files.iter().filter(|f| f.group != Group::Layout) {
-        tables.entry(f.group.name()).or_default().push(f.output());
+    let mut tables: BTreeMap<String, Vec<usize>> = every.map(|group| (group.name(), Vec::new())).collect();
+    for (i, f) in files.iter().enumerate().filter(|(_, f)| f.group != Group::Layout) {
+        tables.entry(f.group.name()).or_default().push(i);
     }
     tables
 }
