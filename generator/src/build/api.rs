@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::calendar;
 use super::output::{Group, OutFile};
+use super::outputs::Outputs;
 use crate::load::Content;
 
 /// The URL of page `n` of a collection's static listing.
@@ -46,26 +47,23 @@ pub fn detail(record: &Record) -> Value {
     envelope::detail(&record.collection, record.to_detail_json())
 }
 
-/// Every collection's listing and every record's detail file.
-pub fn files(content: &Content) -> Result<Vec<OutFile>> {
-    let per_collection: Vec<Vec<OutFile>> = content
-        .collections
-        .par_iter()
-        .map(|(name, records)| {
-            let items: Vec<Value> = records.iter().map(Record::to_json).collect();
-            let mut files = Vec::new();
-            if *name == calendar::EVENTS {
-                files.push(calendar::feed(content, &items)?);
-            }
-            files.extend(listing(name, items, &content.site)?);
-            for record in records {
-                files.push(detail_file(record)?);
-                files.extend(calendar::event_file(content, record)?);
-            }
-            Ok(files)
-        })
-        .collect::<Result<_>>()?;
-    Ok(per_collection.into_iter().flatten().collect())
+/// Every collection's listing (a collection at a time: a listing holds all its records) and every
+/// record's detail file and, for events, its calendar (a batch at a time), handed to `files` as
+/// they are made.
+pub fn put(content: &Content, files: &mut Outputs) -> Result<()> {
+    for (name, records) in &content.collections {
+        let items: Vec<Value> = records.par_iter().map(Record::to_json).collect();
+        if *name == calendar::EVENTS {
+            files.push(calendar::feed(content, &items)?);
+        }
+        files.extend(listing(name, items, &content.site)?);
+    }
+    let records: Vec<&Record> = content.collections.values().flatten().collect();
+    files.batches(&records, |record| {
+        let mut out = vec![detail_file(record)?];
+        out.extend(calendar::event_file(content, record)?);
+        Ok(out)
+    })
 }
 
 /// A collection's listing, its static pages and its schema, from its records' JSON in API order;

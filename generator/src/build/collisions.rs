@@ -12,11 +12,11 @@ use portal_core::content::ContentError;
 use portal_core::dist::manifest::MAX_FILE_BYTES;
 use portal_core::routing::{self, Serve};
 
-use super::output::OutFile;
+use super::outputs::Written;
 use crate::load::records::key_line;
 
 /// How an output is named in a message: its content file, else the build's own file.
-fn describe(file: &OutFile) -> String {
+fn describe(file: &Written) -> String {
     match &file.source {
         Some(source) => source.clone(),
         None => format!("the build's {}", file.file),
@@ -25,7 +25,7 @@ fn describe(file: &OutFile) -> String {
 
 /// Where an error about `file` is reported: its content file at its `slug:` line (else line 1), or
 /// `other`'s when `file` has none.
-fn at(file: &OutFile, other: Option<&OutFile>, message: String) -> ContentError {
+fn at(file: &Written, other: Option<&Written>, message: String) -> ContentError {
     let source = file.source.as_deref().or_else(|| other.and_then(|o| o.source.as_deref()));
     match source {
         Some(source) => ContentError::new(source, key_line(Path::new(source), "slug"), message),
@@ -35,10 +35,11 @@ fn at(file: &OutFile, other: Option<&OutFile>, message: String) -> ContentError 
 
 /// Every collision among `files`: one error per content file at fault (a page and its markdown
 /// twin collide together).
-pub fn check(files: &[OutFile]) -> Vec<ContentError> {
+pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentError> {
     let mut errors = Vec::new();
-    let mut routes: HashMap<&str, &OutFile> = HashMap::new();
-    let mut paths: HashMap<&str, &OutFile> = HashMap::new();
+    let mut routes: HashMap<&str, &Written> = HashMap::new();
+    let mut paths: HashMap<&str, &Written> = HashMap::new();
+    let mut big = Vec::new();
     for file in files {
         let route = file.route.as_deref();
         let claimed = route.and_then(|r| routes.insert(r, file).map(|first| (r, first)));
@@ -57,12 +58,15 @@ pub fn check(files: &[OutFile]) -> Vec<ContentError> {
             );
             errors.push(at(file, None, message));
         }
+        // One record's output over the limit is the record's to fix; an output made of many
+        // records (a listing, the flat search index) is written in parts for hosts with the limit
+        // instead (`portal_core::dist::parts`).
+        if file.source.is_some() && file.len > MAX_FILE_BYTES as u64 {
+            big.push(file);
+        }
     }
-    // One record's output over the limit is the record's to fix; an output made of many records
-    // (a listing, the flat search index) is written in parts for hosts with the limit instead
-    // (`portal_core::dist::parts`).
-    errors.extend(files.iter().filter(|f| f.source.is_some() && f.bytes.len() > MAX_FILE_BYTES).map(|f| {
-        let mib = f.bytes.len() as f64 / (1024.0 * 1024.0);
+    errors.extend(big.into_iter().map(|f| {
+        let mib = f.len as f64 / (1024.0 * 1024.0);
         let message = format!(
             "{} makes {}, {mib:.1} MiB: over the 25 MiB a host like Cloudflare serves as one file; make it smaller \
              (or split it)",
@@ -77,7 +81,7 @@ pub fn check(files: &[OutFile]) -> Vec<ContentError> {
 }
 
 /// Two colliding outputs, the one whose content file the error names first ("this file and ...").
-fn pair(file: &OutFile, other: &OutFile) -> String {
+fn pair(file: &Written, other: &Written) -> String {
     match (&file.source, &other.source) {
         (None, Some(_)) => format!("this file and {}", describe(file)),
         _ => format!("{} and {}", subject(file), describe(other)),
@@ -86,7 +90,7 @@ fn pair(file: &OutFile, other: &OutFile) -> String {
 
 /// How the output an error is reported at is named in it: "this file" when the error names its
 /// content file, else what [`describe`] says.
-fn subject(file: &OutFile) -> String {
+fn subject(file: &Written) -> String {
     if file.source.is_some() {
         "this file".to_string()
     } else {
@@ -106,11 +110,12 @@ pub fn handler_of(route: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::build::output::OutFile;
 
-    fn page(route: &str, file: &str, source: Option<&str>) -> OutFile {
+    fn page(route: &str, file: &str, source: Option<&str>) -> Written {
         let mut out = OutFile::served(route, file, "text/html; charset=utf-8", Vec::new());
         out.source = source.map(str::to_string);
-        out
+        Written::of(&out)
     }
 
     #[test]
@@ -124,12 +129,12 @@ mod tests {
     #[test]
     fn a_file_over_25_mib_is_an_error_naming_its_record() {
         let mut big = page("/news/huge", "news/huge.html", Some("news/huge.md"));
-        big.bytes = vec![b'x'; MAX_FILE_BYTES + 1];
+        big.len = MAX_FILE_BYTES as u64 + 1;
         let errors = check(&[big]);
         assert_eq!(errors.len(), 1);
         assert!(errors[0].file == "news/huge.md" && errors[0].message.contains("25 MiB"), "{errors:?}");
         let mut listing = page("/news", "news.html", None);
-        listing.bytes = vec![b'x'; MAX_FILE_BYTES + 1];
+        listing.len = MAX_FILE_BYTES as u64 + 1;
         assert!(check(&[listing]).is_empty(), "an output of many records is written in parts instead");
     }
 

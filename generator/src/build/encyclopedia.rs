@@ -4,11 +4,11 @@
 use portal_core::content::{json_ld, Entry, SiteConfig};
 use portal_core::http::envelope::success;
 use portal_core::queries::encyclopedia::CATALOG_FILE;
-use rayon::prelude::*;
 use serde_json::{json, Value};
 
 use super::model::{json_array, Model};
 use super::output::{Group, OutFile};
+use super::outputs::Outputs;
 use crate::load::Content;
 
 /// The media type of JSON-LD.
@@ -23,13 +23,13 @@ pub fn list_item(entry: &Entry) -> Value {
     item
 }
 
-/// Every entry's detail and JSON-LD, and the catalog (`{"entries": [...]}`, from the cards).
-pub fn files(content: &Content, model: &Model) -> anyhow::Result<Vec<OutFile>> {
-    let pairs: Vec<[OutFile; 2]> =
-        content.entries.par_iter().map(|entry| entry_files(entry, &content.site)).collect::<anyhow::Result<_>>()?;
-    let mut out: Vec<OutFile> = pairs.into_iter().flatten().collect();
-    out.push(catalog(model));
-    Ok(out)
+/// Every entry's detail and JSON-LD (a batch at a time), and the catalog (`{"entries": [...]}`,
+/// from the cards), handed to `files` as they are made.
+pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> anyhow::Result<()> {
+    let entries: Vec<&Entry> = content.entries.iter().collect();
+    files.batches(&entries, |entry| Ok(Vec::from(entry_files(entry, &content.site)?)))?;
+    files.push(catalog(model));
+    Ok(())
 }
 
 /// An entry's detail and JSON-LD files.

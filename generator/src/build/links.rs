@@ -2,7 +2,7 @@
 //! the file system as well as on the web.
 //!
 //! Templates and markdown bodies write site links as root-relative URLs (`/services/clinic`). Once
-//! every file is rendered, a link to a URL the build writes becomes the relative path of that file
+//! every URL of the build is known (see `build::outputs`), a link to a URL the build writes becomes the relative path of that file
 //! from the page (`../services/clinic.html`; each candidate of an image's `srcset` likewise, and
 //! names that need it percent-encoded); the servers answer those file paths too (see
 //! `portal_core::app`). A form's action on a dynamic endpoint (search) becomes relative to the page
@@ -22,19 +22,7 @@ use crate::images::encode_path;
 const ATTRIBUTES: [&str; 4] = ["href", "src", "action", "srcset"];
 
 /// Rewrites the links of every served HTML page among `files` (the 404 page keeps root-relative
-/// links: it is sent at any depth). `verbatim` are files published as they are (the site's static
-/// files): pages link to them, but their bytes are never touched.
-pub fn apply(files: &mut [OutFile], verbatim: &[OutFile], base_url: &str) {
-    let owned: Vec<(String, String)> = files
-        .iter()
-        .chain(verbatim)
-        .filter_map(|f| f.route.as_ref().map(|route| (route.clone(), f.file.clone())))
-        .collect();
-    let by_route: HashMap<&str, &str> = owned.iter().map(|(route, file)| (route.as_str(), file.as_str())).collect();
-    apply_with(files, &by_route, base_url);
-}
-
-/// [`apply`] with the files of the build's URLs as `files` knows them.
+/// links: it is sent at any depth), with the files of the build's URLs as `resolve` knows them.
 pub fn apply_with<R: Resolve + Sync>(files: &mut [OutFile], resolve: &R, base_url: &str) {
     files.par_iter_mut().filter(|f| f.route.is_some() && f.content_type == HTML).for_each(|f| {
         if let Ok(html) = std::str::from_utf8(&f.bytes) {

@@ -17,10 +17,12 @@ pub mod model;
 pub mod nginx;
 pub mod ogc;
 pub mod output;
+pub mod outputs;
 pub mod pages;
 pub mod rebuild;
 pub mod search;
 pub mod spatial;
+pub mod staging;
 pub mod statics;
 pub mod upload;
 
@@ -29,10 +31,12 @@ use std::time::{Duration, Instant};
 
 use portal_core::content::time::DateTime;
 use portal_core::content::ContentError;
-use portal_core::dist::manifest::{shard_count, Manifest, Routes, MANIFEST_FORMAT};
+use portal_core::dist::manifest::{shard_count, shard_file, shard_of, Manifest, Routes, MANIFEST_FORMAT};
+use rayon::prelude::*;
 
 use self::model::Model;
 use self::output::{Group, OutFile};
+use self::outputs::{Outputs, Written};
 use crate::load::{self, Content, LoadError};
 use crate::progress::Progress;
 
@@ -179,18 +183,19 @@ pub(crate) fn free_later<T: Send + 'static>(value: T) {
     std::thread::spawn(move || drop(value));
 }
 
-/// Everything a build makes, before anything is written.
+/// Everything a build makes: the bytes of its files are written as they are made (see
+/// [`outputs`]), and only what the manifest and the build cache need of them is held.
 pub struct Rendered {
     /// The content it was made from.
     pub content: Content,
     /// The cards of its records and entries.
     pub model: Model,
     /// Every output file, sorted by file.
-    pub files: Vec<OutFile>,
+    pub files: Outputs,
     /// The manifest head of the files.
     pub manifest: Manifest,
-    /// Every URL the build serves (written as the shards of the route index).
-    pub routes: Routes,
+    /// How many URLs the build serves (written as the shards of the route index).
+    pub routes: usize,
     /// Problems that do not stop the build.
     pub warnings: Vec<ContentError>,
     /// The build time.
@@ -199,10 +204,20 @@ pub struct Rendered {
     pub flat_ranges: search::FlatRanges,
 }
 
-/// Loads the content and renders every output in memory: what `build` writes and what `check`
-/// verifies, so `check` finds every problem `build` would (URL collisions included). With
-/// `strict`, warnings are errors.
+/// Loads the content and renders every output, writing nothing: what `check` verifies, so `check`
+/// finds every problem `build` would (URL collisions included). With `strict`, warnings are
+/// errors.
 pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<Rendered, BuildError> {
+    render_into(options, progress, strict, None)
+}
+
+/// [`render`], each output written into `folder` as it is made (a clean build's staging folder).
+pub fn render_into(
+    options: &BuildOptions,
+    progress: &Progress,
+    strict: bool,
+    folder: Option<PathBuf>,
+) -> Result<Rendered, BuildError> {
     let mut steps = Steps::default();
     let mut content = steps.time("load", || load::load_with(&options.content, progress, options.drafts))?;
     if let Some(base_url) = &options.base_url {
@@ -219,32 +234,45 @@ pub fn render(options: &BuildOptions, progress: &Progress, strict: bool) -> Resu
     }
     let generated_at = build_time();
     let model = steps.time("cards", || Model::of(&content));
-    let mut files = steps.time("api", || api::files(&content))?;
-    let (search_files, flat_ranges) = steps.time("search", || search::files(&content, &model))?;
-    files.extend(search_files);
-    files.extend(steps.time("encyclopedia", || encyclopedia::files(&content, &model))?);
+    let mut files = Outputs::new(folder)?;
+    steps.time("api", || api::put(&content, &mut files))?;
+    let flat_ranges = steps.time("search", || -> Result<_, BuildError> {
+        let (search_files, flat_ranges) = search::files(&content, &model)?;
+        files.extend(search_files);
+        Ok(flat_ranges)
+    })?;
+    steps.time("encyclopedia", || encyclopedia::put(&content, &model, &mut files))?;
     files.extend(site_files(&content, &model, generated_at)?);
     files.extend(theme_files(&content, options.templates.as_deref())?);
+    steps.time("static", || -> Result<(), BuildError> {
+        files.extend(statics::files(&content.statics)?);
+        Ok(())
+    })?;
     let templates = options.templates.as_deref();
-    files.extend(steps.time("pages", || pages::files(&content, &model, templates, generated_at))?);
-    let published = steps.time("static", || statics::files(&content.statics))?;
-    statics::check_clashes(&published, &files, &content.statics)?;
+    steps.time("pages", || pages::files(&content, &model, templates, generated_at, &mut files))?;
+    check_outputs(&content, files.made())?;
+    steps.time("links", || files.resolve_links(content.site.base()))?;
+    let routes = files.made().iter().filter(|w| w.route.is_some()).count();
+    let manifest = manifest_head(&content, &model, generated_at, routes);
+    steps.time("manifest", || layout_files(&manifest, &mut files))?;
+    files.finish()?;
+    steps.report();
+    Ok(Rendered { content, model, files, manifest, routes, warnings, generated_at, flat_ranges })
+}
+
+/// The problems of the outputs as a whole: static files that clash with built files, URLs two
+/// outputs claim, pages at paths no page may take.
+fn check_outputs(content: &Content, made: &[Written]) -> Result<(), BuildError> {
+    statics::check_clashes(made, &content.statics)?;
     // A page at a path no page may take says so, rather than that it collides with what is there.
-    let mut collisions = pages::intro::candidates(&content).1;
-    collisions.extend(collisions::check(&files));
+    let mut collisions = pages::intro::candidates(content).1;
+    collisions.extend(collisions::check(made.iter().filter(|w| w.group != Group::Statics)));
     if !collisions.is_empty() {
         collisions.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
         collisions.dedup_by(|a, b| a.file == b.file && a.line == b.line);
         return Err(BuildError::Content(collisions));
     }
-    steps.time("links", || links::apply(&mut files, &published, content.site.base()));
-    files.extend(published);
-    let routes = steps.time("manifest", || output::routes(&files))?;
-    let manifest = manifest_head(&content, &model, generated_at, routes.len());
-    files.extend(layout_files(&manifest, &routes, files.iter().filter(|f| !f.group.record_scale()))?);
-    files.sort_by(|a, b| a.file.cmp(&b.file));
-    steps.report();
-    Ok(Rendered { content, model, files, manifest, routes, warnings, generated_at, flat_ranges })
+    Ok(())
 }
 
 /// The files of the site as a whole, not pages, that show its records or the build time: the
@@ -291,17 +319,45 @@ pub fn manifest_head(content: &Content, model: &Model, generated_at: DateTime, r
     }
 }
 
-/// `_headers`, the nginx snippet and the shards of the route index: `own` are the files that may
-/// need rules of their own (not those of records, see `Group::record_scale`).
-pub fn layout_files<'a>(
-    manifest: &Manifest,
-    routes: &Routes,
-    own: impl IntoIterator<Item = &'a OutFile>,
-) -> Result<Vec<OutFile>, BuildError> {
-    let own_routes = output::routes(own)?;
-    let mut files = vec![cdn::headers_file(manifest, &own_routes), nginx::snippet(manifest, &own_routes)];
-    files.extend(output::route_shard_files(routes, manifest.route_shards)?);
-    Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())
+/// `_headers`, the nginx snippet (over the files that may need rules of their own: not those of
+/// records, see `Group::record_scale`) and the shards of the route index, made from the files
+/// written (a batch of shards at a time).
+fn layout_files(manifest: &Manifest, files: &mut Outputs) -> Result<(), BuildError> {
+    let made = files.made();
+    let own: Routes =
+        made.iter().filter(|w| !w.group.record_scale()).filter_map(|w| Some((w.route.clone()?, w.asset()))).collect();
+    let site = [cdn::headers_file(manifest, &own), nginx::snippet(manifest, &own)];
+    let shards = manifest.route_shards.max(1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); shards as usize];
+    for (i, w) in made.iter().enumerate() {
+        if let Some(route) = &w.route {
+            members[shard_of(route, shards) as usize].push(i);
+        }
+    }
+    files.extend(site.into_iter().map(|f| f.in_group(Group::Layout)));
+    for (batch, chunk) in members.chunks(64).enumerate() {
+        let made = files.made();
+        let shard_files: Vec<OutFile> = chunk
+            .par_iter()
+            .enumerate()
+            .map(|(n, members)| {
+                let mut routes = Routes::new();
+                for w in members.iter().map(|&i| &made[i]) {
+                    let route = w.route.clone().unwrap_or_default();
+                    if let Some(previous) = routes.insert(route.clone(), w.asset()) {
+                        anyhow::bail!(
+                            "two outputs claim the URL {route} (one is {}); rename one of the records",
+                            previous.file
+                        );
+                    }
+                }
+                let n = (batch * 64 + n) as u32;
+                Ok(OutFile::internal(shard_file(n), serde_json::to_vec(&routes)?).in_group(Group::Layout))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        files.extend(shard_files);
+    }
+    Ok(())
 }
 
 /// The warning for a site without `base_url`: sitemap, feed and canonical links can only be
@@ -362,11 +418,13 @@ fn clean(
     let inputs = steps.time("inputs", || rebuild::inputs::hash(options))?;
     rebuild::state::forget(&options.state_dir());
     steps.report();
-    let mut rendered = render(options, progress, strict)?;
+    output::guard_output_folder(&options.out)?;
+    let staging = staging::Staging::new(&options.out)?;
+    let mut rendered = render_into(options, progress, strict, Some(staging.path().to_path_buf()))?;
     let mut steps = Steps::default();
     let manifest = &rendered.manifest;
-    let (write, upload) =
-        steps.time("write", || output::write(&options.out, &mut rendered.files, manifest, options.layout))?;
+    let files = &mut rendered.files;
+    let (write, upload) = steps.time("write", || output::write(staging, files, manifest, options.layout))?;
     let bytes = write.bytes;
     let state = options.state_dir();
     let kept =

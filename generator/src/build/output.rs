@@ -1,17 +1,19 @@
-//! The build's output: files with their URL paths, written incrementally into the output folder
-//! together with the manifest that tells every server what to send for each path.
+//! The build's output: files with their URL paths, written into the output folder together with the
+//! manifest that tells every server what to send for each path.
 //!
-//! Only files whose bytes changed are rewritten, and files the build no longer produces are
-//! removed, so `dist/` never holds a stale record and uploads stay small.
+//! A clean build writes each file as it is made into a staging folder ([`super::outputs`],
+//! [`super::staging`]); into an earlier build, only files whose bytes changed are rewritten, and
+//! files the build no longer produces are removed, so `dist/` never holds a stale record and
+//! uploads stay small.
 
-use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use portal_core::dist::manifest::{shard_file, split_routes, Asset, Manifest, Routes, MANIFEST_FILE};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+use super::outputs::Outputs;
 use super::upload::{self, Layout, Upload};
 
 /// One file of the build.
@@ -207,135 +209,45 @@ pub fn route_shard_files(routes: &Routes, shards: u32) -> Result<Vec<OutFile>> {
         .collect()
 }
 
-/// Threads that create files in parallel.
-const WRITE_THREADS: usize = 8;
-
-/// Writes `files` (with what a Worker upload needs besides, see [`upload`]) and the manifest into
-/// `out`, rewriting only what changed and removing the rest.
+/// Finishes a clean build in `staging`: the manifest, what a Worker upload needs besides (see
+/// [`upload`]), then the switch of the output folder to the staged build (see [`super::staging`]).
 pub fn write(
-    out: &Path,
-    files: &mut Vec<OutFile>,
+    staging: super::staging::Staging,
+    files: &mut Outputs,
     manifest: &Manifest,
     layout: Layout,
 ) -> Result<(WriteStats, Upload)> {
-    let fresh = guard_output_folder(out)?;
     let manifest_bytes = serde_json::to_vec(manifest).context("serialising the manifest")?;
     files.push(OutFile::internal(MANIFEST_FILE, manifest_bytes).in_group(Group::Layout));
-    let (upload, packs) = upload::prepare(files, layout);
-    let names: Vec<&str> = files.iter().map(|f| f.file.as_str()).chain(packs.iter().map(|p| p.file.as_str())).collect();
-    let mut seen = HashSet::new();
-    for name in &names {
-        if !seen.insert(*name) {
-            bail!("two outputs would be written to {name}; rename one of the records");
+    let upload = upload::prepare(files, layout)?;
+    files.finish()?;
+    let made = files.made();
+    for pair in made.windows(2) {
+        if pair[0].file == pair[1].file {
+            bail!("two outputs would be written to {}; rename one of the records", pair[0].file);
         }
     }
-    // Folders first, once each, rather than a create_dir_all per file.
-    let folders: std::collections::BTreeSet<&Path> =
-        names.iter().filter_map(|f| Path::new(f).parent()).filter(|p| !p.as_os_str().is_empty()).collect();
-    for folder in folders {
-        let path = out.join(folder);
-        std::fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
-    }
-    let put = |file: &str, bytes: &[u8]| -> Result<(bool, u64)> {
-        let path = out.join(file);
-        let written = if fresh { write_new(&path, bytes)? } else { write_if_changed(&path, bytes)? };
-        Ok((written, bytes.len() as u64))
+    let switched = staging.switch(made, files.pool())?;
+    let bytes = made.iter().map(|w| w.len).sum();
+    let stats = WriteStats {
+        files: made.len(),
+        bytes,
+        written: switched.written,
+        removed: switched.removed,
+        uploaded: upload.uploaded(),
     };
-    // Creating files is bound by the file system, not the CPU: more threads than cores keep the
-    // disk busy. Packs are made as they are written, one at a time per thread. The manifest goes
-    // last, so a server never reads a manifest ahead of its files.
-    let head = files.iter().position(|f| f.file == MANIFEST_FILE).context("a build always has a manifest")?;
-    let jobs: Vec<Job> =
-        (0..files.len()).filter(|i| *i != head).map(Job::File).chain(packs.iter().map(Job::Pack)).collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(WRITE_THREADS.max(rayon::current_num_threads()))
-        .build()
-        .context("starting the writer threads")?;
-    let done: Vec<(bool, u64)> = pool.install(|| {
-        jobs.par_iter()
-            .map(|job| match job {
-                Job::File(i) => put(&files[*i].file, &files[*i].bytes),
-                Job::Pack(pack) => put(&pack.file, &pack.bytes(files)),
-            })
-            .collect::<Result<_>>()
-    })?;
-    let last = put(&files[head].file, &files[head].bytes)?;
-    let written = done.iter().chain([&last]).filter(|(written, _)| *written).count();
-    let bytes = done.iter().chain([&last]).map(|(_, len)| len).sum();
-    let removed = if fresh { 0 } else { remove_stale(out, &names.iter().map(|f| out.join(f)).collect())? };
-    let stats = WriteStats { files: names.len(), bytes, written, removed, uploaded: upload.uploaded() };
     Ok((stats, upload))
 }
 
-/// One file the writer threads write: a file of the build, or a pack made of some.
-enum Job<'a> {
-    File(usize),
-    Pack(&'a upload::PlannedPack),
-}
-
 /// Refuses to write into a non-empty folder that is not a previous build (it would be pruned).
-/// Whether the folder is new or empty: then nothing in it needs comparing or pruning.
-fn guard_output_folder(out: &Path) -> Result<bool> {
-    if !out.exists() {
-        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-        return Ok(true);
-    }
-    let empty = std::fs::read_dir(out).with_context(|| format!("reading {}", out.display()))?.next().is_none();
-    if !empty && !out.join(MANIFEST_FILE).exists() {
+pub fn guard_output_folder(out: &Path) -> Result<()> {
+    let Ok(mut entries) = std::fs::read_dir(out) else { return Ok(()) };
+    if entries.next().is_some() && !out.join(MANIFEST_FILE).exists() {
         bail!(
             "{} is not empty and was not written by `portal build` (no {MANIFEST_FILE}); \
              choose another --out folder or empty this one",
             out.display()
         );
     }
-    Ok(empty)
-}
-
-/// Writes a file into a folder that was empty when the build began.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<bool> {
-    std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
-    Ok(true)
-}
-
-fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool> {
-    let Ok(meta) = std::fs::metadata(path) else {
-        // A new file: no server knows its name until the manifest naming it is written.
-        std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))?;
-        return Ok(true);
-    };
-    if meta.len() == bytes.len() as u64 && std::fs::read(path).is_ok_and(|old| old == bytes) {
-        return Ok(false);
-    }
-    // A changed file is replaced whole (written aside, then renamed), so a server reading it
-    // meanwhile sees the old bytes or the new ones, never half of each.
-    let temporary = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default()
-    ));
-    std::fs::write(&temporary, bytes).with_context(|| format!("writing {}", temporary.display()))?;
-    std::fs::rename(&temporary, path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(true)
-}
-
-fn remove_stale(out: &Path, keep: &HashSet<PathBuf>) -> Result<usize> {
-    let mut removed = 0;
-    let mut dirs = Vec::new();
-    // Everything not made now goes, a build cache an older version kept here included: the
-    // output folder holds only what may be published.
-    for entry in walkdir::WalkDir::new(out).min_depth(1) {
-        let entry = entry.with_context(|| format!("reading {}", out.display()))?;
-        let path = entry.path();
-        if entry.file_type().is_dir() {
-            dirs.push((entry.depth(), path.to_path_buf()));
-        } else if !keep.contains(path) {
-            std::fs::remove_file(path).with_context(|| format!("removing stale {}", path.display()))?;
-            removed += 1;
-        }
-    }
-    dirs.sort_by_key(|(depth, _)| std::cmp::Reverse(*depth));
-    for (_, dir) in &dirs {
-        // Only empty folders go; a non-empty one simply stays.
-        let _ = std::fs::remove_dir(dir);
-    }
-    Ok(removed)
+    Ok(())
 }

@@ -14,6 +14,7 @@ use portal_core::http::media;
 use rayon::prelude::*;
 
 use super::output::{Group, OutFile};
+use super::outputs::Written;
 use super::BuildError;
 use crate::images::{make_variants, variant_file, variant_widths};
 use crate::load::statics::StaticFiles;
@@ -67,9 +68,11 @@ fn with_security_headers(mut file: OutFile) -> OutFile {
     file
 }
 
-/// Checks that no static file takes the URL or the file of another output of the build.
-pub fn check_clashes(statics: &[OutFile], built: &[OutFile], sources: &StaticFiles) -> Result<(), BuildError> {
-    let mut owners: HashMap<&str, &OutFile> = HashMap::new();
+/// Checks that no static file among `files` takes the URL or the file of another output of the
+/// build.
+pub fn check_clashes(files: &[Written], sources: &StaticFiles) -> Result<(), BuildError> {
+    let (statics, built): (Vec<&Written>, Vec<&Written>) = files.iter().partition(|f| f.group == Group::Statics);
+    let mut owners: HashMap<&str, &Written> = HashMap::new();
     for f in built {
         owners.insert(f.file.as_str(), f);
         if let Some(route) = &f.route {
@@ -104,15 +107,17 @@ mod tests {
 
     #[test]
     fn a_static_file_that_takes_a_page_is_an_error_naming_both() {
-        let page = OutFile::served("/news", "news.html", "text/html; charset=utf-8", b"page".to_vec());
-        let clash = OutFile::served("/news.html", "news.html", "text/html; charset=utf-8", b"mine".to_vec());
-        let fine = OutFile::served("/media/a.jpg", "media/a.jpg", "image/jpeg", b"jpg".to_vec());
-        let Err(BuildError::Content(errors)) = check_clashes(&[clash, fine.clone()], &[page], &StaticFiles::default())
+        let page = Written::of(&OutFile::served("/news", "news.html", "text/html; charset=utf-8", b"page".to_vec()));
+        let of_statics = |f: OutFile| Written::of(&f.in_group(Group::Statics));
+        let clash =
+            of_statics(OutFile::served("/news.html", "news.html", "text/html; charset=utf-8", b"mine".to_vec()));
+        let fine = of_statics(OutFile::served("/media/a.jpg", "media/a.jpg", "image/jpeg", b"jpg".to_vec()));
+        let Err(BuildError::Content(errors)) = check_clashes(&[clash, fine.clone(), page], &StaticFiles::default())
         else {
             panic!("a clash must be an error");
         };
         assert_eq!(errors.len(), 1);
         assert!(errors[0].message.contains("/news (news.html)"), "{}", errors[0].message);
-        assert!(check_clashes(&[fine], &[], &StaticFiles::default()).is_ok());
+        assert!(check_clashes(&[fine], &StaticFiles::default()).is_ok());
     }
 }

@@ -10,7 +10,10 @@ use std::collections::BTreeSet;
 use portal_core::dist::packs::{self, PackIndex, PACK_INDEX};
 use portal_core::dist::parts::{self, SERVED_BY_THE_CDN};
 
+use anyhow::Result;
+
 use super::output::{Group, OutFile};
+use super::outputs::{Outputs, Written};
 
 /// How the upload is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,9 +61,9 @@ impl Upload {
     }
 }
 
-/// A pack a clean build writes: its file and its members, as indices into the build's files (in
-/// path order). Its bytes are made when it is written ([`PlannedPack::bytes`]), so the build never
-/// holds a second copy of every small file.
+/// A pack a clean build writes: its file and its members, as indices into the build's files. Its
+/// bytes are made from the members written ([`PlannedPack::file`]), so the build never holds a
+/// second copy of every small file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedPack {
     /// The pack's file.
@@ -70,30 +73,32 @@ pub struct PlannedPack {
 }
 
 impl PlannedPack {
-    /// The pack's bytes, from the members' bytes in `files`.
-    pub fn bytes(&self, files: &[OutFile]) -> Vec<u8> {
+    /// The pack, from its members as written.
+    pub fn file(&self, files: &Outputs) -> Result<OutFile> {
+        let made = files.made();
+        let bytes: Vec<Vec<u8>> = self.members.iter().map(|&i| files.read(&made[i].file)).collect::<Result<_>>()?;
         let members: Vec<(&str, &[u8])> =
-            self.members.iter().map(|&i| (files[i].file.as_str(), files[i].bytes.as_slice())).collect();
-        packs::encode(&members)
+            self.members.iter().zip(&bytes).map(|(&i, bytes)| (made[i].file.as_str(), bytes.as_slice())).collect();
+        Ok(OutFile::internal(self.file.clone(), packs::encode(&members)).in_group(Group::Layout))
     }
 }
 
-/// Adds to `files` the parts of files over the size limit, the pack index when the site is big,
-/// and `.assetsignore`; says what the upload is made of, and which packs to write.
-pub fn prepare(files: &mut Vec<OutFile>, layout: Layout) -> (Upload, Vec<PlannedPack>) {
-    let split = add_parts(files, layout.split_over);
-    let loose: usize = files.iter().filter(|f| uploaded(&f.file) && !split.contains(&f.file)).count();
+/// Writes among `files` the parts of files over the size limit, the packs and their index when
+/// the site is big, and `.assetsignore`; says what the upload is made of.
+pub fn prepare(files: &mut Outputs, layout: Layout) -> Result<Upload> {
+    let split = add_parts(files, layout.split_over)?;
+    let loose: usize = files.made().iter().filter(|f| uploaded(&f.file) && !split.contains(&f.file)).count();
     let mut upload = Upload { split, ..Upload::default() };
-    let mut planned = Vec::new();
     if loose > layout.pack_over {
-        let (in_packs, big, packs) = add_packs(files, &upload.split);
+        let (in_packs, big, planned, index) = plan_packs(files.made(), &upload.split);
+        files.derive(&planned, |files, pack| pack.file(files))?;
+        files.push(index);
         upload = Upload { packed: true, in_packs, big, ..upload };
-        planned = packs;
     }
     files.push(OutFile::internal(ASSETS_IGNORE, assets_ignore(&upload).into_bytes()).in_group(Group::Layout));
-    upload.files = files.len() + planned.len();
-    upload.never = files.iter().filter(|f| !uploaded(&f.file)).count();
-    (upload, planned)
+    upload.files = files.len();
+    upload.never = files.made().iter().filter(|f| !uploaded(&f.file)).count();
+    Ok(upload)
 }
 
 /// `.assetsignore` (gitignore syntax, which wrangler applies with the `ignore` package): the files
@@ -130,33 +135,35 @@ fn uploaded(file: &str) -> bool {
     !NEVER_UPLOADED.contains(&file)
 }
 
-/// Writes each file over `split_over` in parts too; returns the files split.
-fn add_parts(files: &mut Vec<OutFile>, split_over: usize) -> BTreeSet<String> {
+/// Writes each file over `split_over` in parts too (read back as written); returns the files split.
+fn add_parts(files: &mut Outputs, split_over: usize) -> Result<BTreeSet<String>> {
     let part_bytes = split_over.clamp(1, parts::PART_BYTES);
-    let mut whole = BTreeSet::new();
-    let mut pieces = Vec::new();
-    for f in files.iter().filter(|f| parts::splits(&f.file, f.bytes.len(), split_over)) {
-        whole.insert(f.file.clone());
-        let split = parts::split(&f.file, &f.bytes, part_bytes);
-        pieces.extend(split.into_iter().map(|(file, bytes)| OutFile::internal(file, bytes).in_group(Group::Layout)));
+    let whole: BTreeSet<String> = files
+        .made()
+        .iter()
+        .filter(|f| parts::splits(&f.file, f.len as usize, split_over))
+        .map(|f| f.file.clone())
+        .collect();
+    for file in &whole {
+        let bytes = files.read(file)?;
+        let pieces = parts::split(file, &bytes, part_bytes);
+        files.extend(pieces.into_iter().map(|(file, bytes)| OutFile::internal(file, bytes).in_group(Group::Layout)));
     }
-    files.extend(pieces);
-    whole
+    Ok(whole)
 }
 
 /// A file of the build with its index among the build's files.
-type Numbered<'a> = (usize, &'a OutFile);
+type Numbered<'a> = (usize, &'a Written);
 
-/// Plans the packs of the packable files among `files` (not those uploaded in parts) and adds the
-/// pack index; returns how many files go into packs, the packable ones too big for one, and the
-/// packs.
-fn add_packs(files: &mut Vec<OutFile>, split: &BTreeSet<String>) -> (usize, BTreeSet<String>, Vec<PlannedPack>) {
-    let packable = |(_, f): &(usize, &OutFile)| packs::packable(&f.file, 0) && !split.contains(&f.file);
+/// Plans the packs of the packable files among `files` (not those uploaded in parts); returns how
+/// many files go into packs, the packable ones too big for one, the packs and their index.
+fn plan_packs(files: &[Written], split: &BTreeSet<String>) -> (usize, BTreeSet<String>, Vec<PlannedPack>, OutFile) {
+    let packable = |(_, f): &(usize, &Written)| packs::packable(&f.file, 0) && !split.contains(&f.file);
     let mut candidates: Vec<Numbered> = files.iter().enumerate().filter(packable).collect();
     candidates.sort_by(|(_, a), (_, b)| a.file.cmp(&b.file));
     let (small, big): (Vec<Numbered>, Vec<Numbered>) =
-        candidates.into_iter().partition(|(_, f)| packs::packable(&f.file, f.bytes.len()));
-    let sizes: Vec<(&str, usize)> = small.iter().map(|(_, f)| (f.file.as_str(), f.bytes.len())).collect();
+        candidates.into_iter().partition(|(_, f)| packs::packable(&f.file, f.len as usize));
+    let sizes: Vec<(&str, usize)> = small.iter().map(|(_, f)| (f.file.as_str(), f.len as usize)).collect();
     let spacing = packs::spacing(small.len());
     let big: BTreeSet<String> = big.iter().map(|(_, f)| f.file.clone()).collect();
     // The index names every packable-by-path file a pack does not hold, so the Worker reads it
@@ -171,9 +178,8 @@ fn add_packs(files: &mut Vec<OutFile>, split: &BTreeSet<String>) -> (usize, BTre
         planned.push(PlannedPack { file: name.clone(), members: small[range].iter().map(|(i, _)| *i).collect() });
         index.packs.push((first, name));
     }
-    let in_packs = small.len();
-    files.push(OutFile::internal(PACK_INDEX, serde_json::to_vec(&index).unwrap_or_default()).in_group(Group::Layout));
-    (in_packs, big, planned)
+    let index = OutFile::internal(PACK_INDEX, serde_json::to_vec(&index).unwrap_or_default()).in_group(Group::Layout);
+    (small.len(), big, planned, index)
 }
 
 /// A name as a literal in gitignore syntax: its wildcards and leading `#` or `!` escaped.
@@ -200,21 +206,23 @@ mod tests {
         OutFile::internal(name, vec![b'x'; len])
     }
 
-    fn ignore_text(files: &mut Vec<OutFile>, layout: Layout) -> (usize, String) {
-        let (upload, planned) = prepare(files, layout);
-        let packs: Vec<OutFile> = planned.iter().map(|p| OutFile::internal(p.file.clone(), p.bytes(files))).collect();
-        files.extend(packs);
-        let text = files.iter().find(|f| f.file == ASSETS_IGNORE).map(|f| f.bytes.clone()).unwrap_or_default();
-        (upload.uploaded(), String::from_utf8(text).unwrap_or_default())
+    fn ignore_text(files: Vec<OutFile>, layout: Layout) -> (usize, String, Vec<String>) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut outputs = Outputs::new(Some(dir.path().to_path_buf())).expect("outputs");
+        outputs.extend(files);
+        let upload = prepare(&mut outputs, layout).expect("prepared");
+        let text = std::fs::read_to_string(dir.path().join(ASSETS_IGNORE)).unwrap_or_default();
+        let names = outputs.made().iter().map(|f| f.file.clone()).collect();
+        (upload.uploaded(), text, names)
     }
 
     #[test]
     fn a_small_site_leaves_out_only_the_split_files() {
-        let mut files = vec![file("index.html", 10), file("api/news.json", 100), file("_portal/manifest.json", 5)];
-        let (count, text) = ignore_text(&mut files, Layout { split_over: 50, pack_over: 1000 });
+        let files = vec![file("index.html", 10), file("api/news.json", 100), file("_portal/manifest.json", 5)];
+        let (count, text, names) = ignore_text(files, Layout { split_over: 50, pack_over: 1000 });
         assert!(text.ends_with("upload.\n/api/news.json\n"), "{text}");
         assert_eq!(count, 5, "index, manifest, two parts and their index");
-        assert!(files.iter().any(|f| f.file == "_portal/parts/api/news.json/0"));
+        assert!(names.iter().any(|f| f == "_portal/parts/api/news.json/0"));
     }
 
     #[test]
@@ -223,8 +231,8 @@ mod tests {
         files.push(file("api/news.json", packs::MAX_PACKED_FILE + 1));
         files.push(file("assets/style.css", 10));
         files.push(file("_portal/manifest.json", 10));
-        let (count, text) = ignore_text(&mut files, Layout { split_over: usize::MAX, pack_over: 10 });
-        let packs = files.iter().filter(|f| f.file.ends_with(".pack")).count();
+        let (count, text, names) = ignore_text(files, Layout { split_over: usize::MAX, pack_over: 10 });
+        let packs = names.iter().filter(|f| f.ends_with(".pack")).count();
         assert!(packs > 1, "{packs} packs");
         assert_eq!(count, packs + 4, "packs, their index, the big listing, the stylesheet, the manifest");
         assert!(text.contains("/*\n!/_portal/\n!/assets/\n!/api/\n/api/*\n!/api/news.json\n"), "{text}");

@@ -20,11 +20,22 @@ use portal_core::content::json_ld;
 
 /// The pages of `entries` and the index, in the encyclopedia's group.
 pub fn pages(r: &Renderer, entries: &[&Entry], translations: &Translations) -> Result<Vec<OutFile>> {
+    let mut pages = own_pages(r, entries, translations)?;
+    pages.extend(index_page(r)?);
+    Ok(pages)
+}
+
+/// The pages of `entries` (each with its twin), without the index.
+pub fn own_pages(r: &Renderer, entries: &[&Entry], translations: &Translations) -> Result<Vec<OutFile>> {
     let by_slug: BTreeMap<&str, &Card> = r.model.entries.iter().map(|card| (card.slug.as_str(), card)).collect();
-    let mut pages: Vec<[OutFile; 2]> =
+    let pages: Vec<[OutFile; 2]> =
         entries.par_iter().map(|e| entry_page(r, e, &by_slug, translations)).collect::<Result<_>>()?;
-    pages.push(index(r)?);
     Ok(pages.into_iter().flatten().map(|f| f.in_group(Group::Encyclopedia)).collect())
+}
+
+/// The encyclopedia's index page and its twin.
+pub fn index_page(r: &Renderer) -> Result<[OutFile; 2]> {
+    Ok(index(r)?.map(|f| f.in_group(Group::Encyclopedia)))
 }
 
 fn entry_page(

@@ -36,6 +36,7 @@ use tera::{Context, Tera};
 
 use super::model::Model;
 use super::output::{Group, OutFile};
+use super::outputs::Outputs;
 use crate::load::Content;
 use crate::theme;
 
@@ -218,40 +219,77 @@ fn robots(content: &Content) -> Result<OutFile> {
 }
 
 /// Every page, its twin, the 404 page, the assets, the sitemap and robots.txt, with templates
-/// overridden from `templates` where it has them. `now` is the build time.
+/// overridden from `templates` where it has them, handed to `files` as they are made. `now` is
+/// the build time.
 pub fn files(
     content: &Content,
     model: &Model,
     templates: Option<&std::path::Path>,
     now: DateTime,
-) -> Result<Vec<OutFile>> {
+    files: &mut Outputs,
+) -> Result<()> {
     let renderer = Renderer::new(content, model, templates, now)?;
     let translations = record::Translations::of(model);
-    let records: Vec<&Record> = content.collections.values().flatten().collect();
-    let entries: Vec<&portal_core::content::Entry> = content.entries.iter().collect();
+    let start = files.len();
     // Generated pages first: a content page at the URL of one introduces it (see [`intro`]), and
     // is then neither rendered on its own nor listed under `/pages`.
-    let mut files = entry::pages(&renderer, &entries, &translations)?;
+    files.extend(entry::index_page(&renderer)?);
     for name in portal_core::content::collections::COLLECTIONS.iter().filter(|name| **name != PAGES) {
         files.extend(listing::collection(&renderer, name, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     }
     let all_terms = taxonomy::pages(&renderer, taxonomy::Which::All, &|_, _| false)?;
     files.extend(all_terms.into_iter().flat_map(Paged::rendered));
-    let mut site = site_pages(&renderer)?;
-    site.extend(theme_pages(&renderer)?);
+    files.extend(site_pages(&renderer)?);
+    files.extend(theme_pages(&renderer)?);
     files.extend(listing::collection(&renderer, PAGES, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
-    files.extend(record_pages(&renderer, &records, &translations)?);
-    let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
-    let routes: Vec<&str> = files
+    // The pages of entries and records last, a batch at a time: each page's URL is known before it
+    // is made, so its links are rewritten as it is made (see `build::outputs`).
+    let own: Vec<Own> = content
+        .entries
         .iter()
-        .chain(&site)
-        .filter(|f| f.content_type == HTML)
-        .filter_map(|f| f.route.as_deref())
-        .filter(|route| !drafts.contains(route))
+        .map(Own::Entry)
+        .chain(
+            content
+                .collections
+                .values()
+                .flatten()
+                .filter(|rec| rec.collection != PAGES || !renderer.intros.introduces(&rec.url))
+                .map(Own::Record),
+        )
         .collect();
-    let sitemap = sitemap::files(content.site.base(), &routes, sitemap::MAX_URLS)?;
-    files.extend(site);
+    let routes: Vec<String> = own.iter().map(|page| page.url().to_string()).collect();
+    let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
+    let made = files.made()[start..].iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
+    let pages: Vec<&str> =
+        made.chain(routes.iter().map(String::as_str)).filter(|route| !drafts.contains(route)).collect();
+    let sitemap = sitemap::files(content.site.base(), &pages, sitemap::MAX_URLS)?;
     files.extend(sitemap);
+    files.stream(&own, &routes, content.site.base(), |batch| own_pages(&renderer, batch, &translations))
+}
+
+/// A page of its own: an encyclopedia entry's or a record's.
+enum Own<'a> {
+    Entry(&'a portal_core::content::Entry),
+    Record(&'a Record),
+}
+
+impl Own<'_> {
+    fn url(&self) -> &str {
+        match self {
+            Own::Entry(entry) => &entry.record.url,
+            Own::Record(record) => &record.url,
+        }
+    }
+}
+
+/// The pages of a batch of entries and records.
+fn own_pages(r: &Renderer, batch: &[Own], translations: &record::Translations) -> Result<Vec<OutFile>> {
+    let entries: Vec<&portal_core::content::Entry> =
+        batch.iter().filter_map(|p| if let Own::Entry(e) = p { Some(*e) } else { None }).collect();
+    let records: Vec<&Record> =
+        batch.iter().filter_map(|p| if let Own::Record(r) = p { Some(*r) } else { None }).collect();
+    let mut files = entry::own_pages(r, &entries, translations)?;
+    files.extend(record_pages(r, &records, translations)?);
     Ok(files)
 }
 

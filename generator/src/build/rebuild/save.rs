@@ -14,6 +14,7 @@ use super::sources::Found;
 use super::state::{self, Head, Output, Source, FORMAT};
 use crate::build::model::Model;
 use crate::build::output::{Group, OutFile};
+use crate::build::outputs::Written;
 use crate::build::pages::sitemap;
 use crate::build::upload::Upload;
 use crate::build::Rendered;
@@ -36,14 +37,16 @@ pub fn clean(
     for (group, cards) in card_groups(model) {
         state::save_cards(state_dir, &group, cards)?;
     }
-    let tables = tables(&rendered.files, &rendered.routes);
     let mut kept: BTreeSet<String> = card_groups(model).map(|(group, _)| group).collect();
-    for (group, table) in &tables {
-        state::save_outputs(state_dir, group, table)?;
-        kept.insert(group.clone());
+    let made = rendered.files.made();
+    // A group's table at a time: together they are a copy of what is kept of every file.
+    for (group, members) in tables(made) {
+        let table: Vec<Output> = members.into_iter().map(|i| made[i].output()).collect();
+        state::save_outputs(state_dir, &group, &table)?;
+        kept.insert(group);
     }
     state::prune(state_dir, &kept);
-    let pages = sitemap_pages(&rendered.files, model);
+    let pages = sitemap_pages(rendered.files.made(), model);
     let head = Head {
         format: FORMAT,
         inputs,
@@ -51,7 +54,7 @@ pub fn clean(
         sources,
         flat_ranges: rendered.flat_ranges.clone(),
         sitemap: sitemap::sections(&pages.iter().map(String::as_str).collect::<Vec<_>>()),
-        routes: rendered.routes.len(),
+        routes: rendered.routes,
         bytes,
         site_warnings,
         upload,
@@ -102,8 +105,9 @@ pub fn card_group(collection: &str) -> String {
     }
 }
 
-/// Each group's table of outputs (the layout's files aside: a rebuild makes them again).
-pub fn tables(files: &[OutFile], routes: &Routes) -> BTreeMap<String, Vec<Output>> {
+/// The files of each group's table of outputs, as indices into `files` (the layout's files aside:
+/// a rebuild makes them again).
+pub fn tables(files: &[Written]) -> BTreeMap<String, Vec<usize>> {
     let every = portal_core::content::collections::COLLECTIONS.iter().map(|c| Group::collection(c)).chain([
         Group::Encyclopedia,
         Group::Taxonomy,
@@ -112,9 +116,9 @@ pub fn tables(files: &[OutFile], routes: &Routes) -> BTreeMap<String, Vec<Output
         Group::Site,
         Group::Theme,
     ]);
-    let mut tables: BTreeMap<String, Vec<Output>> = every.map(|group| (group.name(), Vec::new())).collect();
-    for f in files.iter().filter(|f| f.group != Group::Layout) {
-        tables.entry(f.group.name()).or_default().push(output_of(f, routes));
+    let mut tables: BTreeMap<String, Vec<usize>> = every.map(|group| (group.name(), Vec::new())).collect();
+    for (i, f) in files.iter().enumerate().filter(|(_, f)| f.group != Group::Layout) {
+        tables.entry(f.group.name()).or_default().push(i);
     }
     tables
 }
@@ -136,7 +140,7 @@ pub fn output_of(f: &OutFile, routes: &Routes) -> Output {
 }
 
 /// The pages the sitemap lists: every HTML page of the build but static files and drafts.
-fn sitemap_pages(files: &[OutFile], model: &Model) -> Vec<String> {
+fn sitemap_pages(files: &[Written], model: &Model) -> Vec<String> {
     let drafts: BTreeSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     files
         .iter()

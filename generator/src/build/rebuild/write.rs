@@ -19,6 +19,7 @@ use super::save::output_of;
 use super::state::{self, Output};
 use super::{commit, dirty, Work};
 use crate::build::output::{Group, OutFile};
+use crate::build::outputs::Written;
 use crate::build::pages::{self, sitemap, Renderer};
 use crate::build::search::{self, flat_index, FlatRanges};
 use crate::build::{build_time, collisions, links, manifest_head, site_files, BuildError, BuildReport, Steps};
@@ -347,7 +348,10 @@ fn flat_file(work: &Work, changes: &Changes) -> Result<(OutFile, FlatRanges), Bu
 /// links; entity tags follow). `None` on a URL two files would claim.
 fn settle(mut view: RouteView, redo: &Redo) -> Result<Option<RouteView>, BuildError> {
     let made: Vec<&OutFile> = redo.made.values().flat_map(|m| m.files.iter()).collect();
-    let owned: Vec<OutFile> = made.iter().map(|f| OutFile { bytes: Vec::new(), ..(*f).clone() }).collect();
+    let owned: Vec<Written> = made
+        .iter()
+        .map(|f| Written { len: 0, ..Written::of(&OutFile { bytes: Vec::new(), ..(*f).clone() }) })
+        .collect();
     if !collisions::check(&owned).is_empty() {
         return Ok(None);
     }
