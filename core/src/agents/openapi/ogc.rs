@@ -4,7 +4,7 @@
 use crate::http::media;
 use serde_json::{json, Value};
 
-use super::describe::{content, one_of, path, query, Description};
+use super::describe::{content, path, query, Description};
 use super::schemas::schema;
 use super::Facts;
 use crate::http::problem::ErrorCode::*;
@@ -84,33 +84,36 @@ pub fn items(facts: &Facts) -> Description {
     ok["content"][media::JSON] = json!({"schema": page});
     let integer = |min: u64| json!({"type": "integer", "minimum": min});
     Description::ok(ok)
-        .params([
-            collection_id(),
-            query(
-                "limit",
-                &format!("Features a page holds (default {DEFAULT_LIMIT}; above {MAX_LIMIT} served as {MAX_LIMIT})."),
-                integer(1),
-                false,
-            ),
-            query("offset", "Features skipped before the page.", integer(0), false),
-            explode_false(query(
-                "bbox",
-                "minLon,minLat,maxLon,maxLat (or 6 numbers with heights), CRS84; minLon > maxLon crosses the \
+        .params(
+            [
+                collection_id(),
+                query(
+                    "limit",
+                    &format!(
+                        "Features a page holds (default {DEFAULT_LIMIT}; above {MAX_LIMIT} served as {MAX_LIMIT})."
+                    ),
+                    integer(1),
+                    false,
+                ),
+                query("offset", "Features skipped before the page.", integer(0), false),
+                explode_false(query(
+                    "bbox",
+                    "minLon,minLat,maxLon,maxLat (or 6 numbers with heights), CRS84; minLon > maxLon crosses the \
                  antimeridian. A feature matches when its geometry's box meets it.",
-                json!({"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 6}),
+                    json!({"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 6}),
+                    false,
+                )),
+                query("bbox-crs", "Only CRS84.", json!({"type": "string", "enum": [CRS84]}), false),
+            ]
+            .into_iter()
+            .chain(super::spatial::feature_filters(facts))
+            .chain([query(
+                "f",
+                "`json` answers as application/json.",
+                json!({"type": "string", "enum": FORMATS}),
                 false,
-            )),
-            query("bbox-crs", "Only CRS84.", json!({"type": "string", "enum": [CRS84]}), false),
-            query(
-                "category",
-                "Only features of this category (exact, case-insensitive).",
-                one_of(&facts.spatial_categories),
-                false,
-            ),
-            query("zone", "Only features in this zone.", one_of(&facts.spatial_zones), false),
-            query("protocol", "Only features of this register.", one_of(&facts.spatial_protocols), false),
-            query("f", "`json` answers as application/json.", json!({"type": "string", "enum": FORMATS}), false),
-        ])
+            )]),
+        )
         .errors(&[BadRequest, NotFound])
 }
 

@@ -17,17 +17,12 @@ pub fn geojson(facts: &Facts) -> Description {
             "type": {"type": "string", "enum": ["FeatureCollection"]},
             "features": {"type": "array", "items": schema("Feature")}}}),
     ))
-    .params([
-        query(
-            "category",
-            "Only features of this category (exact, case-insensitive).",
-            one_of(&facts.spatial_categories),
-            false,
-        ),
-        query("zone", "Only features in this zone.", one_of(&facts.spatial_zones), false),
-        query("protocol", "Only features of this register.", one_of(&facts.spatial_protocols), false),
-        query("format", "Only `json`.", json!({"type": "string", "enum": ["json"]}), false),
-    ])
+    .params(feature_filters(facts).into_iter().chain([query(
+        "format",
+        "Only `json`.",
+        json!({"type": "string", "enum": ["json"]}),
+        false,
+    )]))
     .errors(&[BadRequest, NotFound])
 }
 
@@ -43,6 +38,21 @@ pub fn csv(facts: &Facts) -> Description {
             query("zone", "Only rows in this zone.", one_of(&facts.spatial_zones), false),
         ])
         .errors(&[BadRequest, NotFound])
+}
+
+/// The filters features are chosen by, the same for `/api/v1/spatial.json` and OGC API items
+/// (one filter serves both: `queries::spatial`).
+pub fn feature_filters(facts: &Facts) -> [Value; 3] {
+    [
+        query(
+            "category",
+            "Only features of this category (exact, case-insensitive).",
+            one_of(&facts.spatial_categories),
+            false,
+        ),
+        query("zone", "Only features in this zone.", one_of(&facts.spatial_zones), false),
+        query("protocol", "Only features of this register.", one_of(&facts.spatial_protocols), false),
+    ]
 }
 
 /// The schema of a feature as the API publishes it.
