@@ -55,13 +55,14 @@ fn param<'a, P>(ctx: &'a Ctx<'_, P>, name: &str) -> Option<&'a str> {
 
 /// The services the filters keep, in the API's order.
 async fn services<'d, P: Platform>(ctx: &Ctx<'_, P>, data: &'d Dataset) -> Result<Vec<&'d Value>, Problem> {
-    let after = match param(ctx, "modified_after") {
+    // Present but empty is an error for these two, not "no filter", as the OpenAPI document says.
+    let after = match ctx.query.get("modified_after").map(str::trim) {
         Some(text) => Some(parse_content_date(text).map_err(|e| {
             Problem::bad_request(format!("`modified_after` must be a date or an RFC 3339 time: {}", e.0))
         })?),
         None => None,
     };
-    let found = match param(ctx, "search") {
+    let found = match ctx.query.get("search").map(str::trim) {
         Some(query) => Some(search(ctx, query, data.services.len()).await?),
         None => None,
     };

@@ -25,7 +25,12 @@ fn page(item: &str, filters: Vec<Value>) -> Description {
     Description::ok(content(&format!("A page of {item} items."), media::JSON, body))
         .params(
             [
-                query("page", "The page, from 1.", json!({"type": "integer", "minimum": 1, "default": 1}), false),
+                query(
+                    "page",
+                    "The page, from 1 (past the last page, an empty page).",
+                    json!({"type": "integer", "minimum": 1, "maximum": u32::MAX, "default": 1}),
+                    false,
+                ),
                 query(
                     "per_page",
                     "Items per page.",
@@ -39,8 +44,8 @@ fn page(item: &str, filters: Vec<Value>) -> Description {
         .errors(&[BadRequest])
 }
 
-fn uuid_filter(name: &str, description: &str) -> Value {
-    query(name, description, json!({"type": "string", "format": "uuid"}), false)
+fn id_filter(name: &str, description: &str) -> Value {
+    query(name, description, json!({"type": "string"}), false)
 }
 
 /// `GET /api/hsds/services`.
@@ -54,13 +59,13 @@ pub fn services(_: &Facts) -> Description {
                 json!({"type": "string", "minLength": 2}),
                 false,
             ),
-            uuid_filter("taxonomy_term_id", "Only services with this taxonomy term."),
-            uuid_filter("taxonomy_id", "Only services with a term of this taxonomy."),
-            uuid_filter("organization_id", "Only services of this organization."),
+            id_filter("taxonomy_term_id", "Only services with this taxonomy term."),
+            id_filter("taxonomy_id", "Only services with a term of this taxonomy."),
+            id_filter("organization_id", "Only services of this organization."),
             query(
                 "modified_after",
                 "Only services modified after this date or RFC 3339 time.",
-                json!({"type": "string"}),
+                json!({"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}),
                 false,
             ),
         ],
@@ -84,7 +89,7 @@ pub fn taxonomies(_: &Facts) -> Description {
 
 /// `GET /api/hsds/taxonomy_terms`.
 pub fn taxonomy_terms(_: &Facts) -> Description {
-    page("taxonomy_term", vec![uuid_filter("taxonomy_id", "Only terms of this taxonomy.")])
+    page("taxonomy_term", vec![id_filter("taxonomy_id", "Only terms of this taxonomy.")])
 }
 
 /// `GET /api/hsds/<kind>/{name}`: one item by id.
