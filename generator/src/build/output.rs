@@ -153,7 +153,11 @@ impl OutFile {
 
 /// A strong entity tag of some bytes.
 pub fn etag(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
+    etag_of_digest(&Sha256::digest(bytes))
+}
+
+/// The entity tag of bytes whose SHA-256 is `digest`: the start of it, in hex and quotes.
+pub fn etag_of_digest(digest: &[u8]) -> String {
     let hex: String = digest.iter().take(10).map(|b| format!("{b:02x}")).collect();
     format!("\"{hex}\"")
 }

@@ -78,10 +78,9 @@ impl Written {
         }
     }
 
-    /// Its entity tag (as `output::etag` makes it of the bytes).
+    /// Its entity tag, the one `output::etag` makes of its bytes.
     pub fn etag(&self) -> String {
-        let hex: String = self.hash.iter().take(10).map(|b| format!("{b:02x}")).collect();
-        format!("\"{hex}\"")
+        super::output::etag_of_digest(&self.hash)
     }
 
     /// What the route index says of it.
