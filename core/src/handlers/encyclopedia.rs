@@ -18,10 +18,6 @@ pub const PAGE_SIZE: (i64, i64) = (20, 100);
 /// Default and largest suggestion `limit`.
 pub const SUGGEST_LIMIT: (i64, i64) = (8, 20);
 
-fn text<'a, P>(ctx: &'a Ctx<'_, P>, name: &str) -> Option<&'a str> {
-    ctx.query.get(name).map(str::trim).filter(|v| !v.is_empty())
-}
-
 /// The filters of the list and the facets, with `q` run through the search engine.
 async fn filters<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Filters, Problem> {
     // Not trimmed: a letter is exactly one character (any: a title may start with a digit or a
@@ -33,7 +29,7 @@ async fn filters<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Filters, Problem> {
             return Err(Problem::bad_request(format!("`letter` must be one character; got `{raw}`.")));
         }
     };
-    let matches = match text(ctx, "q") {
+    let matches = match ctx.query.text("q") {
         None => None,
         Some(q) => {
             let index = ctx.app.search_index(ctx.platform).await?;
@@ -46,8 +42,8 @@ async fn filters<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Filters, Problem> {
     };
     Ok(Filters {
         matches,
-        category: text(ctx, "category").map(str::to_string),
-        tag: text(ctx, "tag").map(str::to_string),
+        category: ctx.query.text("category").map(str::to_string),
+        tag: ctx.query.text("tag").map(str::to_string),
         letter,
     })
 }
@@ -56,7 +52,7 @@ async fn filters<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Filters, Problem> {
 pub async fn list<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let page = ctx.query.integer("page", 1, i64::MAX)?.unwrap_or(1);
     let page_size = ctx.query.integer("pageSize", 1, PAGE_SIZE.1)?.unwrap_or(PAGE_SIZE.0);
-    let order = match text(ctx, "sort") {
+    let order = match ctx.query.text("sort") {
         None => None,
         Some(value) => Some(Sort::parse(value).ok_or_else(|| {
             Problem::bad_request(format!("`sort` must be `title`, `updated` or `relevance`; got `{value}`."))
@@ -95,7 +91,7 @@ pub async fn list<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
 fn page_link<P>(ctx: &Ctx<'_, P>, page: i64) -> String {
     let mut query = form_urlencoded::Serializer::new(String::new());
     for name in ["q", "category", "tag", "letter", "sort", "pageSize"] {
-        if let Some(value) = text(ctx, name) {
+        if let Some(value) = ctx.query.text(name) {
             query.append_pair(name, value);
         }
     }
@@ -113,8 +109,10 @@ pub async fn facet_counts<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Pro
 /// Title and alias prefix suggestions.
 pub async fn suggestions<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let limit = ctx.query.integer("limit", 1, SUGGEST_LIMIT.1)?.unwrap_or(SUGGEST_LIMIT.0);
-    let q =
-        text(ctx, "q").ok_or_else(|| Problem::bad_request("`q` is required: the beginning of a title or alias."))?;
+    let q = ctx
+        .query
+        .text("q")
+        .ok_or_else(|| Problem::bad_request("`q` is required: the beginning of a title or alias."))?;
     let catalog = ctx.app.catalog(ctx.platform).await?;
     Ok(Response::json(&success(json!({
         "query": q,

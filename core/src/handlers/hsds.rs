@@ -24,7 +24,7 @@ pub async fn list<P: Platform>(ctx: &Ctx<'_, P>, kind: Kind) -> Result<Response,
     let all = data.items(kind);
     let chosen: Vec<&Value> = match kind {
         Kind::Services => services(ctx, &data).await?,
-        Kind::TaxonomyTerms => match param(ctx, "taxonomy_id") {
+        Kind::TaxonomyTerms => match ctx.query.text("taxonomy_id") {
             Some(taxonomy) => all.iter().filter(|term| term["taxonomy_id"] == taxonomy).collect(),
             None => all.iter().collect(),
         },
@@ -48,11 +48,6 @@ pub async fn item<P: Platform>(ctx: &Ctx<'_, P>, kind: Kind) -> Result<Response,
     }
 }
 
-/// A parameter's trimmed value, when it has one.
-fn param<'a, P>(ctx: &'a Ctx<'_, P>, name: &str) -> Option<&'a str> {
-    ctx.query.get(name).map(str::trim).filter(|v| !v.is_empty())
-}
-
 /// The services the filters keep, in the API's order.
 async fn services<'d, P: Platform>(ctx: &Ctx<'_, P>, data: &'d Dataset) -> Result<Vec<&'d Value>, Problem> {
     // Present but empty is an error for these two, not "no filter", as the OpenAPI document says.
@@ -66,9 +61,9 @@ async fn services<'d, P: Platform>(ctx: &Ctx<'_, P>, data: &'d Dataset) -> Resul
         Some(query) => Some(search(ctx, query, data.services.len()).await?),
         None => None,
     };
-    let organization = param(ctx, "organization_id");
-    let term = param(ctx, "taxonomy_term_id");
-    let taxonomy = param(ctx, "taxonomy_id");
+    let organization = ctx.query.text("organization_id");
+    let term = ctx.query.text("taxonomy_term_id");
+    let taxonomy = ctx.query.text("taxonomy_id");
     let has_term = |service: &Value, key: &str, wanted: &str| {
         service["attributes"].as_array().into_iter().flatten().any(|a| a["taxonomy_term"][key] == wanted)
     };

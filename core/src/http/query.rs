@@ -22,6 +22,11 @@ impl Query {
         self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
+    /// The first value of `name`, trimmed, when it has one (an empty value is none).
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.get(name).map(str::trim).filter(|v| !v.is_empty())
+    }
+
     /// Whether `name` is present, alone or as a family of bracketed names (`filter` is present in
     /// `filter[category]=x`).
     pub fn has(&self, name: &str) -> bool {
