@@ -79,11 +79,18 @@ async fn read<P: Platform>(platform: &P, asset: &Asset, file: &str) -> Result<by
 
 /// Reads and parses a built JSON file by URL path (the dynamic side reads what the build wrote).
 pub async fn read_json<P: Platform>(app: &State, platform: &P, path: &str) -> Result<Option<Value>, Problem> {
+    let Some(bytes) = read_bytes(app, platform, path).await? else {
+        return Ok(None);
+    };
+    serde_json::from_slice(&bytes).map(Some).map_err(internal(platform, path))
+}
+
+/// Reads a built file by URL path, for a caller that parses only the part it needs.
+pub async fn read_bytes<P: Platform>(app: &State, platform: &P, path: &str) -> Result<Option<bytes::Bytes>, Problem> {
     let Some(asset) = app.asset(platform, path).await? else {
         return Ok(None);
     };
-    let bytes = read(platform, asset, &asset.file).await?;
-    serde_json::from_slice(&bytes).map(Some).map_err(internal(platform, &asset.file))
+    read(platform, asset, &asset.file).await.map(Some)
 }
 
 /// Reads and parses an internal JSON file of the build (`_portal/...`) by its file name.

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
-use crate::handlers::files::read_json;
+use crate::handlers::files::read_bytes;
 use crate::handlers::page;
 use crate::handlers::search::{asked, long_enough, Asked, MAX_LIMIT, MIN_QUERY_CHARS};
 use crate::handlers::Ctx;
@@ -18,9 +18,10 @@ use crate::http::Response;
 use crate::pages::i18n::Strings;
 use crate::pages::shell::escape;
 use crate::platform::{internal, Platform};
-use crate::search::excerpt::{excerpt, plain, EXCERPT_CHARS};
+use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};
 use crate::search::schema::words;
+use crate::search::shown::Shown;
 use crate::search::Hit;
 
 /// Hits a collection shows on the page unless the link asks for more: the first few, each with an
@@ -78,24 +79,49 @@ async fn details<P: Platform>(ctx: &Ctx<'_, P>, forgiven: &Forgiven, highlight: 
     for (hits, _) in &forgiven.found {
         let mut details = Vec::with_capacity(hits.len());
         for hit in hits {
-            let record = read_json(ctx.app, ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
-            details.push(record.ok().flatten().map(|r| detail(&r, highlight)).unwrap_or_default());
+            let path = record_api_path(&hit.collection, &hit.slug);
+            let shown = match read_bytes(ctx.app, ctx.platform, &path).await {
+                Ok(Some(bytes)) => serde_json::from_slice::<Shown<'_>>(&bytes)
+                    .map_err(|e| internal(ctx.platform, &path)(e))
+                    .map(|shown| detail(&shown, highlight))
+                    .ok(),
+                _ => None,
+            };
+            details.push(shown.unwrap_or_default());
         }
         all.push(details);
     }
     all
 }
 
-/// The detail of one record's JSON (a detail document, `data.<collection>[0]`, or the record).
-fn detail(document: &Value, highlight: &Highlight<'_>) -> Detail {
-    let record = document["data"]
-        .as_object()
-        .and_then(|data| data.values().next())
-        .map_or(document, |records| records.as_array().and_then(|list| list.first()).unwrap_or(records));
-    let text = |key: &str| record[key].as_str().unwrap_or_default();
-    let date = Some(text("date")).filter(|d| is_date(d)).map(|d| d[..10].to_string());
-    let source = format!("{}\n{}", text("summary"), plain(text("body")));
-    Detail { date, excerpt: excerpt(&source, |word| highlight.marks(word), EXCERPT_CHARS) }
+/// The detail of one record's shown fields.
+fn detail(shown: &Shown<'_>, highlight: &Highlight<'_>) -> Detail {
+    let date = shown.date.as_deref().filter(|d| is_date(d)).map(|d| d[..10].to_string());
+    let summary = shown.summary.as_deref().unwrap_or_default();
+    let body = shown.body.as_deref().unwrap_or_default();
+    let marks = |word: &str| highlight.marks(word);
+    // Most excerpts come from the first lines: the rest of a long body is read only when not.
+    let head = head_lines(body, HEAD_BYTES);
+    let excerpt =
+        match excerpt_of(&format!("{summary}\n{}", plain(head)), head.len() == body.len(), marks, EXCERPT_CHARS) {
+            Ok(found) => found,
+            Err(NeedsMore) => excerpt(&format!("{summary}\n{}", plain(body)), marks, EXCERPT_CHARS),
+        };
+    Detail { date, excerpt }
+}
+
+/// How much of a body the excerpt is first looked for in.
+const HEAD_BYTES: usize = 1024;
+
+/// The whole lines of `text` within its first `bytes` (at least the first line), ending after a
+/// line break, so the head's plain text is the start of the whole's.
+fn head_lines(text: &str, bytes: usize) -> &str {
+    if text.len() <= bytes {
+        return text;
+    }
+    let cut = text.as_bytes()[..bytes].iter().rposition(|&b| b == b'\n');
+    let end = cut.or_else(|| text.as_bytes().iter().position(|&b| b == b'\n')).map_or(text.len(), |at| at + 1);
+    &text[..end]
 }
 
 /// Whether `text` starts with a calendar date (`YYYY-MM-DD`).
@@ -259,16 +285,34 @@ mod tests {
     }
 
     #[test]
+    fn a_match_past_the_head_of_a_long_body_is_still_the_excerpt() {
+        let forms = Forms::new(["en"]);
+        let words = vec!["cholera".to_string()];
+        let highlight = Highlight::new(&words, &forms);
+        let body = format!("{}\nThe cholera clinic.", "Plain words here.\n".repeat(200));
+        let shown = Shown { date: None, summary: Some("Hours.".into()), body: Some(body.into()) };
+        let excerpt = detail(&shown, &highlight).excerpt.unwrap_or_default();
+        assert!(excerpt.contains("The <mark>cholera</mark> clinic."), "{excerpt}");
+        let short = Shown { body: Some("Plain words.\nMore.".into()), ..shown };
+        assert_eq!(detail(&short, &highlight).excerpt.as_deref(), Some("Hours. Plain words. More."));
+        assert_eq!(head_lines("a\nb\nc", 3), "a\n");
+        assert_eq!(head_lines("abcdef\ng", 3), "abcdef\n");
+        assert_eq!(head_lines("abcdef", 3), "abcdef");
+    }
+
+    #[test]
     fn a_detail_has_the_date_and_an_excerpt_of_the_matched_words() {
         let forms = Forms::new(["en"]);
         let words = vec!["clinics".to_string()];
         let highlight = Highlight::new(&words, &forms);
         let record = json!({"data": {"news": [{
             "date": "2026-10-14T09:30:00+03:00", "summary": "Hours.", "body": "The **clinic** opens."
-        }]}});
-        let detail = detail(&record, &highlight);
+        }]}})
+        .to_string();
+        let detail = detail(&serde_json::from_str(&record).expect("parses"), &highlight);
         assert_eq!(detail.date.as_deref(), Some("2026-10-14"));
         assert_eq!(detail.excerpt.as_deref(), Some("Hours. The <mark>clinic</mark> opens."));
-        assert_eq!(super::detail(&json!({"date": "soon"}), &highlight), Detail::default());
+        let soon = serde_json::from_str(r#"{"date": "soon"}"#).expect("parses");
+        assert_eq!(super::detail(&soon, &highlight), Detail::default());
     }
 }

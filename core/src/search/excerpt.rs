@@ -172,27 +172,31 @@ fn each_word(text: &str, mut each: impl FnMut(usize, usize, &str) -> bool) {
 /// Markdown as the words a reader sees: link targets, image sources and the marks of emphasis,
 /// headings, quotes, code and tables left out.
 pub fn plain(markdown: &str) -> String {
+    // Every mark is ASCII, so the text between marks is copied as whole slices.
+    let bytes = markdown.as_bytes();
     let mut out = String::with_capacity(markdown.len());
-    let mut chars = markdown.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            ']' if chars.peek() == Some(&'(') => {
-                for skipped in chars.by_ref() {
-                    if skipped == ')' {
-                        break;
-                    }
-                }
-                out.push(' ');
+    let (mut copied, mut at) = (0, 0);
+    while at < bytes.len() {
+        let byte = bytes[at];
+        let past = match byte {
+            b']' if bytes.get(at + 1) == Some(&b'(') => {
+                bytes[at..].iter().position(|&b| b == b')').map_or(bytes.len(), |close| at + close + 1)
             }
             // A rule or a table's header line, not a hyphen.
-            '-' | '=' if chars.peek() == Some(&c) => {
-                while chars.next_if_eq(&c).is_some() {}
-                out.push(' ');
+            b'-' | b'=' if bytes.get(at + 1) == Some(&byte) => {
+                at + bytes[at..].iter().take_while(|&&b| b == byte).count()
             }
-            '#' | '*' | '_' | '`' | '>' | '|' | '[' | ']' | '~' | '!' | '<' => out.push(' '),
-            _ => out.push(c),
-        }
+            b'#' | b'*' | b'_' | b'`' | b'>' | b'|' | b'[' | b']' | b'~' | b'!' | b'<' => at + 1,
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        out.push_str(&markdown[copied..at]);
+        out.push(' ');
+        (copied, at) = (past, past);
     }
+    out.push_str(&markdown[copied..]);
     out
 }
 
@@ -263,6 +267,15 @@ mod tests {
     fn without_a_match_the_excerpt_is_the_start() {
         assert_eq!(excerpt("One two three", |_| false, 7).as_deref(), Some("One two…"));
         assert_eq!(excerpt(" ,; ", |_| true, 10), None);
+    }
+
+    #[test]
+    fn plain_text_keeps_other_scripts_and_ends_an_open_link_target() {
+        assert_eq!(plain("é**ñ**ع"), "é  ñ  ع");
+        assert_eq!(plain("see](never closed"), "see ");
+        assert_eq!(plain("[t](u) ok"), " t  ok");
+        assert_eq!(plain("x-y a---b c==d"), "x-y a b c d");
+        assert_eq!(plain(""), "");
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod pack;
 pub mod plan;
 pub mod query;
 pub mod schema;
+pub mod shown;
 pub mod writer;
 
 pub use self::pack::{index_manifest, SegmentMeta};

@@ -73,14 +73,15 @@ impl NativePlatform {
         self
     }
 
-    /// Whether `path`, with every symbolic link resolved, is still inside the build folder (a link
-    /// in `dist/` pointing elsewhere must not expose the rest of the machine).
-    async fn stays_inside(&self, path: &Path) -> bool {
-        let (Ok(root), Ok(target)) = (tokio::fs::canonicalize(&self.dist).await, tokio::fs::canonicalize(path).await)
-        else {
-            return true;
-        };
-        target.starts_with(root)
+    /// Reads `file` of the build folder from disk, in one blocking task: a read of a small file is
+    /// mostly the hand-off to the blocking pool, and the search page reads one record per hit.
+    async fn read_from_disk(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
+        let (root, path) = (self.dist.clone(), self.dist.join(file));
+        let read = tokio::task::spawn_blocking(move || read_inside(&root, &path)).await;
+        match read.map_err(|e| PlatformError(format!("reading {file}: {e}")))? {
+            Ok(data) => Ok(data.map(Bytes::from)),
+            Err(e) => Err(PlatformError(format!("reading {file}: {e}"))),
+        }
     }
 
     /// The build folder.
@@ -107,6 +108,22 @@ impl NativePlatform {
     }
 }
 
+/// The bytes of `path` when it is a file inside `root` with every symbolic link resolved (a link
+/// in `dist/` pointing elsewhere must not expose the rest of the machine); `None` when there is no
+/// such file.
+fn read_inside(root: &Path, path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    if let (Ok(root), Ok(target)) = (std::fs::canonicalize(root), std::fs::canonicalize(path)) {
+        if !target.starts_with(root) {
+            return Ok(None);
+        }
+    }
+    match std::fs::read(path) {
+        Ok(data) => Ok(Some(data)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// Whether a manifest file name stays inside the build folder (no `..`, no absolute path).
 pub fn is_contained(file: &str) -> bool {
     !file.contains('\\') && Path::new(file).components().all(|c| matches!(c, Component::Normal(_)))
@@ -123,19 +140,11 @@ impl Platform for NativePlatform {
         if let Some(bytes) = self.cached(file) {
             return Ok(Some(bytes));
         }
-        let path = self.dist.join(file);
-        if !self.stays_inside(&path).await {
-            return Ok(None);
+        let bytes = self.read_from_disk(file).await?;
+        if let Some(bytes) = &bytes {
+            self.remember(file, bytes);
         }
-        match tokio::fs::read(path).await {
-            Ok(data) => {
-                let bytes = Bytes::from(data);
-                self.remember(file, &bytes);
-                Ok(Some(bytes))
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(PlatformError(format!("reading {file}: {e}"))),
-        }
+        Ok(bytes)
     }
 
     async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError> {
