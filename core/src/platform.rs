@@ -96,6 +96,17 @@ pub trait Platform {
         join_parts(self, file).await
     }
 
+    /// Reads several files of the build, each as [`read_file`](Platform::read_file) does, in
+    /// order: a platform on which each read is a hand-off to another thread (`portal serve`)
+    /// makes one for all of them. The search page reads a record for every hit it shows.
+    async fn read_files(&self, files: &[String]) -> Vec<Result<Option<Bytes>, PlatformError>> {
+        let mut read = Vec::with_capacity(files.len());
+        for file in files {
+            read.push(self.read_file(file).await);
+        }
+        read
+    }
+
     /// Counts one request of `client` costing `cost` requests (an MCP batch: one per message)
     /// against its fixed window at `now_ms` and says whether it is admitted. Implementations keep
     /// [`crate::http::ratelimit::Window`]s and call its `check`.

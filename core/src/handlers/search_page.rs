@@ -9,7 +9,6 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
-use crate::handlers::files::read_bytes;
 use crate::handlers::page;
 use crate::handlers::search::{asked, long_enough, Asked, MAX_LIMIT, MIN_QUERY_CHARS};
 use crate::handlers::Ctx;
@@ -72,26 +71,38 @@ struct Detail {
     excerpt: Option<String>,
 }
 
-/// The details of every hit of `forgiven`, per collection in order. A record that cannot be read
-/// (reported) shows its title alone.
+/// The details of every hit of `forgiven`, per collection in order, from their records read
+/// together. A record that cannot be read (reported) shows its title alone.
 async fn details<P: Platform>(ctx: &Ctx<'_, P>, forgiven: &Forgiven, highlight: &Highlight<'_>) -> Vec<Vec<Detail>> {
+    let mut files = Vec::new();
+    for hit in forgiven.found.iter().flat_map(|(hits, _)| hits) {
+        let asset = ctx.app.asset(ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
+        files.push(asset.ok().flatten().map(|asset| asset.file.clone()));
+    }
+    let known: Vec<String> = files.iter().flatten().cloned().collect();
+    let mut read = ctx.platform.read_files(&known).await.into_iter();
+    let mut shown = files.iter().map(|file| {
+        let file = file.as_deref()?;
+        match read.next()? {
+            Ok(Some(bytes)) => match serde_json::from_slice::<Shown<'_>>(&bytes) {
+                Ok(shown) => Some(detail(&shown, highlight)),
+                Err(e) => report(ctx.platform, file, &e),
+            },
+            Ok(None) => None,
+            Err(e) => report(ctx.platform, file, &e),
+        }
+    });
     let mut all = Vec::with_capacity(forgiven.found.len());
     for (hits, _) in &forgiven.found {
-        let mut details = Vec::with_capacity(hits.len());
-        for hit in hits {
-            let path = record_api_path(&hit.collection, &hit.slug);
-            let shown = match read_bytes(ctx.app, ctx.platform, &path).await {
-                Ok(Some(bytes)) => serde_json::from_slice::<Shown<'_>>(&bytes)
-                    .map_err(|e| internal(ctx.platform, &path)(e))
-                    .map(|shown| detail(&shown, highlight))
-                    .ok(),
-                _ => None,
-            };
-            details.push(shown.unwrap_or_default());
-        }
-        all.push(details);
+        all.push(shown.by_ref().take(hits.len()).map(Option::unwrap_or_default).collect());
     }
     all
+}
+
+/// Reports that `file` could not be read or parsed: the hit shows its title alone.
+fn report<P: Platform>(platform: &P, file: &str, cause: &dyn std::fmt::Display) -> Option<Detail> {
+    platform.report(file, cause);
+    None
 }
 
 /// The detail of one record's shown fields.

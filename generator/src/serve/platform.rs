@@ -89,6 +89,18 @@ impl NativePlatform {
         &self.dist
     }
 
+    /// `file` when it needs no read from disk: nothing for a name outside the build folder, the
+    /// archive's file when serving one, the cached bytes; `None` when it must be read.
+    fn at_hand(&self, file: &str) -> Option<Option<Bytes>> {
+        if !is_contained(file) {
+            return Some(None);
+        }
+        if let Some(archive) = &self.archive {
+            return Some(archive.get(file).cloned());
+        }
+        self.cached(file).map(Some)
+    }
+
     fn cached(&self, file: &str) -> Option<Bytes> {
         self.cache.lock().ok()?.files.get(file).cloned()
     }
@@ -131,20 +143,41 @@ pub fn is_contained(file: &str) -> bool {
 
 impl Platform for NativePlatform {
     async fn read_asset(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
-        if !is_contained(file) {
-            return Ok(None);
-        }
-        if let Some(archive) = &self.archive {
-            return Ok(archive.get(file).cloned());
-        }
-        if let Some(bytes) = self.cached(file) {
-            return Ok(Some(bytes));
+        if let Some(at_hand) = self.at_hand(file) {
+            return Ok(at_hand);
         }
         let bytes = self.read_from_disk(file).await?;
         if let Some(bytes) = &bytes {
             self.remember(file, bytes);
         }
         Ok(bytes)
+    }
+
+    async fn read_files(&self, files: &[String]) -> Vec<Result<Option<Bytes>, PlatformError>> {
+        let mut read: Vec<_> = files.iter().map(|file| self.at_hand(file).map(Ok)).collect();
+        let wanted: Vec<(usize, PathBuf)> =
+            read.iter().enumerate().filter(|(_, r)| r.is_none()).map(|(i, _)| (i, self.dist.join(&files[i]))).collect();
+        let root = self.dist.clone();
+        let from_disk = tokio::task::spawn_blocking(move || {
+            wanted.into_iter().map(|(i, path)| (i, read_inside(&root, &path))).collect::<Vec<_>>()
+        })
+        .await
+        .unwrap_or_default();
+        for (i, data) in from_disk {
+            read[i] = Some(match data {
+                Ok(Some(data)) => {
+                    let bytes = Bytes::from(data);
+                    self.remember(&files[i], &bytes);
+                    Ok(Some(bytes))
+                }
+                // Perhaps a file kept as parts.
+                Ok(None) => self.read_file(&files[i]).await,
+                Err(e) => Err(PlatformError(format!("reading {}: {e}", files[i]))),
+            });
+        }
+        read.into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(PlatformError("reading files: the task failed".into()))))
+            .collect()
     }
 
     async fn rate_limit(&self, client: &str, now_ms: u64, cost: u32) -> Result<Decision, PlatformError> {
