@@ -105,7 +105,7 @@ fn configured<P: Platform>(platform: &P) -> Result<GithubApp, Problem> {
 pub async fn auth<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let app = configured(ctx.platform)?;
     if let Some(provider) = ctx.query.get("provider").filter(|p| *p != "github") {
-        return Ok(popup::failure(&Failure::UnsupportedProvider(popup::code(provider))));
+        return Ok(popup::failure(&Failure::UnsupportedProvider(popup::safe_code(provider))));
     }
     let bytes = ctx.platform.random().map_err(internal(ctx.platform, "drawing the CMS sign-in state"))?;
     let state: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -133,7 +133,7 @@ pub async fn callback<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem
 /// Checks the callback's `state` against the cookie, then trades its code for a token.
 async fn exchange<P: Platform>(ctx: &Ctx<'_, P>, app: &GithubApp) -> Result<String, Failure> {
     if let Some(error) = ctx.query.get("error") {
-        return Err(Failure::Declined(popup::code(error)));
+        return Err(Failure::Declined(popup::safe_code(error)));
     }
     let expected = cookie(ctx.request, STATE_COOKIE).unwrap_or_default();
     let state = ctx.query.get("state").unwrap_or_default();
@@ -163,7 +163,7 @@ async fn exchange<P: Platform>(ctx: &Ctx<'_, P>, app: &GithubApp) -> Result<Stri
     }
     let answer: Value = serde_json::from_slice(&response.body).map_err(|_| Failure::Unreadable)?;
     if let Some(error) = answer.get("error").and_then(Value::as_str) {
-        return Err(Failure::Refused(popup::code(error)));
+        return Err(Failure::Refused(popup::safe_code(error)));
     }
     let token = answer.get("access_token").and_then(Value::as_str).filter(|t| !t.is_empty());
     token.map(str::to_string).ok_or(Failure::Unreadable)

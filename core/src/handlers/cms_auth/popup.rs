@@ -113,7 +113,7 @@ pub fn failure(failure: &Failure) -> Response {
 }
 
 /// A provider's error code as the page may show it: letters, digits and `_.-`, at most 64.
-pub fn code(raw: &str) -> String {
+pub fn safe_code(raw: &str) -> String {
     let kept: String = raw.chars().filter(|c| c.is_ascii_alphanumeric() || "_.-".contains(*c)).take(64).collect();
     if kept.is_empty() {
         "unknown".into()
@@ -193,13 +193,13 @@ mod tests {
 
     #[test]
     fn hostile_codes_cannot_leave_the_script_or_the_text() {
-        let page = failure(&Failure::Declined(code("</script><b>\u{2028}")));
+        let page = failure(&Failure::Declined(safe_code("</script><b>\u{2028}")));
         let html = body(&page);
         assert_eq!(html.matches("</script>").count(), 1);
         assert!(!html.contains("<b>"));
         assert_eq!(page.status, 403);
         assert!(js_string("</script>&\u{2028}").contains("\\u003c/script\\u003e\\u0026\\u2028"));
-        assert_eq!(code("access_denied"), "access_denied");
-        assert_eq!(code("<>"), "unknown");
+        assert_eq!(safe_code("access_denied"), "access_denied");
+        assert_eq!(safe_code("<>"), "unknown");
     }
 }
