@@ -12,6 +12,7 @@ from pathlib import Path
 
 import requests
 
+from mock_upstream import CMS_ENV
 from servers import ROOT, Server
 
 
@@ -38,6 +39,8 @@ def start_wrangler(dist, rate_window=60, timeout=120, rate_limit=None, first_url
     work = Path(tempfile.mkdtemp(prefix="portal-wrangler-"))
     config = work / "wrangler.toml"
     config.write_text(test_config(dist, rate_window, rate_limit))
+    # The Worker's secrets for local development (the CMS sign-in against the mock provider).
+    (work / ".dev.vars").write_text("".join(f'{name}="{value}"\n' for name, value in CMS_ENV.items()))
     port = free_port()
     log = open(work / "wrangler.log", "w+")
     env = {

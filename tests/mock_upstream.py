@@ -1,16 +1,33 @@
 """A local stand-in for the third-party upstreams (weather, CAP alerts, geolocation) on a fixed
 loopback port, whose behaviour tests switch: ok, fail (500), hang (past the timeout), garbage, slow
 (answers after 0.3 s, within the timeout), big (a valid answer padded past 2 MiB, with its
-Content-Length) or big-unsized (the same, with no length: the body ends when the connection does)."""
+Content-Length) or big-unsized (the same, with no length: the body ends when the connection does).
+
+It is also the GitHub of the CMS sign-in: `/oauth/authorize` (which only records the request) and
+`POST /oauth/token`, which trades the code `good-code` for a token when the client id and secret are
+those of CMS_ENV (mode `oauth`: ok, fail, garbage, or refuse, GitHub's 200 with an `error`)."""
 
 import json
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs
 
 PORT = 18931
-MODES = {"weather": "ok", "alerts": "ok", "geo": "ok"}
+MODES = {"weather": "ok", "alerts": "ok", "geo": "ok", "oauth": "ok"}
 SEEN = []
+
+# The CMS sign-in's settings both servers run with (environment of `portal serve`, `.dev.vars` of
+# `wrangler dev`): an OAuth app of this mock.
+CMS_ENV = {
+    "CMS_GITHUB_CLIENT_ID": "cms-test-client",
+    "CMS_GITHUB_CLIENT_SECRET": "cms-test-secret-do-not-show",
+    "CMS_GITHUB_AUTHORIZE_URL": f"http://127.0.0.1:{PORT}/oauth/authorize",
+    "CMS_GITHUB_TOKEN_URL": f"http://127.0.0.1:{PORT}/oauth/token",
+}
+CMS_TOKEN = "gho_mockToken0123456789"
+# The forms the token endpoint was sent, in order.
+TOKEN_REQUESTS = []
 
 FORECAST = {
     "latitude": -1.3, "longitude": 30.8, "timezone": "Africa/Kampala",
@@ -34,7 +51,34 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def token(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
+        TOKEN_REQUESTS.append(form)
+        mode = MODES["oauth"]
+        if mode == "fail":
+            self.send_response(500)
+            self.end_headers()
+            return
+        good = (form.get("client_id"), form.get("client_secret"), form.get("code")) == (
+            CMS_ENV["CMS_GITHUB_CLIENT_ID"], CMS_ENV["CMS_GITHUB_CLIENT_SECRET"], "good-code")
+        if mode == "garbage":
+            body = b"<html>not what you expected"
+        elif mode == "refuse" or not good:
+            body = json.dumps({"error": "bad_verification_code", "error_description": "The code is wrong."}).encode()
+        else:
+            body = json.dumps({"access_token": CMS_TOKEN, "token_type": "bearer", "scope": "repo,user"}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_POST(self):
+        if self.path.startswith("/oauth/token"):
+            SEEN.append(self.path)
+            self.token()
+            return
         _, _, endpoint, mode = self.path.split("/", 3)
         MODES[endpoint] = mode
         self.send_response(204)
@@ -43,7 +87,7 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         endpoint = self.path.split("/")[1]
         SEEN.append(self.path)
-        mode = MODES.get(endpoint, "ok")
+        mode = "ok" if endpoint == "oauth" else MODES.get(endpoint, "ok")
         if mode == "hang":
             time.sleep(3)
         if mode == "slow":
@@ -52,7 +96,9 @@ class Handler(BaseHTTPRequestHandler):
             self.send_response(500)
             self.end_headers()
             return
-        if mode == "garbage":
+        if endpoint == "oauth":
+            body, kind = b"<html>the mock provider's sign-in page</html>", "text/html"
+        elif mode == "garbage":
             body, kind = b"<html>not what you expected", "text/html"
         elif endpoint == "weather":
             body, kind = json.dumps(FORECAST).encode(), "application/json"

@@ -196,6 +196,8 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::OgcItem => ogc::item(ctx).await,
         Handler::HsdsList(kind) => hsds::list(ctx, kind).await,
         Handler::HsdsItem(kind) => hsds::item(ctx, kind).await,
+        Handler::CmsAuth => cms_auth::auth(ctx).await,
+        Handler::CmsCallback => cms_auth::callback(ctx).await,
     }
 }
 

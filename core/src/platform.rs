@@ -25,11 +25,14 @@ impl std::fmt::Display for PlatformError {
 
 impl std::error::Error for PlatformError {}
 
-/// An outgoing GET to a third-party upstream (weather, alerts, geolocation).
+/// An outgoing request to a third-party upstream: a GET (weather, alerts, geolocation), or a POST
+/// when it carries a body (the CMS sign-in's exchange of a code for a token).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UpstreamRequest {
     /// The absolute URL.
     pub url: String,
+    /// The body of a POST (its type in `headers`); `None` sends a GET.
+    pub body: Option<Bytes>,
     /// Headers to send (e.g. `accept`).
     pub headers: Vec<(String, String)>,
     /// Give up after this many milliseconds.
@@ -115,7 +118,8 @@ pub trait Platform {
     /// The current time in Unix milliseconds. Called once per request.
     fn now_ms(&self) -> u64;
 
-    /// Sends a GET to an upstream. `Err` on a network failure or when `timeout_ms` passes.
+    /// Sends a request to an upstream (a POST when it has a body, else a GET). `Err` on a network
+    /// failure or when `timeout_ms` passes.
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError>;
 
     /// Whether a request may wait for work another request started (an upstream fetch under way,
@@ -123,6 +127,21 @@ pub trait Platform {
     /// that waits on another request's I/O as hung, so the Worker says no. The default says yes.
     fn shares_work_across_requests(&self) -> bool {
         true
+    }
+
+    /// A setting of the deployment that is no part of the build: a Worker var or secret, an
+    /// environment variable of `portal serve`. Core asks only for the names it documents (the CMS
+    /// sign-in's `CMS_GITHUB_*`, docs/deploying.md#cms-sign-in) and never logs or stores a value.
+    /// `None` when unset or empty; the default knows none.
+    fn setting(&self, name: &str) -> Option<String> {
+        let _ = name;
+        None
+    }
+
+    /// 16 bytes from the machine's cryptographic random source (an unguessable `state` of the CMS
+    /// sign-in). Core has no random source of its own. The default has none, and says so.
+    fn random(&self) -> Result<[u8; 16], PlatformError> {
+        Err(PlatformError("this platform has no random source".into()))
     }
 
     /// A value cached under `key` that has not expired, if any (search results, upstream answers).

@@ -31,6 +31,10 @@ pub struct FakePlatform {
     pub submissions: RefCell<Vec<Submission>>,
     /// Failures reported to the operator, as `context: cause`.
     pub reports: RefCell<Vec<String>>,
+    /// The deployment's settings (see [`Platform::setting`]).
+    pub settings: RefCell<HashMap<String, String>>,
+    /// How many random values were drawn: each is this count in every byte, so tests know it.
+    pub draws: RefCell<u8>,
 }
 
 impl Default for FakePlatform {
@@ -45,6 +49,8 @@ impl Default for FakePlatform {
             mail_windows: RefCell::default(),
             submissions: RefCell::default(),
             reports: RefCell::default(),
+            settings: RefCell::default(),
+            draws: RefCell::default(),
         }
     }
 }
@@ -66,6 +72,12 @@ impl FakePlatform {
     pub fn with_upstream_now(&self, url: &str, status: u16, body: impl Into<Bytes>) {
         let response = UpstreamResponse { status, headers: Vec::new(), body: body.into() };
         self.upstreams.borrow_mut().insert(url.to_string(), response);
+    }
+
+    /// Sets a deployment setting (see [`Platform::setting`]).
+    pub fn with_setting(self, name: &str, value: &str) -> Self {
+        self.settings.borrow_mut().insert(name.to_string(), value.to_string());
+        self
     }
 
     /// Moves the clock forward.
@@ -117,6 +129,16 @@ impl Platform for FakePlatform {
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
         self.submissions.borrow_mut().push(submission.clone());
         Ok(())
+    }
+
+    fn setting(&self, name: &str) -> Option<String> {
+        self.settings.borrow().get(name).filter(|v| !v.is_empty()).cloned()
+    }
+
+    fn random(&self) -> Result<[u8; 16], PlatformError> {
+        let mut draws = self.draws.borrow_mut();
+        *draws = draws.wrapping_add(1);
+        Ok([*draws; 16])
     }
 
     fn report(&self, context: &str, cause: &dyn std::fmt::Display) {

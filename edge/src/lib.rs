@@ -5,8 +5,9 @@
 //! Bindings (see `wrangler.toml`): `ASSETS` (the built `dist/`), `RATE_LIMITER` (a Durable Object
 //! per client address holding its fixed window), `MAIL_QUOTA` (one Durable Object holding the mail
 //! quotas' windows), `DB` (D1: submissions and their mail outbox),
-//! `EMAIL` (send_email), the Cache API, outbound `fetch`, and the vars `RATE_LIMIT` /
-//! `RATE_WINDOW_SECONDS`.
+//! `EMAIL` (send_email), the Cache API, outbound `fetch`, the vars `RATE_LIMIT` /
+//! `RATE_WINDOW_SECONDS`, and the CMS sign-in's secrets and vars `CMS_GITHUB_*`, which core reads
+//! through `Platform::setting` (docs/deploying.md#cms-sign-in).
 
 mod convert;
 mod mail_quota;

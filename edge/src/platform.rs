@@ -131,7 +131,11 @@ impl Platform for EdgePlatform {
             headers.set(name, value).map_err(error("upstream headers"))?;
         }
         let mut init = RequestInit::new();
-        init.with_method(Method::Get).with_headers(headers);
+        match &request.body {
+            Some(body) => init.with_method(Method::Post).with_body(Some(js_bytes(body))),
+            None => init.with_method(Method::Get),
+        };
+        init.with_headers(headers);
         let outgoing = worker::Request::new_with_init(&request.url, &init).map_err(error("upstream request"))?;
         let controller = AbortController::default();
         let signal = controller.signal();
@@ -158,6 +162,18 @@ impl Platform for EdgePlatform {
         }
         body.truncate(request.max_bytes + 1);
         Ok(UpstreamResponse { status: response.status_code(), headers, body: Bytes::from(body) })
+    }
+
+    /// A var or secret of the Worker's environment (`wrangler secret put`, `[vars]`, `.dev.vars`).
+    fn setting(&self, name: &str) -> Option<String> {
+        self.env.var(name).ok().map(|value| value.to_string()).filter(|value| !value.trim().is_empty())
+    }
+
+    /// The runtime's `crypto.getRandomValues`.
+    fn random(&self) -> Result<[u8; 16], PlatformError> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).map_err(|e| PlatformError(format!("the random source: {e}")))?;
+        Ok(bytes)
     }
 
     async fn cache_get(&self, key: &str) -> Option<Bytes> {
@@ -191,6 +207,11 @@ impl Platform for EdgePlatform {
     fn report(&self, context: &str, cause: &dyn std::fmt::Display) {
         worker::console_error!("portal: error {context}: {cause}");
     }
+}
+
+/// A body for an outgoing request, as the runtime takes it.
+fn js_bytes(body: &Bytes) -> worker::wasm_bindgen::JsValue {
+    worker::js_sys::Uint8Array::from(body.as_ref()).into()
 }
 
 /// A cache key as a URL (the Cache API keys by request URL).

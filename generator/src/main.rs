@@ -55,17 +55,46 @@ enum Command {
         /// The archive.
         file: PathBuf,
     },
-    /// List the stored community voices and bookings (for follow-up by the editors).
-    Submissions {
-        /// The state folder `portal serve` used.
-        #[arg(long, default_value = ".portal")]
-        state: PathBuf,
-        /// Only this kind.
-        #[arg(long, value_parser = ["voice", "booking"])]
-        kind: Option<String>,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "json")]
-        format: FormatArg,
+    /// List the stored community voices and bookings (for follow-up by the editors), or publish one.
+    Submissions(SubmissionsArgs),
+}
+
+#[derive(Args)]
+struct SubmissionsArgs {
+    #[command(subcommand)]
+    action: Option<SubmissionsAction>,
+    /// The state folder `portal serve` used.
+    #[arg(long, default_value = ".portal", global = true)]
+    state: PathBuf,
+    /// Read the Worker's submissions from this `wrangler d1 export` SQL file instead of a state folder.
+    #[arg(long, value_name = "FILE", global = true, conflicts_with = "state")]
+    from_d1_export: Option<PathBuf>,
+    /// Only this kind.
+    #[arg(long, value_parser = ["voice", "booking"])]
+    kind: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: FormatArg,
+}
+
+#[derive(Subcommand)]
+enum SubmissionsAction {
+    /// Write a stored submission into the content folder as a draft.
+    Publish {
+        #[command(subcommand)]
+        what: PublishWhat,
+    },
+}
+
+#[derive(Subcommand)]
+enum PublishWhat {
+    /// A community voice, as community-voices/<slug>.md with `draft: true`.
+    Voice {
+        /// The voice's id (as `portal submissions` and the editors' mail give it).
+        id: String,
+        /// The content folder.
+        #[arg(long, default_value = "content")]
+        content: PathBuf,
     },
 }
 
@@ -233,18 +262,35 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Command::Submissions { state, kind, format } => {
-            let format = match format {
+        Command::Submissions(args) => run_submissions(args),
+    }
+}
+
+/// `portal submissions`: list, or publish one.
+fn run_submissions(args: SubmissionsArgs) -> ExitCode {
+    let source = match args.from_d1_export {
+        Some(file) => submissions::Source::D1Export(file),
+        None => submissions::Source::State(args.state),
+    };
+    let done = match args.action {
+        Some(SubmissionsAction::Publish { what: PublishWhat::Voice { id, content } }) => {
+            source.open().and_then(|store| submissions::publish::voice(&store, &id, &content)).map(|file| {
+                println!("wrote {} (a draft: review it, then remove `draft: true` to publish it)", file.display());
+            })
+        }
+        None => {
+            let format = match args.format {
                 FormatArg::Json => submissions::Format::Json,
                 FormatArg::Csv => submissions::Format::Csv,
             };
-            match submissions::export(&state, kind.as_deref(), format, &mut std::io::stdout().lock()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("portal: {e:#}");
-                    ExitCode::from(2)
-                }
-            }
+            submissions::export(&source, args.kind.as_deref(), format, &mut std::io::stdout().lock())
+        }
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("portal: {e:#}");
+            ExitCode::from(2)
         }
     }
 }

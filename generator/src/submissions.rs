@@ -1,8 +1,12 @@
 //! `portal submissions`: the stored community voices and bookings as JSON or CSV, so editors can
-//! follow up (docs/cli.md#portal-submissions). Reads the SQLite store of `portal serve --state`.
+//! follow up (docs/cli.md#portal-submissions), and a voice written into the content folder as a
+//! draft ([`publish`]). Reads the SQLite store of `portal serve --state`, or the Worker's D1
+//! database from a `wrangler d1 export` file, the same way.
+
+pub mod publish;
 
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use portal_core::queries::csv_cells::{self, Cell};
@@ -19,9 +23,28 @@ pub enum Format {
     Csv,
 }
 
-/// Writes the submissions of `state` (optionally of one `kind`) to `out`.
-pub fn export(state: &Path, kind: Option<&str>, format: Format, out: &mut impl Write) -> Result<()> {
-    let store = Store::open_existing(state)?;
+/// Where the submissions are read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The state folder of `portal serve`.
+    State(PathBuf),
+    /// A `wrangler d1 export` SQL file of the Worker's database.
+    D1Export(PathBuf),
+}
+
+impl Source {
+    /// The store of this source (an error naming the folder or file when it cannot be read).
+    pub fn open(&self) -> Result<Store> {
+        match self {
+            Source::State(dir) => Store::open_existing(dir),
+            Source::D1Export(file) => Store::from_d1_export(file),
+        }
+    }
+}
+
+/// Writes the submissions of `source` (optionally of one `kind`) to `out`.
+pub fn export(source: &Source, kind: Option<&str>, format: Format, out: &mut impl Write) -> Result<()> {
+    let store = source.open()?;
     let list = store.list(kind)?;
     match format {
         Format::Json => {

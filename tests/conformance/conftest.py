@@ -9,6 +9,7 @@ import tempfile
 import pytest
 import requests
 
+import mock_upstream
 import servers
 
 _addresses = itertools.count(1)
@@ -37,7 +38,7 @@ def base_url(request, rate_window):
         server = servers.start_portal(
             ["serve", "--dist", str(servers.conformance_dist()), "--port", "0", "--rate-window", str(rate_window),
              "--state", state],
-            env={"PORTAL_SMTP_URL": ""},
+            env={"PORTAL_SMTP_URL": "", **mock_upstream.CMS_ENV},
         )
     else:
         import edge  # noqa: PLC0415 - only needed for the edge target

@@ -2,6 +2,7 @@
 //! The pipeline ([`crate::app`]) picks the one the route table names.
 
 pub mod bookings;
+pub mod cms_auth;
 pub mod collections;
 mod ctx;
 pub mod encyclopedia;

@@ -49,6 +49,7 @@ pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, upstream: Upstream, url: &str, a
 async fn fetch<P: Platform>(ctx: &Ctx<'_, P>, url: &str, accept: &str) -> Result<Bytes, Failure> {
     let request = UpstreamRequest {
         url: url.to_string(),
+        body: None,
         headers: vec![
             ("accept".into(), accept.into()),
             ("user-agent".into(), format!("portal/{}", env!("CARGO_PKG_VERSION"))),

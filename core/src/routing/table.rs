@@ -7,7 +7,7 @@
 
 use crate::agents::openapi::describe::Describe;
 use crate::agents::openapi::{
-    actions, calendar, collections, data, discovery, encyclopedia, hsds, mcp, ogc, search, spatial,
+    actions, calendar, cms, collections, data, discovery, encyclopedia, hsds, mcp, ogc, search, spatial,
 };
 use crate::queries::hsds::Kind;
 
@@ -52,6 +52,10 @@ pub enum Handler {
     HsdsList(Kind),
     /// GET `/api/hsds/<kind>/<id>`.
     HsdsItem(Kind),
+    /// GET `/api/cms/auth`: the CMS sign-in's redirect to the provider.
+    CmsAuth,
+    /// GET `/api/cms/callback`: the CMS sign-in's end, handing the token to the CMS.
+    CmsCallback,
     /// `/pages/<slug>`: a permanent redirect to `/<slug>`.
     PageRedirect,
     /// GET `/search`: search results as a page.
@@ -598,6 +602,33 @@ pub const ROUTES: &[Route] = &[
     hsds_item!(Taxonomies, "getHsdsTaxonomy", "One HSDS taxonomy."),
     hsds_list!(TaxonomyTerms, "listHsdsTaxonomyTerms", "HSDS taxonomy terms, paged.", hsds::taxonomy_terms),
     hsds_item!(TaxonomyTerms, "getHsdsTaxonomyTerm", "One HSDS taxonomy term."),
+    // The CMS sign-in (docs/spec/api-spec.md#cms-sign-in): 404 until the operator configures it.
+    route!(
+        "/api/cms/auth",
+        "cms",
+        [limited(doc(
+            get(
+                "startCmsSignIn",
+                "Start an editor's GitHub sign-in for the CMS (a redirect).",
+                Serve::Handler(Handler::CmsAuth),
+                HTML
+            ),
+            cms::auth
+        ))]
+    ),
+    route!(
+        "/api/cms/callback",
+        "cms",
+        [limited(doc(
+            get(
+                "finishCmsSignIn",
+                "Finish the sign-in: a page handing the token to the CMS.",
+                Serve::Handler(Handler::CmsCallback),
+                HTML
+            ),
+            cms::callback
+        ))]
+    ),
     route!(
         "/api/openapi.json",
         "discovery",

@@ -191,7 +191,11 @@ impl Platform for NativePlatform {
 
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError> {
         let failed = |e: reqwest::Error| PlatformError(format!("fetching {}: {e}", request.url));
-        let mut outgoing = self.http.get(&request.url).timeout(std::time::Duration::from_millis(request.timeout_ms));
+        let outgoing = match &request.body {
+            Some(body) => self.http.post(&request.url).body(body.clone()),
+            None => self.http.get(&request.url),
+        };
+        let mut outgoing = outgoing.timeout(std::time::Duration::from_millis(request.timeout_ms));
         for (name, value) in &request.headers {
             outgoing = outgoing.header(name, value);
         }
@@ -214,6 +218,17 @@ impl Platform for NativePlatform {
         }
         body.truncate(request.max_bytes + 1);
         Ok(UpstreamResponse { status, headers, body: Bytes::from(body) })
+    }
+
+    /// An environment variable of the process (`portal serve`'s environment).
+    fn setting(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok().filter(|value| !value.trim().is_empty())
+    }
+
+    fn random(&self) -> Result<[u8; 16], PlatformError> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).map_err(|e| PlatformError(format!("the random source: {e}")))?;
+        Ok(bytes)
     }
 
     async fn cache_get(&self, key: &str) -> Option<Bytes> {

@@ -6,6 +6,7 @@
 
 pub mod actions;
 pub mod calendar;
+pub mod cms;
 pub mod collections;
 pub mod data;
 pub mod describe;
@@ -187,7 +188,7 @@ fn components() -> Value {
 }
 
 /// The document's sections, in reading order.
-const TAGS: [(&str, &str); 10] = [
+const TAGS: [(&str, &str); 11] = [
     (
         "collections",
         "The 19 content collections: listings with filters, sorting, fields and static pages, records, schemas.",
@@ -199,6 +200,7 @@ const TAGS: [(&str, &str); 10] = [
     ("spatial", "Places as GeoJSON and CSV, and as OGC API - Features."),
     ("hsds", "The services as Open Referral HSDS 3.0: services, organizations, places, taxonomies."),
     ("calendar", "The events as iCalendar feeds, for calendar applications."),
+    ("cms", "The sign-in of the site's editors to a git-based CMS (GitHub OAuth), when the operator configures it."),
     ("discovery", "The documents that describe the API: OpenAPI, API catalog, status, llms.txt, agent skills."),
     ("mcp", "The Model Context Protocol server for AI agents (its revisions: GET /mcp)."),
 ];
