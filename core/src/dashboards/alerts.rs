@@ -47,7 +47,7 @@ fn text(map: &Map<String, Value>, keys: &[&str]) -> Option<String> {
 fn list(map: &Map<String, Value>, keys: &[&str]) -> Vec<String> {
     keys.iter()
         .find_map(|k| match map.get(*k)? {
-            Value::Array(items) => Some(items.iter().filter_map(|i| text_of(i)).collect()),
+            Value::Array(items) => Some(items.iter().filter_map(text_of).collect()),
             Value::String(s) if !s.trim().is_empty() => Some(vec![s.trim().to_string()]),
             _ => None,
         })

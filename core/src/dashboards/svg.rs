@@ -274,7 +274,8 @@ fn lines(chart: &Chart, pen: &Pen) -> (String, f64) {
     let (lo, hi) = if lo == hi { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
     let steps = ticks(lo, hi);
     let (lo, hi) = (steps[0].min(lo), steps[steps.len() - 1].max(hi));
-    let (left, right) = (88.0, WIDTH - 20.0);
+    // Room for the values' ticks before, and for half the last label after.
+    let (left, right) = (64.0, WIDTH - 32.0);
     let top = legend_height(chart) + 24.0;
     let bottom = top + 180.0;
     let n = chart.labels.len();
