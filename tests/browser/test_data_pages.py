@@ -3,9 +3,11 @@ browser with axe-core, at a phone's width and a desktop's, in the light and the 
 serious or critical violation (the charts' colours and text included) and nothing wider than the
 screen. The charts are drawn at build time, so they must show with script turned off too."""
 
+import gzip
+
 import pytest
 
-from conftest import DESKTOP, PHONE
+from conftest import DESKTOP, PHONE, sample_dist
 from test_accessibility import check
 
 PAGES = ["/data", "/data/population", "/data/charts", "/data/finance", "/alerts", "/"]
@@ -30,3 +32,12 @@ def test_charts_show_without_script(site, browser):
     assert box is not None and 200 < box["width"] <= PHONE["width"], box
     assert page.locator("table.data-table").count() >= charts.count()
     context.close()
+
+
+def test_each_data_page_stays_within_its_budget(site):
+    """A data page is at most 60 KB compressed for the sample site, charts included."""
+    pages = sorted((sample_dist() / "data").glob("*.html")) + [sample_dist() / "data.html", sample_dist() / "alerts.html"]
+    assert len(pages) >= 5
+    for file in pages:
+        size = len(gzip.compress(file.read_bytes(), 9))
+        assert size <= 60_000, f"{file.name}: {size} bytes compressed"
