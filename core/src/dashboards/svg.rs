@@ -190,6 +190,21 @@ fn bars(chart: &Chart, pen: &Pen) -> (String, f64) {
         }
         y += 6.0;
     }
+    bar_axis(&mut out, chart, pen, (lo, hi), (left, right), (top, y));
+    (out, y + 42.0)
+}
+
+/// The axes of a bar chart from `top` to `bottom`: the zero line, the value line with the
+/// smallest, zero and the largest value, and the unit's title.
+fn bar_axis(
+    out: &mut String,
+    chart: &Chart,
+    pen: &Pen,
+    (lo, hi): (f64, f64),
+    (left, right): (f64, f64),
+    (top, y): (f64, f64),
+) {
+    let x = |v: f64| left + share(v, lo, hi) * (right - left);
     let _ =
         write!(out, "<line class=\"axis\" x1=\"{z}\" x2=\"{z}\" y1=\"{}\" y2=\"{}\"/>", at(top), at(y), z = at(x(0.0)));
     let _ = write!(
@@ -225,7 +240,6 @@ fn bars(chart: &Chart, pen: &Pen) -> (String, f64) {
         at(y + 34.0),
         escape(&axis)
     );
-    (out, y + 42.0)
 }
 
 /// The title of the value axis: the unit, else "Value" in the interface language.
@@ -319,6 +333,12 @@ fn lines(chart: &Chart, pen: &Pen) -> (String, f64) {
             escape(&chart.axis)
         );
     }
+    line_series(&mut out, chart, pen, &x, &y);
+    (out, bottom + 44.0)
+}
+
+/// The lines of a chart's series (broken where a value is missing) and a circle per point.
+fn line_series(out: &mut String, chart: &Chart, pen: &Pen, x: &dyn Fn(usize) -> f64, y: &dyn Fn(f64) -> f64) {
     for (j, s) in chart.series.iter().enumerate() {
         let mut path = String::new();
         let mut pen_down = false;
@@ -346,7 +366,6 @@ fn lines(chart: &Chart, pen: &Pen) -> (String, f64) {
             );
         }
     }
-    (out, bottom + 44.0)
 }
 
 #[cfg(test)]
