@@ -86,9 +86,13 @@ fn alert(value: &Value, now: DateTime) -> Option<Alert> {
     };
     let level = text(&map, &["level", "severity", "priority", "urgency"]);
     let message = text(&map, &["message", "summary", "description", "text", "body", "details"]);
-    let title = text(&map, &["title", "headline", "name", "event"])
-        .or_else(|| message.clone())
-        .or_else(|| text(&map, &["id"]))?;
+    let named = text(&map, &["title", "headline", "name", "event"]);
+    // An alert with a message only has it as its title, said once.
+    let (title, message) = match (named, message) {
+        (Some(title), message) => (title, message),
+        (None, Some(message)) => (message, None),
+        (None, None) => (text(&map, &["id"])?, None),
+    };
     let ends = text(&map, &["ends", "end", "expires", "until", "end_date", "expiry"]);
     let ended = ends.as_deref().and_then(end_instant).is_some_and(|end| end <= now.unix);
     let high = level.as_deref().is_some_and(|l| HIGH_LEVELS.contains(&l.to_ascii_lowercase().as_str()));
@@ -157,6 +161,8 @@ mod tests {
         assert_eq!(read[0].areas, ["a", "2"]);
         assert_eq!(read[0].link, None);
         assert_eq!(read[1].title, "Plain");
+        let message_only = alerts(&json!([{"message": "Boil water"}]), now());
+        assert_eq!((message_only[0].title.as_str(), message_only[0].message.as_deref()), ("Boil water", None));
         let one = json!({"title": "Alone", "ends": "not a date", "link": "/news/x"});
         let read = alerts(&one, now());
         assert_eq!((read[0].ended, read[0].link.as_deref()), (false, Some("/news/x")));

@@ -72,6 +72,9 @@ pub fn describe(chart: &Chart, pen: &Pen) -> String {
         .iter()
         .flat_map(|s| s.values.iter().zip(&chart.labels).filter_map(|(v, l)| v.map(|v| (l.as_str(), v))))
         .collect();
+    if let [(label, value)] = points.as_slice() {
+        return pen.strings.fill("data.one_point", &[("label", label), ("value", &pen.number(*value))]);
+    }
     let key = if chart.kind == Kind::Line { "data.line_chart" } else { "data.bar_chart" };
     let count = points.len().to_string();
     let first = chart.labels.first().map_or("", String::as_str);

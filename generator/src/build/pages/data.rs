@@ -61,7 +61,10 @@ fn summary(r: &Renderer, name: &str, snapshot: &Snapshot, format: &Format) -> Va
         .take(4)
         .map(|(label, value)| json!({"label": label, "value": format.number(*value)}))
         .collect();
-    let charts = r.strings().fill("data.charts", &[("count", &snapshot.charts().to_string())]);
+    let charts = match snapshot.charts() {
+        1 => r.strings().get("data.chart_one").to_string(),
+        n => r.strings().fill("data.charts", &[("count", &n.to_string())]),
+    };
     json!({
         "name": name, "url": format!("{DATA_URL}/{name}"), "title": title(name, snapshot),
         "updated": snapshot.updated, "description": snapshot.description, "figures": figures,
