@@ -49,7 +49,7 @@ def test_population_has_its_total_and_a_table_row_and_a_bar_per_nationality(clie
     svg = re.search(r"<svg[^>]*>.*?</svg>", part, re.S).group(0)
     assert 'role="img"' in svg and "<title" in svg and "<desc" in svg
     assert len(re.findall(r'<rect class="bar', svg)) == 3
-    rows = re.findall(r"<tr><th scope=\"row\">(\w+)</th><td class=\"num\">([\d,]+)</td></tr>", part)
+    rows = re.findall(r"<tr><th scope=\"row\">(\w+)</th><td class=\"num\"[^>]*>([\d,]+)</td></tr>", part)
     assert rows == [("SS", "21,000"), ("CD", "12,000"), ("BI", "8,250")]
     assert 'href="/api/population"' in main or 'href="api/population.json"' in main or "api/population" in main
 
@@ -59,14 +59,14 @@ def test_charts_draw_a_bar_per_point_with_the_same_numbers_in_the_table(client):
     svg = re.search(r"<svg[^>]*>.*?</svg>", part, re.S).group(0)
     bars = re.findall(r'<rect class="bar[^"]*"[^>]*><title>([^<]*)</title>', svg)
     assert bars == ["Jul: 310", "Aug: 420", "Sep: 380"]
-    cells = re.findall(r'<td class="num">([\d,]+)</td>', part)
+    cells = re.findall(r'<td class="num"[^>]*>([\d,]+)</td>', part)
     assert cells == ["310", "420", "380"]
 
 
 def test_finance_figures_are_headlines(client):
     main = main_of(page(client, "/data/finance"))
-    assert re.search(r"<dt>Required usd</dt><dd>12,000,000</dd>", main)
-    assert re.search(r"<dt>Funded usd</dt><dd>4,800,000</dd>", main)
+    assert re.search(r"<dt>Required usd</dt><dd>(<span[^>]*>)?12,000,000(</span>)?</dd>", main)
+    assert re.search(r"<dt>Funded usd</dt><dd>(<span[^>]*>)?4,800,000(</span>)?</dd>", main)
 
 
 def test_each_data_page_has_a_markdown_twin_with_its_numbers(client):
@@ -122,7 +122,8 @@ def test_a_snapshot_of_the_sites_own_gets_a_page_and_json_and_its_text_stays_tex
         "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "<b>Umoja</b>" not in text and "&lt;b&gt;Umoja&lt;/b&gt; Secondary" in text
     main = main_of(text)
-    assert re.search(r"<dt>Change</dt><dd>-3</dd>", main) and re.search(r"<dt>Pass rate</dt><dd>0.82</dd>", main)
+    assert re.search(r"<dt>Change</dt><dd>(<span[^>]*>)?-3(</span>)?</dd>", main)
+    assert re.search(r"<dt>Pass rate</dt><dd>(<span[^>]*>)?0.82(</span>)?</dd>", main)
     part = section(main, "By school")
     assert len(re.findall(r"<rect class=\"bar", part)) == 4, "a bar per school and series, a zero one too"
     assert "1e300" in section(main, "Single")

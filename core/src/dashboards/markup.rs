@@ -39,7 +39,9 @@ pub fn snapshot_html(snapshot: &Snapshot, strings: &Strings) -> String {
 pub fn figures_html(figures: &[(String, f64)], format: &Format) -> String {
     let mut out = String::from("<dl class=\"figures\">");
     for (name, value) in figures {
-        let _ = write!(out, "<div><dt>{}</dt><dd>{}</dd></div>", escape(name), escape(&format.number(*value)));
+        // Numbers keep their sign before them in right-to-left pages.
+        let number = escape(&format.number(*value));
+        let _ = write!(out, "<div><dt>{}</dt><dd><span dir=\"ltr\">{number}</span></dd></div>", escape(name));
     }
     out.push_str("</dl>");
     out
@@ -93,7 +95,7 @@ fn table_html(table: &Table, caption: &str, format: &Format, strings: &Strings) 
                     let _ = write!(out, "<th scope=\"row\">{text}</th>");
                 }
                 (_, Cell::Number(_)) => {
-                    let _ = write!(out, "<td class=\"num\">{text}</td>");
+                    let _ = write!(out, "<td class=\"num\" dir=\"ltr\">{text}</td>");
                 }
                 _ => {
                     let _ = write!(out, "<td>{text}</td>");
@@ -200,9 +202,9 @@ mod tests {
     fn a_chart_comes_with_a_table_row_per_point_in_the_languages_numbers() {
         let html =
             snapshot_html(&analyse(&json!({"total": 41250, "byNationality": {"SS": 21000, "BI": 8250}})), &strings());
-        assert!(html.contains("<dt>Total</dt><dd>41 250</dd>"), "{html}");
+        assert!(html.contains("<dt>Total</dt><dd><span dir=\"ltr\">41 250</span></dd>"), "{html}");
         assert!(html.contains("<th scope=\"col\">Item</th>"), "{html}");
-        assert!(html.contains("<tr><th scope=\"row\">SS</th><td class=\"num\">21 000</td></tr>"), "{html}");
+        assert!(html.contains("<tr><th scope=\"row\">SS</th><td class=\"num\" dir=\"ltr\">21 000</td></tr>"), "{html}");
         assert_eq!(html.matches("<rect class=\"bar").count(), 2);
         assert!(
             html.contains("role=\"img\"")
