@@ -129,6 +129,20 @@ impl Snapshot {
             .unwrap_or(&[])
     }
 
+    /// The figures the index of data pages shows: the headlines, else the first figures or
+    /// the first chart of one series further down (a `totals:` map), four at most.
+    pub fn summary(&self) -> Vec<(String, f64)> {
+        let found = self.sections.iter().find_map(|s| match &s.part {
+            Part::Figures(figures) => Some(figures.clone()),
+            Part::Chart(c) if c.series.len() == 1 && c.kind == Kind::Bar => {
+                Some(c.labels.iter().zip(&c.series[0].values).filter_map(|(l, v)| v.map(|v| (l.clone(), v))).collect())
+            }
+            _ => None,
+        });
+        let figures = if self.headlines().is_empty() { found.unwrap_or_default() } else { self.headlines().to_vec() };
+        figures.into_iter().take(4).collect()
+    }
+
     /// How many charts it draws.
     pub fn charts(&self) -> usize {
         self.sections.iter().filter(|s| matches!(s.part, Part::Chart(_))).count()
@@ -291,7 +305,9 @@ impl Walker {
         }
         let title = Self::title(path);
         if !path.is_empty() && facts.is_empty() && nested.is_empty() && !numbers.is_empty() {
-            let labels: Vec<String> = numbers.iter().map(|(k, _)| (*k).clone()).collect();
+            // Keys written as identifiers (`new_arrivals`) read as words; others (`SS`, `zone-a`) as written.
+            let labels: Vec<String> =
+                numbers.iter().map(|(k, _)| if k.contains('_') { humanize(k) } else { (*k).clone() }).collect();
             let values: Vec<Option<f64>> = numbers.iter().map(|(_, v)| Some(*v)).collect();
             let name = title.clone().unwrap_or_default();
             let chart = plain_chart(Kind::Bar, String::new(), labels, vec![Series { name, values }], None);

@@ -109,3 +109,12 @@ fn a_unit_beside_a_list_is_the_unit_of_its_chart() {
     assert_eq!(chart(&s.sections[0]).unit.as_deref(), Some("people"));
     assert_eq!(chart(&s.sections[0]).kind, Kind::Line);
 }
+
+#[test]
+fn the_index_shows_the_headlines_else_the_first_figures_further_down() {
+    let nested = analyse(&json!({"totals": {"individuals": 48612, "new_arrivals": 1137}, "x": {"a": 1}}));
+    assert_eq!(nested.summary(), [("individuals".to_string(), 48612.0), ("New arrivals".to_string(), 1137.0)]);
+    let top = analyse(&json!({"total": 5, "totals": {"a": 1}}));
+    assert_eq!(top.summary(), [("Total".to_string(), 5.0)]);
+    assert!(analyse(&json!(["a", "b"])).summary().is_empty());
+}

@@ -56,10 +56,9 @@ fn title(name: &str, snapshot: &Snapshot) -> String {
 /// What the index says of each snapshot.
 fn summary(r: &Renderer, name: &str, snapshot: &Snapshot, format: &Format) -> Value {
     let figures: Vec<Value> = snapshot
-        .headlines()
+        .summary()
         .iter()
-        .take(4)
-        .map(|(label, value)| json!({"label": label, "value": format.number(*value)}))
+        .map(|(label, value)| json!({"label": super::label(label), "value": format.number(*value)}))
         .collect();
     let charts = match snapshot.charts() {
         1 => r.strings().get("data.chart_one").to_string(),
