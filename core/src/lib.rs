@@ -11,7 +11,8 @@
 //! - [`content`]: the content model, collections, taxonomies and time;
 //! - [`queries`]: listings, the encyclopedia, spatial data; [`search`]: the search index;
 //! - [`forms`]: the forms, their validation and markup, mail and the outbox;
-//! - [`pages`]: the page shell and the interface text; [`agents`]: MCP, OpenAPI and WebMCP.
+//! - [`pages`]: the page shell and the interface text; [`agents`]: MCP, OpenAPI and WebMCP;
+//! - [`dashboards`]: the data pages' charts and tables, and the alerts.
 //!
 //! Adapters talk to it through the small [`platform::Platform`] trait.
 #![deny(missing_docs)]
@@ -19,6 +20,7 @@
 pub mod agents;
 pub mod app;
 pub mod content;
+pub mod dashboards;
 pub mod dist;
 pub mod forms;
 pub mod handlers;

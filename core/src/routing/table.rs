@@ -471,6 +471,19 @@ pub const ROUTES: &[Route] = &[
     route!("/api/finance", "data", [doc(get("getFinance", "Funding figures.", JSON_FILE, JSON), data::dataset)]),
     route!("/api/charts", "data", [doc(get("getCharts", "Prepared chart series.", JSON_FILE, JSON), data::dataset)]),
     route!(
+        "/api/data/{name}",
+        "data",
+        [doc(
+            get(
+                "getDataSnapshot",
+                "A snapshot of the site's own (data/<name>), as the data pages show it.",
+                JSON_FILE,
+                JSON
+            ),
+            data::site_dataset
+        )]
+    ),
+    route!(
         "/api/weather",
         "data",
         [doc(
@@ -805,6 +818,13 @@ pub const ROUTES: &[Route] = &[
         "pages",
         [page("getCategoryPageNumber", "A further page of a category's records.")]
     ),
+    route!("/data", "pages", [page("getDataPage", "The data pages: each snapshot with its headline figures.")]),
+    route!(
+        "/data/{name}",
+        "pages",
+        [page("getDataSnapshotPage", "A snapshot's charts, with their numbers in tables.")]
+    ),
+    route!("/alerts", "pages", [page("getAlertsPage", "The curated alerts, current ones first.")]),
     route!(
         "/{collection}/page/{name}",
         "pages",

@@ -24,7 +24,7 @@ pub fn files(content: &Content, built: DateTime) -> Result<Vec<OutFile>> {
         .iter()
         .map(|(name, dataset)| {
             let body = success(json!({"updatedAt": updated_at(dataset, built), "data": dataset}));
-            OutFile::at(format!("/api/{name}"), body.to_string().into_bytes())
+            OutFile::at(crate::load::data::json_url(name), body.to_string().into_bytes())
         })
         .collect::<Result<_>>()?;
     for deprecation in DEPRECATIONS {

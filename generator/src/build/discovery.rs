@@ -262,6 +262,15 @@ fn llms_txt(content: &Content, model: &Model) -> String {
     for (name, cards) in &model.collections {
         out.push_str(&format!("- [{name}]({base}/api/{name}): {} ({} records)\n", description(name), cards.len()));
     }
+    if !content.datasets.is_empty() {
+        // Data snapshots: their JSON and the page that draws them (docs/content.md#data-pages).
+        out.push_str("\n## Data\n\n");
+        for name in content.datasets.keys() {
+            let page = if name == "alerts" { "/alerts".to_string() } else { format!("/data/{name}") };
+            let json = crate::load::data::json_url(name);
+            out.push_str(&format!("- [{name}]({base}{json}): a data snapshot as JSON; as a page at {base}{page}\n"));
+        }
+    }
     if !content.skills.is_empty() {
         out.push_str("\n## Agent skills\n\n");
         for skill in &content.skills {

@@ -1,5 +1,6 @@
 //! Dashboard datasets (docs/spec/api-spec.md#snapshots; `content/data/<name>.yaml|.yml|.json`): alerts,
-//! population, finance, charts and the seasonal weather fallback. Each must be a mapping or a list.
+//! population, finance, charts, any snapshot of the site's own (docs/content.md#data-pages) and the
+//! seasonal weather fallback. Each must be a mapping or a list.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,6 +16,22 @@ pub const FOLDER: &str = "data";
 pub const SNAPSHOTS: [&str; 4] = ["alerts", "population", "finance", "charts"];
 /// The seasonal weather fallback.
 pub const WEATHER_FALLBACK: &str = "weather-fallback";
+
+/// Whether `stem` can name a snapshot: it becomes `/data/<stem>` and `/api/data/<stem>`.
+pub fn is_name(stem: &str) -> bool {
+    stem.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && stem.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// Where a snapshot's JSON is published: `/api/<name>` for the four of the spec, else
+/// `/api/data/<name>` (docs/spec/api-spec.md#snapshots).
+pub fn json_url(name: &str) -> String {
+    if SNAPSHOTS.contains(&name) {
+        format!("/api/{name}")
+    } else {
+        format!("/api/data/{name}")
+    }
+}
 
 /// Parses one data file into JSON (mapping or list only).
 pub fn parse(file: &str, json: bool, text: &str) -> Result<Value, ContentError> {
@@ -73,11 +90,13 @@ pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> (BTreeMap<String,
         if stem.starts_with('.') || !matches!(ext, "yaml" | "yml" | "json") {
             continue;
         }
-        if !SNAPSHOTS.contains(&stem) && stem != WEATHER_FALLBACK {
+        if !is_name(stem) {
             errors.push(ContentError::new(
                 &file,
                 1,
-                format!("unknown data file `{stem}`: use {} or {WEATHER_FALLBACK}", SNAPSHOTS.join(", ")),
+                format!(
+                    "data file `{stem}`: name a snapshot with lowercase letters, digits and hyphens (it is its URL)"
+                ),
             ));
             continue;
         }
@@ -113,5 +132,12 @@ mod tests {
         let err = parse("a.yaml", false, "just text\n").expect_err("scalar");
         assert_eq!(err.to_string(), "a.yaml:1: a dataset must be a mapping or a list, not a single value");
         assert_eq!(parse("a.json", true, "{\n\"a\": }").expect_err("json").line, 2);
+    }
+
+    #[test]
+    fn a_site_may_add_snapshots_of_its_own_named_as_urls() {
+        assert!(is_name("school-results") && is_name("2026") && !is_name("Bad Name") && !is_name("-x"));
+        assert_eq!(json_url("population"), "/api/population");
+        assert_eq!(json_url("school-results"), "/api/data/school-results");
     }
 }

@@ -35,6 +35,25 @@ fn snapshots_have_the_envelope_and_their_date() {
 }
 
 #[test]
+fn a_snapshot_of_the_sites_own_has_its_json_and_every_snapshot_a_page() {
+    let site = Site::new();
+    let own = json(&site.get("/api/data/school-results"));
+    assert_eq!(own["status"], "success");
+    assert_eq!(own["data"]["date"], "2026-07-15", "updatedAt reads only `updatedAt` or `updated` (api-spec#snapshots)");
+    assert_eq!(own["data"]["change"], -3);
+    assert_eq!(site.get("/api/data/population").status, 404, "the four of the spec stay at /api/<name>");
+    problem(&site.get("/api/data/no-such-snapshot"), 404, "not_found");
+    for path in ["/data", "/data/population", "/data/finance", "/data/charts", "/data/school-results", "/alerts"] {
+        let page = site.get(path);
+        assert_eq!(page.status, 200, "{path}");
+        assert!(page.header("content-type").unwrap_or_default().starts_with("text/html"), "{path}");
+    }
+    for path in ["/data/alerts", "/data/weather-fallback"] {
+        assert_eq!(site.get(path).status, 404, "{path}");
+    }
+}
+
+#[test]
 fn pageviews_is_deprecated_with_a_sunset() {
     let response = Site::new().get("/api/analytics/pageviews");
     assert_eq!(json(&response), json!({"status": "success", "data": {"pageviews": 0}}));

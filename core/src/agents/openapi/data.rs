@@ -3,13 +3,24 @@
 use crate::http::media;
 use serde_json::{json, Value};
 
-use super::describe::{content, envelope, json_content, Description};
+use super::describe::{content, envelope, json_content, path, Description};
 use super::Facts;
 use crate::http::problem::ErrorCode::*;
 
 /// `GET /api/alerts`, `/api/population`, `/api/finance`, `/api/charts`.
 pub fn dataset(_: &Facts) -> Description {
     Description::ok(json_content("The dataset.", "Snapshot")).errors(&[NotFound])
+}
+
+/// `GET /api/data/{name}`: a snapshot with no endpoint of its own (docs/spec/api-spec.md#snapshots).
+pub fn site_dataset(_: &Facts) -> Description {
+    Description::ok(json_content("The dataset.", "Snapshot"))
+        .params([path(
+            "name",
+            "The snapshot's name: the stem of its file in content/data/.",
+            json!({"type": "string"}),
+        )])
+        .errors(&[NotFound])
 }
 
 /// `GET /api/weather`.

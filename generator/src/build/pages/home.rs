@@ -1,5 +1,6 @@
-//! The home page: the site's description, a search form, the collections that have records (empty
-//! ones are not advertised), the encyclopedia, the most used tags and the latest news.
+//! The home page: the current alerts of a high level first, the site's description, a search
+//! form, the collections that have records (empty ones are not advertised), the encyclopedia, the
+//! most used tags and the latest news.
 
 use anyhow::Result;
 use portal_core::content::collections::COLLECTIONS;
@@ -44,14 +45,23 @@ pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
         .take(TOP_TAGS)
         .map(|t| json!({"name": t.name, "url": Taxonomy::Tags.term_url(&t.slug), "count": t.records.len()}))
         .collect();
+    // Current alerts of a high level come above everything else (docs/content.md#alerts).
+    let alerts: Vec<_> = super::data::site_alerts(r).into_iter().filter(|a| a.high && !a.ended).collect();
     let mut context = Context::new();
+    context.insert("alerts", &alerts.iter().map(|a| super::data::alert_value(r, a)).collect::<Vec<_>>());
     context.insert("collections", &collections);
     context.insert("latest", &latest);
     context.insert("entries", &model.entries.len());
     context.insert("tags", &tags);
     let html = r.render("home.html", Some("/"), context)?;
     let site = &content.site;
-    let mut md = format!("# {}\n\n> {}\n\n## {}\n\n", site.title, site.description, strings.get("home.collections"));
+    let mut md = format!("# {}\n\n", site.title);
+    if !alerts.is_empty() {
+        md.push_str(&format!("## {}\n\n", strings.get("alerts.title")));
+        alerts.iter().for_each(|a| md.push_str(&super::data::alert_markdown(r, a)));
+        md.push('\n');
+    }
+    md.push_str(&format!("> {}\n\n## {}\n\n", site.description, strings.get("home.collections")));
     for c in &collections {
         md.push_str(&format!(
             "- [{}]({}): {} ({})\n",

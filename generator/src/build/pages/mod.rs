@@ -7,6 +7,7 @@
 //! every template sees), page files and the site-wide files.
 
 pub mod body;
+pub mod data;
 pub mod docs;
 pub mod entry;
 pub mod facts;
@@ -307,9 +308,12 @@ pub fn record_pages(r: &Renderer, records: &[&Record], translations: &record::Tr
     Ok(pages.into_iter().flatten().collect())
 }
 
-/// The pages of the site as a whole that show its records: the home page (the sitemap aside).
+/// The pages of the site as a whole that show its records or its data: the home page, the data
+/// pages and the alerts (which end relative to the build time), the sitemap aside.
 pub fn site_pages(r: &Renderer) -> Result<Vec<OutFile>> {
-    Ok(home::render(r)?.into_iter().map(|f| f.in_group(Group::Site)).collect())
+    let mut files: Vec<OutFile> = home::render(r)?.into_iter().collect();
+    files.extend(data::pages(r)?);
+    Ok(files.into_iter().map(|f| f.in_group(Group::Site)).collect())
 }
 
 /// The pages and files of the theme, made of the settings alone: the docs page, the 404 page, the

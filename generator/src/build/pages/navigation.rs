@@ -2,7 +2,7 @@
 //!
 //! `site.yaml` `menu:` sets the navigation as written; without it, the collections that have
 //! records (in the order of docs/spec/api-spec.md#collections), then the encyclopedia when it has
-//! entries. Collection names and descriptions come from the interface text
+//! entries, the data pages when `data/` has snapshots and the alerts when it has alerts. Collection names and descriptions come from the interface text
 //! (`collections.<name>.label|description`), so a Kiswahili site says "Habari" rather than "news".
 
 use portal_core::content::collections::COLLECTIONS;
@@ -10,7 +10,7 @@ use portal_core::content::MenuItem;
 use portal_core::pages::i18n::Strings;
 use serde_json::Value;
 
-use super::label;
+use super::{data, label};
 use crate::build::model::Model;
 use crate::load::Content;
 
@@ -43,6 +43,12 @@ pub fn main_menu(content: &Content, model: &Model) -> Vec<MenuItem> {
         .collect();
     if !model.entries.is_empty() {
         items.push(MenuItem { title: strings.get("nav.encyclopedia").to_string(), url: "/encyclopedia".into() });
+    }
+    if content.datasets.keys().any(|name| name != data::ALERTS) {
+        items.push(MenuItem { title: strings.get("nav.data").to_string(), url: data::DATA_URL.into() });
+    }
+    if content.datasets.contains_key(data::ALERTS) {
+        items.push(MenuItem { title: strings.get("nav.alerts").to_string(), url: data::ALERTS_URL.into() });
     }
     items
 }
