@@ -154,10 +154,13 @@ fn field(properties: &Value, key: &str) -> Option<String> {
     (!value.is_empty() && !properties[key].is_object()).then(|| value.to_string())
 }
 
+/// A feature left off the map: its file and what the warning says (naming the feature).
+pub type Warning = (String, String);
+
 /// The places of the registers' features (`(file, register, features)`), in order, and a warning
-/// for each feature that cannot be drawn, naming its file and feature. Ids are slugs of the
-/// features' ids; a second place with the same slug gets `-2`, a third `-3`.
-pub fn places(registers: &[(&str, &str, &[Value])]) -> (Vec<Place>, Vec<String>) {
+/// for each feature that cannot be drawn. Ids are slugs of the features' ids; a second place with
+/// the same slug gets `-2`, a third `-3`.
+pub fn places(registers: &[(&str, &str, &[Value])]) -> (Vec<Place>, Vec<Warning>) {
     let mut out: Vec<Place> = Vec::new();
     let mut warnings = Vec::new();
     let mut taken = BTreeSet::new();
@@ -171,11 +174,8 @@ pub fn places(registers: &[(&str, &str, &[Value])]) -> (Vec<Place>, Vec<String>)
             let (parts, point) = match parts(&feature["geometry"]) {
                 Ok(parts) => (parts, representative_point(&feature["geometry"]).filter(|p| in_range(*p))),
                 Err(why) => {
-                    warnings.push(format!(
-                        "{file}: feature {} ({}) is not on the map: {why}",
-                        index + 1,
-                        short(&source_id)
-                    ));
+                    let feature = format!("feature {} ({})", index + 1, short(&source_id));
+                    warnings.push((file.to_string(), format!("{feature} is not on the map: {why}")));
                     (Vec::new(), None)
                 }
             };
@@ -378,6 +378,10 @@ pub struct Drawn<'a> {
     pub place: &'a Place,
     /// Its category's style number (see [`COLOURS`]).
     pub style: usize,
+    /// Drawn faintly: a neighbour on a place's own small map.
+    pub faint: bool,
+    /// How its zone is called, when it is a zone's polygon (else the zone as the data writes it).
+    pub zone_label: Option<&'a str>,
 }
 
 /// The map of `drawn` places within `projection` as an SVG element named `title`, with
@@ -395,7 +399,7 @@ pub fn svg(drawn: &[Drawn<'_>], projection: &Projection, title: &str, descriptio
     for layer in 0..3 {
         for d in drawn {
             for part in &d.place.parts {
-                out.push_str(&draw(part, layer, d.style, projection));
+                out.push_str(&draw(part, layer, d, projection));
             }
         }
     }
@@ -404,9 +408,17 @@ pub fn svg(drawn: &[Drawn<'_>], projection: &Projection, title: &str, descriptio
     out
 }
 
-/// The class and pattern of style `n`.
+/// The classes and line pattern of style `n`: the colour moves on by one each round of
+/// [`COLOURS`], so colour and shape never pair twice (up to 64 categories); markers of odd rounds
+/// are hollow and lines and areas of later rounds dashed, so two categories of one shape differ by
+/// more than colour.
 fn style(n: usize) -> (String, &'static str) {
-    (format!("map-c{}", n % COLOURS), DASHES[(n / COLOURS) % DASHES.len()])
+    let round = n / COLOURS;
+    let mut class = format!("map-c{}", (n % COLOURS + round) % COLOURS);
+    if round % 2 == 1 {
+        class.push_str(" map-hollow");
+    }
+    (class, DASHES[round % DASHES.len()])
 }
 
 /// A list of projected points as SVG path data, points that land on the same tenth of a pixel
@@ -429,24 +441,30 @@ fn path(points: &[Position], projection: &Projection, close: bool) -> String {
     data
 }
 
-/// One part on `layer` (0 areas, 1 lines, 2 markers); nothing when the part is on another.
-fn draw(part: &Part, layer: usize, n: usize, projection: &Projection) -> String {
+/// One part of a drawn place on `layer` (0 areas, 1 lines, 2 markers); nothing when the part is
+/// on another.
+fn draw(part: &Part, layer: usize, drawn: &Drawn<'_>, projection: &Projection) -> String {
+    let n = drawn.style;
     let (class, dash) = style(n);
-    let dash = if dash.is_empty() { String::new() } else { format!(" stroke-dasharray=\"{dash}\"") };
+    let faint = if drawn.faint { " opacity=\".35\"" } else { "" };
+    let extra = match dash {
+        "" => faint.to_string(),
+        dash => format!(" stroke-dasharray=\"{dash}\"{faint}"),
+    };
     match (part, layer) {
         (Part::Polygon(rings), 0) => {
             let data: String = rings.iter().map(|r| path(r, projection, true)).collect();
             if data.is_empty() {
                 return String::new();
             }
-            format!("<path class=\"{class} map-area\" d=\"{data}\"{dash}/>\n")
+            format!("<path class=\"{class} map-area\" d=\"{data}\"{extra}/>\n")
         }
         (Part::Line(line), 1) if line.len() > 1 => {
-            format!("<path class=\"{class} map-line\" d=\"{}\"{dash}/>\n", path(line, projection, false))
+            format!("<path class=\"{class} map-line\" d=\"{}\"{extra}/>\n", path(line, projection, false))
         }
         (Part::Point(p), 2) => {
             let (x, y) = projection.project(*p);
-            format!("<path class=\"{class} map-marker\" d=\"{}\"/>\n", marker(SHAPES[n % COLOURS], x, y))
+            format!("<path class=\"{class} map-marker\" d=\"{}\"{faint}/>\n", marker(SHAPES[n % COLOURS], x, y))
         }
         _ => String::new(),
     }
@@ -461,7 +479,7 @@ fn zone_labels(drawn: &[Drawn<'_>], projection: &Projection) -> String {
         let has_area = place.parts.iter().any(|p| matches!(p, Part::Polygon(_)));
         let (Some(point), true) = (place.point, is_zone && has_area) else { continue };
         let (x, y) = projection.project(point);
-        let name = place.zone.as_deref().unwrap_or(&place.name);
+        let name = d.zone_label.or(place.zone.as_deref()).unwrap_or(&place.name);
         let _ = writeln!(
             out,
             "<text class=\"map-label\" x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"middle\">{}</text>",
@@ -557,11 +575,16 @@ mod tests {
         let ids: Vec<&str> = places.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, ["bh-1", "bh-1-2", "p-3", "etc", "place"]);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
-        assert!(warnings[0].starts_with("spatial/p.geojson: feature 2 (\"bh-1\")"), "{warnings:?}");
+        assert_eq!(warnings[0].0, "spatial/p.geojson");
+        assert!(
+            warnings[0].1.starts_with("feature 2 (\"bh-1\") is not on the map: it has no geometry"),
+            "{warnings:?}"
+        );
         assert!(places[1].parts.is_empty() && places[1].point.is_none());
         assert_eq!(places[0].category.as_deref(), Some("Water"));
         let projection = Projection::new(Bounds { west: 29.0, south: 0.0, east: 31.0, north: 2.0 }, 200.0);
-        let drawn: Vec<Drawn> = places.iter().map(|place| Drawn { place, style: 0 }).collect();
+        let drawn: Vec<Drawn> =
+            places.iter().map(|place| Drawn { place, style: 0, faint: false, zone_label: None }).collect();
         let svg = svg(&drawn, &projection, "Map <of> places", "d", "m");
         assert!(!svg.contains("<script") && svg.contains("Map &lt;of&gt; places"), "{svg}");
         assert_eq!(svg.matches("map-marker").count(), 3, "{svg}");
@@ -578,11 +601,17 @@ mod tests {
         let features = [zone, road];
         let (places, _) = places(&[("f", "r", &features)]);
         let projection = Projection::new(Bounds { west: 29.0, south: 0.0, east: 32.0, north: 3.0 }, 300.0);
-        let drawn = [Drawn { place: &places[0], style: 0 }, Drawn { place: &places[1], style: COLOURS + 1 }];
+        let drawn = [
+            Drawn { place: &places[0], style: 0, faint: true, zone_label: None },
+            Drawn { place: &places[1], style: COLOURS + 1, faint: false, zone_label: None },
+        ];
         let svg = svg(&drawn, &projection, "t", "d", "m");
         assert!(svg.contains(">Zone &lt;A&gt;</text>"), "{svg}");
-        assert!(svg.contains("class=\"map-c1 map-line\"") && svg.contains("stroke-dasharray=\"8 4\""), "{svg}");
-        assert!(svg.contains("class=\"map-c0 map-area\" d=\"M"), "{svg}");
+        assert!(
+            svg.contains("class=\"map-c2 map-hollow map-line\"") && svg.contains("stroke-dasharray=\"8 4\""),
+            "{svg}"
+        );
+        assert!(svg.contains("class=\"map-c0 map-area\" d=\"M") && svg.contains("opacity=\".35\"/>"), "{svg}");
         assert_ne!(marker(SHAPES[0], 0.0, 0.0), marker(SHAPES[1], 0.0, 0.0));
         assert_eq!(categories(&places).keys().collect::<Vec<_>>(), ["boundary", "road"]);
     }

@@ -2,7 +2,7 @@
 //!
 //! `site.yaml` `menu:` sets the navigation as written; without it, the collections that have
 //! records (in the order of docs/spec/api-spec.md#collections), then the encyclopedia when it has
-//! entries. Collection names and descriptions come from the interface text
+//! entries, the map when there are places and the weather when there is weather to show. Collection names and descriptions come from the interface text
 //! (`collections.<name>.label|description`), so a Kiswahili site says "Habari" rather than "news".
 
 use portal_core::content::collections::COLLECTIONS;
@@ -43,6 +43,13 @@ pub fn main_menu(content: &Content, model: &Model) -> Vec<MenuItem> {
         .collect();
     if !model.entries.is_empty() {
         items.push(MenuItem { title: strings.get("nav.encyclopedia").to_string(), url: "/encyclopedia".into() });
+    }
+    if !content.features.is_empty() {
+        items.push(MenuItem { title: strings.get("map.title").to_string(), url: super::map::MAP.into() });
+    }
+    if super::sitemap::rendered_pages(content).contains(&portal_core::handlers::weather_page::WEATHER_PAGE) {
+        let url = portal_core::handlers::weather_page::WEATHER_PAGE.into();
+        items.push(MenuItem { title: strings.get("weather.title").to_string(), url });
     }
     items
 }
