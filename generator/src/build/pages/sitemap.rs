@@ -123,9 +123,10 @@ mod tests {
 
     #[test]
     fn a_small_site_has_one_sitemap() {
-        let files = files("https://s.example", &["/", "/news/a b"], 10).expect("files");
+        let files = files("https://s.example", &["/", "/news/a b"], &["/weather"], 10).expect("files");
         assert_eq!(files.len(), 1);
         assert!(text(&files[0]).contains("<loc>https://s.example/news/a%20b</loc>"));
+        assert!(text(&files[0]).contains("<loc>https://s.example/weather</loc>"), "pages a server renders too");
     }
 
     #[test]
@@ -133,7 +134,7 @@ mod tests {
         let pages: Vec<String> =
             (0..5).map(|i| format!("/news/r-{i}")).chain(["/tags/x".into(), "/about".into()]).collect();
         let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
-        let files = files("https://s.example", &pages, 2).expect("files");
+        let files = files("https://s.example", &pages, &portal_core::routing::FORM_PAGES, 2).expect("files");
         let names: Vec<&str> = files.iter().map(|f| f.file.as_str()).collect();
         assert_eq!(
             names,
