@@ -124,3 +124,9 @@ def test_the_weather_page_has_a_markdown_twin(client, upstream_mode):
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/markdown")
     assert r.text.startswith("# Weather\n") and "> The live forecast is unavailable" in r.text
 
+
+
+def test_llms_txt_points_people_at_the_map_and_the_weather(client):
+    text = client.get("/llms.txt").text
+    assert re.search(r"^- \[Map\]\(https?://[^)]+/map\)", text, flags=re.M)
+    assert re.search(r"^- \[Weather\]\(https?://[^)]+/weather\)", text, flags=re.M)
