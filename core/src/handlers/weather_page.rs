@@ -62,7 +62,12 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let strings = &ctx.app.manifest().strings;
     let title = strings.get("weather.title");
     if prefers_markdown(ctx.request.header("accept")) {
-        return Ok(Response::new(200).with_body(MARKDOWN, markdown(strings, &view)).with_header("vary", "Accept"));
+        let mut twin = markdown(strings, &view);
+        // A content page at /weather introduces the twin as it does the page (see `page::render`).
+        if let Some(intro) = ctx.app.manifest().intros.get(WEATHER_PAGE) {
+            twin = intro.introduce_markdown(&crate::pages::markdown::escape(&intro.title), &twin);
+        }
+        return Ok(Response::new(200).with_body(MARKDOWN, twin).with_header("vary", "Accept"));
     }
     let main = format!("<h1>{}</h1>\n{}", escape(title), html(strings, &view));
     let response = page::render(ctx.app, ctx.platform, WEATHER_PAGE, 200, title, &main).await;
@@ -187,10 +192,19 @@ fn forecast_html(strings: &Strings, forecast: &Value) -> String {
         out.push_str(&table(strings, forecast, days));
     }
     if let Some(updated) = forecast["updatedAt"].as_str() {
-        let text = strings.fill("weather.updated", &[("time", updated)]);
+        let text = strings.fill("weather.updated", &[("time", &when(strings, updated))]);
         let _ = writeln!(out, "<p class=\"meta\">{}</p>", escape(&text));
     }
     out
+}
+
+/// A time as the upstream writes it (`2026-11-22T10:00`, RFC 3339) as people read it: the date in
+/// the site's language and the hour; anything else as it is.
+fn when(strings: &Strings, time: &str) -> String {
+    match (time.get(..10), time.get(10..11), time.get(11..16)) {
+        (Some(date), Some("T"), Some(hour)) => format!("{} {hour}", strings.date(date)),
+        _ => time.to_string(),
+    }
 }
 
 /// The forecast as a table: a row per day.
@@ -368,6 +382,16 @@ mod tests {
         assert!(html.contains("<td>&lt;b&gt;</td>") && !html.contains("Usual weather"), "{html}");
         assert!(html.contains("No alerts."));
         assert!(markdown(&strings(), &view).contains("| 2026-11-23 | 30.5 | \\<b\\> |"));
+    }
+
+    #[test]
+    fn times_read_as_a_date_and_an_hour() {
+        let strings =
+            Strings(json!({"dates": {"format": "{day} {month} {year}", "months": ["Jan", "Feb", "Mar", "Apr",
+            "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]}}));
+        assert_eq!(when(&strings, "2026-11-22T10:00"), "22 Nov 2026 10:00");
+        assert_eq!(when(&strings, "2026-11-27T13:27:08Z"), "27 Nov 2026 13:27");
+        assert_eq!(when(&strings, "soon"), "soon");
     }
 
     #[test]
