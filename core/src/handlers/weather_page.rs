@@ -211,7 +211,7 @@ fn when(strings: &Strings, time: &str) -> String {
 fn table(strings: &Strings, forecast: &Value, days: &[Value]) -> String {
     let columns = columns(strings, forecast, days);
     let mut out = format!(
-        "<div class=\"table-scroll\"><table>\n<caption>{}</caption>\n<thead><tr><th scope=\"col\">{}</th>",
+        "<div class=\"table-scroll\"><table>\n<caption class=\"visually-hidden\">{}</caption>\n<thead><tr><th scope=\"col\">{}</th>",
         escape(strings.get("weather.forecast")),
         escape(strings.get("weather.date"))
     );

@@ -37,13 +37,17 @@ pub struct Labels<'a> {
     pub rain: &'a str,
 }
 
-const WIDTH: f64 = 600.0;
-const HEIGHT: f64 = 220.0;
-const LEFT: f64 = 44.0;
+/// The drawing's size: narrow enough that its 15-pixel text stays readable when a phone scales
+/// it down to the screen.
+const WIDTH: f64 = 420.0;
+const HEIGHT: f64 = 210.0;
+const LEFT: f64 = 40.0;
 const RIGHT: f64 = 44.0;
 const TOP: f64 = 14.0;
 /// The plot's bottom edge; below it, the days and the legend.
-const BOTTOM: f64 = 160.0;
+const BOTTOM: f64 = 150.0;
+/// Room kept above the highest and below the lowest temperature, so their marks clear the axes.
+const PAD: f64 = 10.0;
 
 /// A number with at most one decimal, without a trailing `.0`.
 fn short(value: f64) -> String {
@@ -82,17 +86,17 @@ pub fn chart(days: &[Day], labels: Labels<'_>) -> String {
         out.push_str(&rain_bars(days, rain_max, step, &x));
     }
     if let Some((low, high)) = temperatures {
-        let y = |t: f64| BOTTOM - (t - low) / (high - low) * (BOTTOM - TOP);
+        let y = |t: f64| BOTTOM - PAD - (t - low) / (high - low) * (BOTTOM - TOP - 2.0 * PAD);
         out.push_str(&series(days, |d| d.high, "chart-high", &x, &y));
         out.push_str(&series(days, |d| d.low, "chart-low", &x, &y));
         let _ = write!(
             out,
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}°</text>\n<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}°</text>\n",
             LEFT - 6.0,
-            TOP + 4.0,
+            y(high) + 4.0,
             short(high),
             LEFT - 6.0,
-            BOTTOM,
+            y(low) + 4.0,
             short(low)
         );
     }
@@ -105,7 +109,7 @@ pub fn chart(days: &[Day], labels: Labels<'_>) -> String {
             escape(&day.label)
         );
     }
-    out.push_str(&legend(labels));
+    out.push_str(&legend(labels, temperatures.is_some(), rain_max > 0.0));
     out.push_str("</svg>\n");
     out
 }
@@ -159,14 +163,17 @@ fn mark(class: &str, x: f64, y: f64) -> String {
     }
 }
 
-/// The legend under the days: each series' mark and name.
-fn legend(labels: Labels<'_>) -> String {
+/// The legend under the days: the mark and name of each series drawn.
+fn legend(labels: Labels<'_>, temperatures: bool, rain: bool) -> String {
     let y = HEIGHT - 16.0;
     let mut out = String::new();
-    for (i, (class, name)) in
-        [("chart-high", labels.high), ("chart-low", labels.low), ("chart-rain", labels.rain)].into_iter().enumerate()
-    {
-        let at = LEFT + 180.0 * i as f64;
+    let series = [
+        ("chart-high", labels.high, temperatures),
+        ("chart-low", labels.low, temperatures),
+        ("chart-rain", labels.rain, rain),
+    ];
+    for (i, (class, name, _)) in series.into_iter().filter(|(_, _, drawn)| *drawn).enumerate() {
+        let at = LEFT + 120.0 * i as f64;
         if class == "chart-rain" {
             let _ = writeln!(out, "<rect class=\"{class}\" x=\"{at}\" y=\"{}\" width=\"14\" height=\"12\"/>", y - 10.0);
         } else {
@@ -199,10 +206,10 @@ mod tests {
     fn highs_are_above_lows_and_rain_bars_scale_to_the_wettest_day() {
         let svg = chart(&[day("22", 30.0, 18.0, 10.0), day("23", 28.0, 16.0, 5.0)], LABELS);
         assert!(svg.contains("<title id=\"chart-title\">Next &lt;days&gt;</title>"), "{svg}");
-        // 30 is the top of the plot, 16 its bottom.
-        assert!(svg.contains("<polyline class=\"chart-high\" points=\"172.0,14.0 428.0,"), "{svg}");
-        assert!(svg.contains("<polyline class=\"chart-low\" points=\"172.0,"), "{svg}");
-        assert!(svg.contains("height=\"146.0\"") && svg.contains("height=\"73.0\""), "{svg}");
+        // 30 is the top of the plot, 16 its bottom, each a little inside the axes.
+        assert!(svg.contains("<polyline class=\"chart-high\" points=\"124.0,24.0 292.0,"), "{svg}");
+        assert!(svg.contains("<polyline class=\"chart-low\" points=\"124.0,123.4 292.0,140.0\""), "{svg}");
+        assert!(svg.contains("height=\"136.0\"") && svg.contains("height=\"68.0\""), "{svg}");
         assert!(svg.contains(">30°</text>") && svg.contains(">16°</text>") && svg.contains(">10 mm</text>"));
         assert!(svg.contains(">High</text>") && svg.contains(">Rain</text>"));
     }
@@ -213,7 +220,7 @@ mod tests {
         assert_eq!(chart(&[Day { label: "1".into(), ..Day::default() }], LABELS), "");
         let odd = Day { label: "<x>".into(), high: Some(f64::NAN), low: Some(20.0), rain: Some(-3.0) };
         let svg = chart(&[odd], LABELS);
-        assert!(svg.contains("&lt;x&gt;") && !svg.contains("NaN") && !svg.contains("chart-rain\" x=\"2"), "{svg}");
+        assert!(svg.contains("&lt;x&gt;") && !svg.contains("NaN") && !svg.contains("chart-rain"), "no rain, no bars: {svg}");
         assert!(svg.contains(">21°</text>") && svg.contains(">19°</text>"), "a flat series is widened: {svg}");
     }
 }
