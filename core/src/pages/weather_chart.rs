@@ -220,7 +220,10 @@ mod tests {
         assert_eq!(chart(&[Day { label: "1".into(), ..Day::default() }], LABELS), "");
         let odd = Day { label: "<x>".into(), high: Some(f64::NAN), low: Some(20.0), rain: Some(-3.0) };
         let svg = chart(&[odd], LABELS);
-        assert!(svg.contains("&lt;x&gt;") && !svg.contains("NaN") && !svg.contains("chart-rain"), "no rain, no bars: {svg}");
+        assert!(
+            svg.contains("&lt;x&gt;") && !svg.contains("NaN") && !svg.contains("chart-rain"),
+            "no rain, no bars: {svg}"
+        );
         assert!(svg.contains(">21°</text>") && svg.contains(">19°</text>"), "a flat series is widened: {svg}");
     }
 }
