@@ -489,13 +489,17 @@ fn zone_labels(drawn: &[Drawn<'_>], projection: &Projection) -> String {
     out
 }
 
-/// A small legend swatch of style `n` as an inline SVG: the marker, or a line for lines and areas.
-pub fn swatch(n: usize) -> String {
-    let (class, _) = style(n);
-    format!(
-        "<svg class=\"swatch\" viewBox=\"0 0 16 16\" width=\"16\" height=\"16\" aria-hidden=\"true\"><path class=\"{class} map-marker\" d=\"{}\"/></svg>",
-        marker(SHAPES[n % COLOURS], 8.0, 8.0)
-    )
+/// A small legend swatch of style `n` as an inline SVG, drawn as the category is on the map: its
+/// marker, its line or its area (of the first place that can be drawn among `places`).
+pub fn swatch<'a>(n: usize, mut places: impl Iterator<Item = &'a Place>) -> String {
+    let (class, dash) = style(n);
+    let dash = if dash.is_empty() { String::new() } else { format!(" stroke-dasharray=\"{dash}\"") };
+    let shape = match places.find_map(|p| p.parts.first()) {
+        Some(Part::Line(_)) => format!("<path class=\"{class} map-line\" d=\"M1 12L6 5L10 10L15 3\"{dash}/>"),
+        Some(Part::Polygon(_)) => format!("<path class=\"{class} map-area\" d=\"M2 3H14V13H2Z\"{dash}/>"),
+        _ => format!("<path class=\"{class} map-marker\" d=\"{}\"/>", marker(SHAPES[n % COLOURS], 8.0, 8.0)),
+    };
+    format!("<svg class=\"swatch\" viewBox=\"0 0 16 16\" width=\"16\" height=\"16\" aria-hidden=\"true\">{shape}</svg>")
 }
 
 /// `geo:` URI of a position (RFC 5870), which phones open in their map app.
@@ -614,6 +618,9 @@ mod tests {
         assert!(svg.contains("class=\"map-c0 map-area\" d=\"M") && svg.contains("opacity=\".35\"/>"), "{svg}");
         assert_ne!(marker(SHAPES[0], 0.0, 0.0), marker(SHAPES[1], 0.0, 0.0));
         assert_eq!(categories(&places).keys().collect::<Vec<_>>(), ["boundary", "road"]);
+        assert!(swatch(1, places[1..].iter()).contains("map-line"), "a line's category has a line in the legend");
+        assert!(swatch(0, places[..1].iter()).contains("map-area"));
+        assert!(swatch(2, std::iter::empty()).contains("map-marker"));
     }
 
     #[test]

@@ -21,8 +21,9 @@ use crate::sanitize::markdown::{escape, link};
 /// The map page's URL.
 pub const MAP: &str = "/map";
 
-/// The width of the map's drawing (it scales to the screen).
-const WIDTH: f64 = 640.0;
+/// The width of the map's drawing: it scales to the screen, so a narrow one keeps markers and
+/// names large enough on a phone.
+const WIDTH: f64 = 480.0;
 /// The width of a place's own small map.
 const SMALL_WIDTH: f64 = 320.0;
 /// The least a place's own map spans, in degrees (about a kilometre).
@@ -159,7 +160,8 @@ fn legend(atlas: &Atlas<'_, '_>, places: &[&Place]) -> Vec<Value> {
         .iter()
         .filter_map(|(key, (n, label))| {
             let count = counts.get(key)?;
-            Some(json!({"label": label, "count": count, "swatch": map::swatch(*n), "url": format!("{MAP}/category/{key}")}))
+            let swatch = map::swatch(*n, places.iter().copied().filter(|p| atlas.style(p) == *n));
+            Some(json!({"label": label, "count": count, "swatch": swatch, "url": format!("{MAP}/category/{key}")}))
         })
         .collect()
 }
@@ -179,7 +181,8 @@ fn groups(atlas: &Atlas<'_, '_>, places: &[&Place]) -> Vec<Value> {
         .map(|((n, slug), places)| {
             let label = atlas.categories.get(&slug).map_or(other.clone(), |(_, l)| l.clone());
             let id = if slug.is_empty() { "other".to_string() } else { format!("c-{slug}") };
-            json!({"id": id, "label": label, "swatch": map::swatch(n), "places": places})
+            let swatch = map::swatch(n, atlas.places.iter().filter(|p| atlas.style(p) == n));
+            json!({"id": id, "label": label, "swatch": swatch, "places": places})
         })
         .collect()
 }
