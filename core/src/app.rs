@@ -188,6 +188,7 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::SubmitVoice => voices::handle(ctx).await,
         Handler::Booking => bookings::handle(ctx).await,
         Handler::Weather => weather::handle(ctx).await,
+        Handler::WeatherPage => weather_page::handle(ctx).await,
         Handler::WeatherAlerts => weather_alerts::handle(ctx).await,
         Handler::Geolocation => geolocation::handle(ctx).await,
         Handler::SpatialJson => spatial::geojson(ctx).await,

@@ -18,6 +18,8 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("record.html", include_str!("../../templates/record.html")),
     ("entry.html", include_str!("../../templates/entry.html")),
     ("encyclopedia.html", include_str!("../../templates/encyclopedia.html")),
+    ("map.html", include_str!("../../templates/map.html")),
+    ("place.html", include_str!("../../templates/place.html")),
     ("api-docs.html", include_str!("../../templates/api-docs.html")),
     ("data.html", include_str!("../../templates/data.html")),
     ("snapshot.html", include_str!("../../templates/snapshot.html")),

@@ -667,3 +667,40 @@ fn odd_events_and_thin_jobs_are_warnings_naming_their_file_and_the_calendar_skip
     // 08:00 in Kampala (UTC+3) is 05:00 UTC; the end before it is left out.
     assert!(feed.contains("DTSTART:20261205T050000Z\r\n") && !feed.contains("DTEND"), "{feed}");
 }
+
+#[test]
+fn odd_places_never_break_the_build_and_each_still_gets_a_page() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let content = dir.path();
+    std::fs::create_dir_all(content.join("spatial")).expect("folders");
+    std::fs::write(content.join("site.yaml"), "title: T\nbase_url: https://t.example\n").expect("site");
+    let mut deep = r#"{"type": "Point", "coordinates": [30.2, 1.2]}"#.to_string();
+    for _ in 0..6 {
+        deep = format!(r#"{{"type": "GeometryCollection", "geometries": [{deep}]}}"#);
+    }
+    let features = [
+        r#"{"type": "Feature", "geometry": null, "properties": null}"#.to_string(),
+        r#"{"type": "Feature", "id": "dup", "geometry": {"type": "MultiPolygon", "coordinates": [[[[30, 1], [31, 1], [31, 2], [30, 1]]], [[[32, 1], [33, 1], [33, 2], [32, 1]]]]}, "properties": {"name": "<script>alert(1)</script>", "category": "zone", "zone": "North"}}"#.to_string(),
+        r#"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [30.5, 1.5]}, "properties": {"id": "dup", "name": "Twin", "category": "water"}}"#.to_string(),
+        format!(r#"{{"type": "Feature", "geometry": {deep}, "properties": {{"id": "deep"}}}}"#),
+    ];
+    let register =
+        format!("{{\"type\": \"FeatureCollection\", \"features\": [\r\n{}\r\n]}}\r\n", features.join(",\r\n"));
+    std::fs::write(content.join("spatial/odd.geojson"), register).expect("register");
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(content, out.path());
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "odd places never stop a build: {stderr}");
+    assert!(
+        stderr.contains("odd.geojson:1: warning: feature 1 (\"odd-1\") is not on the map: it has no geometry"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("odd.geojson:1: warning: feature 4 (\"deep\") is not on the map"), "{stderr}");
+    for place in ["odd-1", "dup", "dup-2", "deep"] {
+        assert!(out.path().join(format!("places/{place}.html")).exists(), "{place}");
+    }
+    let map = std::fs::read_to_string(out.path().join("map.html")).expect("the map");
+    assert!(map.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !map.contains("<script>alert"), "{map}");
+    assert!(map.contains(">North</text>"), "the zone's polygon carries its name");
+    assert!(out.path().join("map/category/water.html").exists() && out.path().join("map/zone/north.html").exists());
+}

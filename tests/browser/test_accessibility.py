@@ -87,6 +87,6 @@ def test_the_content_security_policy_never_has_to_stop_what_the_site_ships(site,
 
 def extra_pages(routes):
     """Pages a server renders per request: the 404 page, search results (and the message for a
-    too-short query) and the forms."""
+    too-short query), the forms and the weather."""
     del routes
-    return ["/no-such-page", "/search?q=water", "/search?q=a", "/community-voices/new", "/visit"]
+    return ["/no-such-page", "/search?q=water", "/search?q=a", "/community-voices/new", "/visit", "/weather"]

@@ -22,5 +22,6 @@ pub mod upstream;
 pub mod voices;
 pub mod weather;
 pub mod weather_alerts;
+pub mod weather_page;
 
 pub use ctx::Ctx;

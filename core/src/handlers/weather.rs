@@ -65,17 +65,23 @@ pub fn fallback(file: &Value, now: DateTime) -> Option<Value> {
 
 /// Answers `/api/weather`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
+    forecast(ctx).await.map(|answer| Response::json(&answer))
+}
+
+/// The document `/api/weather` answers: the upstream's forecast (through the upstream's cache), else
+/// the seasonal fallback; shared with the `/weather` page, which shows the same data.
+pub async fn forecast<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, Problem> {
     let now = DateTime::from_unix((ctx.now_ms / 1000) as i64);
     if let Some(url) = ctx.app.manifest().site.upstreams.weather.clone() {
         if let Ok(bytes) = upstream::get(ctx, Upstream::Weather, &url, "application/json").await {
             if let Some(answer) = serde_json::from_slice(&bytes).ok().and_then(|v| from_open_meteo(&v, now)) {
-                return Ok(Response::json(&answer));
+                return Ok(answer);
             }
         }
     }
     let file = read_json_file(ctx.platform, FALLBACK_FILE).await?;
     match file.as_ref().and_then(|f| fallback(f, now)) {
-        Some(answer) => Ok(Response::json(&answer)),
+        Some(answer) => Ok(answer),
         None => Err(Upstream::Weather.unavailable("the site publishes no seasonal fallback for this month")),
     }
 }

@@ -68,6 +68,8 @@ pub enum Handler {
     BookingForm,
     /// GET `/visit/sent`: its confirmation.
     BookingSent,
+    /// GET `/weather`: the weather and the alerts as a page.
+    WeatherPage,
 }
 
 /// Where an operation's answer comes from.
@@ -798,6 +800,19 @@ pub const ROUTES: &[Route] = &[
             form_post("postVisitForm", "Book a visit from the form (urlencoded).", Handler::BookingForm),
         ]
     ),
+    route!(
+        "/weather",
+        "pages",
+        [dynamic_page(
+            "getWeatherPage",
+            "Today's weather, the forecast and the weather alerts as a page.",
+            Handler::WeatherPage
+        )]
+    ),
+    route!("/map", "pages", [page("getMapPage", "A map of every published place, with the places by category.")]),
+    route!("/map/category/{name}", "pages", [page("getMapCategoryPage", "The map of one category's places.")]),
+    route!("/map/zone/{name}", "pages", [page("getMapZonePage", "The map of one zone's places.")]),
+    route!("/places/{name}", "pages", [page("getPlacePage", "One place: its properties and a small map.")]),
     route!("/encyclopedia", "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
     route!(
         "/encyclopedia/{name}",
@@ -973,6 +988,10 @@ mod tests {
             ("/tags", built(true)),
             ("/categories", built(true)),
             ("/encyclopedia", built(true)),
+            ("/weather", handled.clone()),
+            ("/map", built(true)),
+            ("/map/category/water", built(false)),
+            ("/places/bh-1", built(false)),
             ("/api-docs", built(true)),
             ("/tags/water", built(false)),
             ("/news/page/2", built(false)),

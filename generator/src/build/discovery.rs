@@ -287,6 +287,26 @@ fn llms_txt(content: &Content, model: &Model) -> String {
          `{base}/events/<slug>.ics`\n- [Places]({base}/api/v1/spatial.json): GeoJSON{license}\n",
         license = if site.license.is_empty() { String::new() } else { format!(" ({})", site.license) }
     ));
+    out.push_str(&people_pages(content));
+    out
+}
+
+/// The pages for people that show data (the map of places, the weather), when the site has them:
+/// an agent pointing a person somewhere links these rather than the JSON.
+fn people_pages(content: &Content) -> String {
+    let base = content.site.base();
+    let mut out = String::new();
+    if !content.features.is_empty() {
+        out.push_str(&format!(
+            "- [Map]({base}/map): every place drawn, by category (`/map/category/<c>`, `/map/zone/<z>`); one place at \
+             `{base}/places/<id>` with a `geo:` link\n"
+        ));
+    }
+    if crate::build::pages::sitemap::rendered_pages(content)
+        .contains(&portal_core::handlers::weather_page::WEATHER_PAGE)
+    {
+        out.push_str(&format!("- [Weather]({base}/weather): the forecast and the weather alerts as a page\n"));
+    }
     out
 }
 

@@ -297,6 +297,7 @@ pub fn theme_files(content: &Content, templates: Option<&std::path::Path>) -> Re
 /// The warnings of a build: those of `loaded` and those about the site's settings.
 pub fn site_warnings(content: &Content, root: &std::path::Path, loaded: Vec<ContentError>) -> Vec<ContentError> {
     let mut warnings = loaded;
+    warnings.extend(pages::map::warnings(content));
     if content.site.base_url.trim().is_empty() {
         warnings.push(missing_base_url(root));
     }

@@ -18,9 +18,6 @@ use crate::markdown::options;
 /// How many cleaning passes a body gets before it is published as plain text instead.
 pub const MAX_PASSES: usize = 16;
 
-/// Characters that markdown reads as markup somewhere in a line.
-const MARKUP: &[char] = &['\\', '`', '*', '_', '[', ']', '(', ')', '<', '>', '!', '#', '|', '~', '&'];
-
 /// `body` with no raw HTML and no link or image to a URL outside the policy.
 pub fn clean(body: &str) -> String {
     let mut text = body.to_string();
@@ -78,21 +75,7 @@ fn apply(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
     out
 }
 
-/// `text` as literal text inside a markdown line: markup characters escaped, line breaks as spaces.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\n' | '\r' => out.push(' '),
-            c if MARKUP.contains(&c) => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use portal_core::pages::markdown::escape;
 
 /// A link `[text](url)` with `text` escaped; only the text when `url` is outside the policy.
 pub fn link(text: &str, url: &str) -> String {

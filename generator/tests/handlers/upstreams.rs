@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::{json, problem, Site, PEER};
+use crate::{json, problem, text, Site, PEER};
 
 const WEATHER: &str = "http://127.0.0.1:18931/weather";
 const ALERTS: &str = "http://127.0.0.1:18931/alerts";
@@ -104,4 +104,31 @@ fn geolocation_unavailable_is_503() {
     let site = Site::new();
     site.platform.with_upstream_now(&format!("{GEO}{PEER}"), 500, "down");
     problem(&site.get("/api/geolocation"), 503, "upstream_unavailable");
+}
+
+#[test]
+fn the_weather_page_says_it_shows_the_season_and_survives_a_failing_alert_feed() {
+    let site = Site::new();
+    site.platform.with_upstream_now(WEATHER, 500, "down");
+    site.platform.with_upstream_now(ALERTS, 500, "down");
+    let response = site.get("/weather");
+    assert_eq!(response.status, 200);
+    let page = text(&response);
+    assert!(page.contains("The live forecast is unavailable right now"), "{page}");
+    assert!(page.contains("Month 9 "), "the season's summary: {page}");
+    assert!(page.contains("weather-alert feed cannot be reached"), "{page}");
+    assert!(!page.contains("127.0.0.1"), "no upstream's URL on the page");
+}
+
+#[test]
+fn the_weather_page_draws_the_upstream_forecast_and_lists_the_alerts() {
+    let site = Site::new();
+    let forecast = json!({"current": {"time": "2026-11-22T10:00", "temperature_2m": 24.5},
+        "daily": {"time": ["2026-11-22", "2026-11-23"], "temperature_2m_max": [29.0, 30.5], "temperature_2m_min": [17.0, 18.2],
+                  "precipitation_sum": [3.0, 0.0]}});
+    site.platform.with_upstream_now(WEATHER, 200, forecast.to_string());
+    site.platform.with_upstream_now(ALERTS, 200, CAP);
+    let page = text(&site.get("/weather"));
+    assert!(page.contains("<svg class=\"weather-chart\"") && page.contains("<td>30.5</td>"), "{page}");
+    assert!(page.contains("Heavy rain &amp; flooding") && !page.contains("The live forecast is unavailable"), "{page}");
 }

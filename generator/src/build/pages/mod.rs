@@ -15,6 +15,7 @@ pub mod figure;
 pub mod home;
 pub mod intro;
 pub mod listing;
+pub mod map;
 pub mod navigation;
 pub mod preview;
 pub mod record;
@@ -235,6 +236,7 @@ pub fn files(
     // Generated pages first: a content page at the URL of one introduces it (see [`intro`]), and
     // is then neither rendered on its own nor listed under `/pages`.
     files.extend(entry::index_page(&renderer)?);
+    files.extend(map::pages(&renderer)?);
     for name in portal_core::content::collections::COLLECTIONS.iter().filter(|name| **name != PAGES) {
         files.extend(listing::collection(&renderer, name, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     }
@@ -263,7 +265,7 @@ pub fn files(
     let made = files.made()[start..].iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
     let pages: Vec<&str> =
         made.chain(routes.iter().map(String::as_str)).filter(|route| !drafts.contains(route)).collect();
-    let sitemap = sitemap::files(content.site.base(), &pages, sitemap::MAX_URLS)?;
+    let sitemap = sitemap::files(content.site.base(), &pages, &sitemap::rendered_pages(content), sitemap::MAX_URLS)?;
     files.extend(sitemap);
     files.stream(&own, &routes, content.site.base(), |batch| own_pages(&renderer, batch, &translations))
 }

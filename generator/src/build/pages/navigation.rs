@@ -2,7 +2,8 @@
 //!
 //! `site.yaml` `menu:` sets the navigation as written; without it, the collections that have
 //! records (in the order of docs/spec/api-spec.md#collections), then the encyclopedia when it has
-//! entries, the data pages when `data/` has snapshots and the alerts when it has alerts. Collection names and descriptions come from the interface text
+//! entries, the data pages when `data/` has snapshots, the alerts when it has alerts, the map when
+//! there are places and the weather when there is weather to show. Collection names and descriptions come from the interface text
 //! (`collections.<name>.label|description`), so a Kiswahili site says "Habari" rather than "news".
 
 use portal_core::content::collections::COLLECTIONS;
@@ -49,6 +50,13 @@ pub fn main_menu(content: &Content, model: &Model) -> Vec<MenuItem> {
     }
     if content.datasets.contains_key(data::ALERTS) {
         items.push(MenuItem { title: strings.get("nav.alerts").to_string(), url: data::ALERTS_URL.into() });
+    }
+    if !content.features.is_empty() {
+        items.push(MenuItem { title: strings.get("map.title").to_string(), url: super::map::MAP.into() });
+    }
+    if super::sitemap::rendered_pages(content).contains(&portal_core::handlers::weather_page::WEATHER_PAGE) {
+        let url = portal_core::handlers::weather_page::WEATHER_PAGE.into();
+        items.push(MenuItem { title: strings.get("weather.title").to_string(), url });
     }
     items
 }

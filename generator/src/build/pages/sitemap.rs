@@ -18,8 +18,19 @@ const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 const XMLNS: &str = "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"";
 
 /// The sitemap files of `pages` (URL paths) on the site at `base`, at most `max_urls` URLs a file.
-pub fn files(base: &str, pages: &[&str], max_urls: usize) -> Result<Vec<OutFile>> {
-    files_of_sections(base, &sections(pages), max_urls)
+pub fn files(base: &str, pages: &[&str], rendered: &[&str], max_urls: usize) -> Result<Vec<OutFile>> {
+    files_of_sections(base, &sections(pages), rendered, max_urls)
+}
+
+/// The pages a server renders per request that the sitemap lists (they have no file to be found
+/// by): the forms, and the weather page when the site has weather to show (an upstream or a
+/// seasonal fallback).
+pub fn rendered_pages(content: &crate::load::Content) -> Vec<&'static str> {
+    let mut pages = portal_core::routing::FORM_PAGES.to_vec();
+    if content.site.upstreams.weather.is_some() || content.weather_fallback.is_some() {
+        pages.push(portal_core::handlers::weather_page::WEATHER_PAGE);
+    }
+    pages
 }
 
 /// `pages` by section, each sorted.
@@ -32,15 +43,16 @@ pub fn sections(pages: &[&str]) -> BTreeMap<String, Vec<String>> {
     sections
 }
 
-/// The sitemap files of pages by section (each sorted; see [`sections`]), with the pages of the
-/// forms, which a server renders (they have no file to be found by).
+/// The sitemap files of pages by section (each sorted; see [`sections`]), with the pages a
+/// server renders (`rendered`, see [`rendered_pages`]).
 pub fn files_of_sections(
     base: &str,
     sections: &BTreeMap<String, Vec<String>>,
+    rendered: &[&str],
     max_urls: usize,
 ) -> Result<Vec<OutFile>> {
     let mut sections = sections.clone();
-    for form in portal_core::routing::FORM_PAGES {
+    for form in rendered.iter().copied() {
         let pages = sections.entry(section(form).to_string()).or_default();
         if !pages.iter().any(|page| page == form) {
             pages.push(form.to_string());
@@ -111,9 +123,10 @@ mod tests {
 
     #[test]
     fn a_small_site_has_one_sitemap() {
-        let files = files("https://s.example", &["/", "/news/a b"], 10).expect("files");
+        let files = files("https://s.example", &["/", "/news/a b"], &["/weather"], 10).expect("files");
         assert_eq!(files.len(), 1);
         assert!(text(&files[0]).contains("<loc>https://s.example/news/a%20b</loc>"));
+        assert!(text(&files[0]).contains("<loc>https://s.example/weather</loc>"), "pages a server renders too");
     }
 
     #[test]
@@ -121,7 +134,7 @@ mod tests {
         let pages: Vec<String> =
             (0..5).map(|i| format!("/news/r-{i}")).chain(["/tags/x".into(), "/about".into()]).collect();
         let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
-        let files = files("https://s.example", &pages, 2).expect("files");
+        let files = files("https://s.example", &pages, &portal_core::routing::FORM_PAGES, 2).expect("files");
         let names: Vec<&str> = files.iter().map(|f| f.file.as_str()).collect();
         assert_eq!(
             names,

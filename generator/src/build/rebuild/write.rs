@@ -303,7 +303,12 @@ fn sitemap_sections(work: &Work, redo: &Redo) -> BTreeMap<String, Vec<String>> {
 fn site_group(r: &Renderer, sections: &BTreeMap<String, Vec<String>>, now: DateTime) -> Result<Made, BuildError> {
     let mut files = site_files(r.content, r.model, now)?;
     files.extend(pages::site_pages(r)?);
-    files.extend(sitemap::files_of_sections(r.content.site.base(), sections, sitemap::MAX_URLS)?);
+    files.extend(sitemap::files_of_sections(
+        r.content.site.base(),
+        sections,
+        &sitemap::rendered_pages(r.content),
+        sitemap::MAX_URLS,
+    )?);
     Ok(Made { files, kept: Vec::new(), items: None })
 }
 
