@@ -100,7 +100,7 @@ def test_every_link_of_every_page_resolves_in_the_unpacked_snapshot(tmp_path):
     for page in pages:
         for tag, attribute, value in parse(page).links:
             parts = urllib.parse.urlsplit(value)
-            if parts.scheme in ("http", "https", "mailto", "tel", "data"):
+            if parts.scheme in ("http", "https", "mailto", "tel", "geo", "data"):
                 continue
             where = f"{page.relative_to(folder)}: <{tag} {attribute}={value!r}>"
             if value.startswith("/"):
