@@ -176,6 +176,7 @@ fn the_admin_page_loads_the_pinned_cms_under_a_policy_of_its_own() {
     assert!(page.contains("src=\"https://unpkg.com/@sveltia/cms@0.221.1/dist/sveltia-cms.js\""), "{page}");
     let config = std::fs::read_to_string(out.join("admin/config.yml")).expect("config");
     assert!(config.contains("folder: content/news\n"), "the default content folder: {config}");
+    assert!(!config.contains("local_backend"), "Sveltia CMS opens a local folder itself: {config}");
 }
 
 #[test]

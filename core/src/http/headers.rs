@@ -121,9 +121,9 @@ pub const CMS_ADMIN: &str = "cms-admin";
 /// What the CMS's page may load (docs/editing.md#security): its script from the CDN it is pinned
 /// on, styles inline (both CMSs set styles from script), images and previews from `blob:` and
 /// `data:` and the git host, requests to the site, the CDN and the git host's API (and the local
-/// proxy, `decap-server`, when `local_backend` is on). Decap CMS checks its configuration with
+/// proxy of Decap CMS, `decap-server`, when `local_backend` is on). Decap CMS checks its configuration with
 /// code it compiles at run time, so its page also needs `'unsafe-eval'`; Sveltia CMS does not.
-/// Sveltia's fonts come from Google Fonts. No one frames the page, and it posts nowhere.
+/// Sveltia's fonts come from jsDelivr (Fontsource). No one frames the page, and it posts nowhere.
 pub fn cms_content_security_policy(cms: &crate::content::Cms) -> String {
     use crate::content::{CmsApp, CmsBackend};
     let mut connect = vec!["'self'", "blob:", "data:", "https://unpkg.com"];
@@ -147,15 +147,11 @@ pub fn cms_content_security_policy(cms: &crate::content::Cms) -> String {
             images.push("https://gitea.com");
         }
     }
-    if cms.local_backend {
+    if cms.local_backend && cms.app == CmsApp::Decap {
         connect.extend(["http://localhost:8081", "http://127.0.0.1:8081"]);
     }
     let (scripts, styles, fonts) = match cms.app {
-        CmsApp::Sveltia => (
-            "'self' https://unpkg.com",
-            "'self' 'unsafe-inline' https://fonts.googleapis.com",
-            "'self' https://fonts.gstatic.com",
-        ),
+        CmsApp::Sveltia => ("'self' https://unpkg.com", "'self' 'unsafe-inline'", "'self' https://cdn.jsdelivr.net"),
         CmsApp::Decap => ("'self' https://unpkg.com 'unsafe-eval'", "'self' 'unsafe-inline'", "'self' data:"),
     };
     format!(
@@ -254,7 +250,10 @@ mod tests {
         use crate::content::{Cms, CmsApp, CmsBackend};
         let sveltia = cms_content_security_policy(&Cms::default());
         assert!(sveltia.contains("script-src 'self' https://unpkg.com;"), "{sveltia}");
-        assert!(sveltia.contains("https://api.github.com") && sveltia.contains("http://localhost:8081"), "{sveltia}");
+        assert!(sveltia.contains("https://api.github.com") && !sveltia.contains("8081"), "{sveltia}");
+        assert!(sveltia.contains("font-src 'self' https://cdn.jsdelivr.net;"), "{sveltia}");
+        let local = cms_content_security_policy(&Cms { app: CmsApp::Decap, ..Cms::default() });
+        assert!(local.contains(" http://localhost:8081 http://127.0.0.1:8081;"), "{local}");
         assert!(sveltia.contains("frame-ancestors 'none'") && !sveltia.contains("unsafe-eval"), "{sveltia}");
         let decap = Cms { app: CmsApp::Decap, local_backend: false, ..Cms::default() };
         let decap = cms_content_security_policy(&decap);
@@ -265,7 +264,7 @@ mod tests {
             ..Cms::default()
         };
         let gitea = cms_content_security_policy(&gitea);
-        assert!(gitea.contains(" https://git.example.org ") && !gitea.contains("github"), "{gitea}");
+        assert!(gitea.contains("https://unpkg.com https://git.example.org;") && !gitea.contains("github"), "{gitea}");
         let headers = cms_security(&Cms::default());
         assert!(headers.iter().any(|(n, v)| n == "content-security-policy" && *v == sveltia));
         assert!(headers.iter().any(|(n, v)| n == "x-frame-options" && v == "DENY"));

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use portal_core::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
-use portal_core::content::{Cms, CmsBackend, SiteConfig, ENTRY_KEYS, KNOWN_KEYS};
+use portal_core::content::{Cms, CmsApp, CmsBackend, SiteConfig, ENTRY_KEYS, KNOWN_KEYS};
 use portal_core::pages::i18n::Strings;
 use serde_yaml::{Mapping, Value};
 
@@ -41,7 +41,9 @@ pub fn config(site: &SiteConfig, cms: &Cms, strings: &Strings, model: &Model) ->
     collections.push(collection("encyclopedia", encyclopedia, lead, &dir, &entry_fields));
     let mut root = Mapping::new();
     root.insert("backend".into(), backend(site, cms));
-    if cms.local_backend {
+    // Decap CMS edits a checkout through its local proxy; Sveltia CMS opens the folder itself
+    // ("Work with Local Repository") and warns of the key (docs/editing.md#editing-on-your-computer).
+    if cms.local_backend && cms.app == CmsApp::Decap {
         root.insert("local_backend".into(), true.into());
     }
     if !site.base().is_empty() {
