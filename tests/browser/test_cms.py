@@ -10,6 +10,7 @@ runs the same release either way; the test says which it used. Decap is tested r
 because decap-server speaks Decap's local protocol."""
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -28,6 +29,8 @@ DECAP_DIST = CMS_TESTS / "node_modules" / ".unpacked" / "decap-cms"
 DECAP_SERVER = CMS_TESTS / "node_modules" / "decap-server" / "dist" / "index.js"
 # The release generator/src/build/cms/mod.rs pins.
 DECAP_CDN = "https://unpkg.com/decap-cms@3.16.3/"
+SVELTIA_DIST = CMS_TESTS / "node_modules" / ".unpacked" / "@sveltia" / "cms"
+SVELTIA_CDN = "https://unpkg.com/@sveltia/cms@0.221.1/"
 # Where Decap CMS looks for its local proxy when `local_backend: true`.
 PROXY = "http://localhost:8081"
 COLLECTION_LABELS = ["Services", "Resources", "Events", "Photos", "Jobs", "News", "Courses", "Community voices",
@@ -79,11 +82,11 @@ def build(root):
     return built
 
 
-def serve_cdn_from_npm(route):
+def serve_cdn_from_npm(route, cdn=DECAP_CDN, package=DECAP_DIST):
     """The CDN's answer for a file of the pinned release, from the npm package's own copy."""
-    path = route.request.url.removeprefix(DECAP_CDN).split("?")[0]
-    file = (DECAP_DIST / path).resolve()
-    if not file.is_file() or DECAP_DIST.resolve() not in file.parents:
+    path = route.request.url.removeprefix(cdn).split("?")[0]
+    file = (package / path).resolve()
+    if not route.request.url.startswith(cdn) or not file.is_file() or package.resolve() not in file.parents:
         route.fulfill(status=404)
         return
     route.fulfill(status=200, body=file.read_bytes(),
@@ -105,7 +108,7 @@ def test_an_editor_creates_a_news_item_that_the_next_build_publishes(editing, br
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     if not online:
-        page.route(DECAP_CDN + "**", serve_cdn_from_npm)
+        page.route(DECAP_CDN + "**", lambda route: serve_cdn_from_npm(route))
     page.route(PROXY + "/**", lambda route: to_proxy(route, proxy))
     try:
         page.goto(site + "/admin/")
@@ -145,3 +148,32 @@ def test_an_editor_creates_a_news_item_that_the_next_build_publishes(editing, br
     build(root)
     page = (root / "dist" / "news" / "water-point-opens-in-zone-c.html").read_text(encoding="utf-8")
     assert "Water point opens in Zone C" in page and "The new tap stand is open every morning." in page
+
+
+def test_sveltia_cms_starts_on_its_configuration_under_the_page_policy(browser, tmp_path):
+    """Sveltia CMS (the default) reads the generated configuration and offers its sign-in, with
+    nothing refused by the page's Content-Security-Policy. Signing in needs a git host, which a
+    closed test network lacks; Decap's test above covers editing."""
+    root = tmp_path
+    shutil.copytree(servers.ROOT / "content", root / "content")
+    with open(root / "content" / "site.yaml", "a", encoding="utf-8") as settings:
+        settings.write("\ncms: {repo: amani/portal}\n")
+    build(root)
+    server = servers.start_portal(["serve", "--dist", str(root / "dist"), "--port", "0"], env={"PORTAL_SMTP_URL": ""})
+    page = browser.new_page(viewport=DESKTOP)
+    messages = []
+    page.on("console", lambda message: messages.append(message.text))
+    page.on("pageerror", lambda error: messages.append(f"page error: {error}"))
+    if not cdn_reachable():
+        page.route("https://unpkg.com/**", lambda route: serve_cdn_from_npm(route, SVELTIA_CDN, SVELTIA_DIST))
+    try:
+        page.goto(server.base_url + "/admin")
+        # Sveltia isolates the host's name in the label (U+2068 GitHub U+2069).
+        page.get_by_role("button", name=re.compile(r"Sign In with \W?GitHub")).wait_for(timeout=30_000)
+        page.get_by_role("button", name="Work with Local Repository").wait_for()
+    finally:
+        page.close()
+        server.stop()
+    refused = [m for m in messages if "Content Security Policy" in m or m.startswith("page error")]
+    assert not refused, refused
+    assert not [m for m in messages if "configuration" in m.lower() and "error" in m.lower()], messages

@@ -1,10 +1,14 @@
-// Validates CMS configurations (JSON, one file per argument) with Decap CMS's own check:
-// `validateConfig` of decap-cms-core's src/constants/configSchema.js, the function the CMS runs on
-// config.yml when it starts, with Ajv and the keywords it uses. The module's three imports from the
-// rest of the CMS (which would pull in React and the whole app) are given the values the CMS has:
-// the i18n enums and front-matter formats read from the same package's sources, and the schema of
-// every widget of the widget packages in packs.txt (`getWidgets`). Prints each file's errors and
-// exits 1 if any has one. scripts/cms-tools installs what it reads.
+// Validates CMS configurations (JSON, one file per argument) with the CMS's own schema:
+//
+//     node validate-config.mjs [--cms decap|sveltia] config.json...
+//
+// Decap CMS (the default): `validateConfig` of decap-cms-core's src/constants/configSchema.js, the
+// function the CMS runs on config.yml when it starts, with Ajv and the keywords it uses. The
+// module's three imports from the rest of the CMS (which would pull in React and the whole app) are
+// given the values the CMS has: the i18n enums and front-matter formats read from the same
+// package's sources, and the schema of every widget of the widget packages in packs.txt
+// (`getWidgets`). Sveltia CMS: the JSON Schema its npm package ships (schema/sveltia-cms.json).
+// Prints each file's errors and exits 1 if any has one. scripts/cms-tools installs what it reads.
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
@@ -61,21 +65,41 @@ const WIDGETS = ${JSON.stringify(widgets())};
 const getWidgets = () => WIDGETS;
 `;
 
-const source = readFileSync(join(core, 'constants', 'configSchema.js'), 'utf8');
-const imports = /^import[\s\S]*?from '\.\.\/lib\/i18n';\n/;
-if (!imports.test(source)) throw new Error('configSchema.js no longer starts with the imports this script replaces');
-const module_file = join(mkdtempSync(join(tmpdir(), 'decap-schema-')), 'configSchema.mjs');
-writeFileSync(module_file, source.replace(imports, stand_ins));
-const { validateConfig } = await import(pathToFileURL(module_file).href);
+/** Decap CMS's `validateConfig`, which throws an error listing every problem. */
+async function decapCheck() {
+  const source = readFileSync(join(core, 'constants', 'configSchema.js'), 'utf8');
+  const imports = /^import[\s\S]*?from '\.\.\/lib\/i18n';\n/;
+  if (!imports.test(source)) throw new Error('configSchema.js no longer starts with the imports this script replaces');
+  const module_file = join(mkdtempSync(join(tmpdir(), 'decap-schema-')), 'configSchema.mjs');
+  writeFileSync(module_file, source.replace(imports, stand_ins));
+  return (await import(pathToFileURL(module_file).href)).validateConfig;
+}
+
+/** A check of Sveltia CMS's JSON Schema that throws like Decap's. */
+function sveltiaCheck() {
+  const require = createRequire(import.meta.url);
+  const Ajv = require('ajv').default;
+  const schema = JSON.parse(readFileSync(join(unpacked, '@sveltia', 'cms', 'schema', 'sveltia-cms.json'), 'utf8'));
+  const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+  return (config) => {
+    if (!validate(config)) {
+      throw new Error(validate.errors.map((e) => `'${e.instancePath || '/'}' ${e.message} ${JSON.stringify(e.params)}`).join('\n'));
+    }
+  };
+}
+
+const args = process.argv.slice(2);
+const app = args[0] === '--cms' ? args.splice(0, 2)[1] : 'decap';
+const validateConfig = app === 'sveltia' ? sveltiaCheck() : await decapCheck();
 
 const quiet = console.error;
 let failed = 0;
-for (const file of process.argv.slice(2)) {
+for (const file of args) {
   const config = JSON.parse(readFileSync(file, 'utf8'));
   console.error = () => {};
   try {
     validateConfig(config);
-    console.log(`${file}: valid`);
+    console.log(`${file}: valid (${app})`);
   } catch (e) {
     failed += 1;
     console.log(`${file}: ${e.message}`);

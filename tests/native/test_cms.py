@@ -1,7 +1,8 @@
-"""The CMS's configuration and page as built and served (docs/editing.md): config.yml passes Decap
-CMS's own configuration check (tests/cms/validate-config.mjs, its schema and Ajv from npm) for the
-sample site and the fixture site, each with a `cms:` block, and `portal serve` sends the CMS's page
-with its own Content-Security-Policy while every other page keeps the site's."""
+"""The CMS's configuration and page as built and served (docs/editing.md): config.yml passes the
+CMS's own configuration check (tests/cms/validate-config.mjs: Decap CMS's schema and check, or the
+JSON Schema Sveltia CMS ships, with Ajv from npm) for the sample site and the fixture site, each
+with a `cms:` block, and `portal serve` sends the CMS's page with its own Content-Security-Policy
+while every other page keeps the site's."""
 
 import json
 import shutil
@@ -17,9 +18,14 @@ import servers
 
 CMS_TESTS = servers.ROOT / "tests" / "cms"
 SITES = {"sample": servers.ROOT / "content", "fixture": servers.ROOT / "fixtures" / "site"}
+# (the cms: block, the CMS whose check it must pass)
 BLOCKS = {
-    "decap": "cms: {backend: github, repo: amani/portal, app: decap}\n",
-    "sveltia-gitlab": "cms: {backend: gitlab, repo: amani/web/portal, app_id: abc123, content_dir: site/content}\n",
+    "decap": ("cms: {backend: github, repo: amani/portal, app: decap}\n", "decap"),
+    "sveltia": ("cms: {repo: amani/portal}\n", "sveltia"),
+    "sveltia-gitlab": ("cms: {backend: gitlab, repo: amani/web/portal, app_id: abc123, content_dir: site/content}\n",
+                       "sveltia"),
+    "decap-gitea": ("cms: {backend: gitea, repo: amani/portal, app: decap, api_root: 'https://git.example.org/api/v1'}\n",
+                    "decap"),
 }
 
 
@@ -37,27 +43,31 @@ def build_with(site, block, out):
 
 @pytest.mark.parametrize("block", sorted(BLOCKS))
 @pytest.mark.parametrize("site", sorted(SITES))
-def test_the_generated_config_passes_decap_cms_own_check(site, block, tmp_path):
+def test_the_generated_config_passes_the_cms_own_check(site, block, tmp_path):
     if not (CMS_TESTS / "node_modules" / ".unpacked" / "decap-cms-core").is_dir():
         pytest.fail("the CMS test tools are missing: run scripts/cms-tools")
-    build_with(SITES[site], BLOCKS[block], tmp_path / "dist")
+    settings, app = BLOCKS[block]
+    build_with(SITES[site], settings, tmp_path / "dist")
     config = yaml.safe_load((tmp_path / "dist" / "admin" / "config.yml").read_text(encoding="utf-8"))
     (tmp_path / "config.json").write_text(json.dumps(config, default=str), encoding="utf-8")
-    checked = subprocess.run(["node", str(CMS_TESTS / "validate-config.mjs"), str(tmp_path / "config.json")],
-                             capture_output=True, text=True, check=False)
+    checked = subprocess.run(["node", str(CMS_TESTS / "validate-config.mjs"), "--cms", app,
+                              str(tmp_path / "config.json")], capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert len(config["collections"]) == 20
+    assert ("local_backend" in config) == (app == "decap"), "Sveltia CMS opens a local folder itself"
 
 
-def test_the_check_finds_a_broken_config(tmp_path):
+@pytest.mark.parametrize("app", ["decap", "sveltia"])
+def test_the_check_finds_a_broken_config(app, tmp_path):
     broken = {"backend": {"repo": "a/b"}, "media_folder": "static", "collections": [
         {"name": "news", "label": "News", "folder": "news", "fields": [{"name": "category", "widget": "select"}]}]}
     (tmp_path / "broken.json").write_text(json.dumps(broken), encoding="utf-8")
-    checked = subprocess.run(["node", str(CMS_TESTS / "validate-config.mjs"), str(tmp_path / "broken.json")],
-                             capture_output=True, text=True, check=False)
-    assert checked.returncode == 1
+    checked = subprocess.run(["node", str(CMS_TESTS / "validate-config.mjs"), "--cms", app,
+                              str(tmp_path / "broken.json")], capture_output=True, text=True, check=False)
+    assert checked.returncode == 1, checked.stdout
     assert "must have required property 'name'" in checked.stdout
-    assert "must have required property 'options'" in checked.stdout
+    if app == "decap":
+        assert "must have required property 'options'" in checked.stdout
 
 
 def fetch(url):
@@ -76,7 +86,7 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 def test_the_cms_page_is_served_with_its_own_policy_and_the_site_keeps_its_own(tmp_path):
-    build_with(SITES["fixture"], BLOCKS["decap"], tmp_path / "dist")
+    build_with(SITES["fixture"], BLOCKS["decap"][0], tmp_path / "dist")
     server = servers.start_portal(["serve", "--dist", str(tmp_path / "dist"), "--port", "0"],
                                   env={"PORTAL_SMTP_URL": ""})
     try:
