@@ -59,6 +59,7 @@ mod tests {
         (site.image, site.favicon, site.theme_color, site.timezone) = (some(), some(), some(), some());
         site.labels.insert(String::new(), String::new());
         (site.hidden_fields, site.booking.link_from) = (Some(Vec::new()), Some(Vec::new()));
+        site.cms = Some(portal_core::content::Cms { api_root: some(), app_id: some(), ..Default::default() });
         let mut all = Vec::new();
         keys("", &serde_json::to_value(&site).expect("settings serialise"), &mut all);
         let text = String::from_utf8_lossy(STARTER[0].1);

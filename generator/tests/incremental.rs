@@ -8,7 +8,8 @@
 //! whose body links a record that comes and goes, translations joining a group, events with dates,
 //! pages at the site's root and at the URLs of generated pages (which they introduce), encyclopedia
 //! entries added and removed and their `related` changed, a dataset, a duplicate slug (an error),
-//! site.yaml and a template. Half of the sequences build the layout a big site deploys (small files
+//! site.yaml and a template. The site has a `cms:` block, and records come with keys of their own,
+//! so the CMS's configuration (made from every record's keys and categories) is remade too. Half of the sequences build the layout a big site deploys (small files
 //! packed, files over 4 KiB in parts), so packs and parts are patched too.
 
 use std::collections::BTreeMap;
@@ -100,6 +101,12 @@ fn record(rng: &mut Rng, step: usize, collection: &str) -> String {
     }
     if collection == "events" {
         front.push_str(&format!("start: 2026-{:02}-10\n", 1 + rng.below(12)));
+    }
+    // A key of the record's own, whose kind varies: the CMS gives it the widget of its values.
+    match rng.below(4) {
+        0 => front.push_str(&format!("capacity: {}\n", rng.below(100))),
+        1 => front.push_str("capacity: many\n"),
+        _ => {}
     }
     let link = format!("See [the other one](/news/added-{}) and [jobs](/jobs).", rng.below(step.max(1)));
     format!("---\n{front}---\nBody of step {step}. {link}\n")
@@ -238,6 +245,8 @@ fn sequence(seed: u64, layout: Vec<&'static str>) -> usize {
     let dist = dir.path().join("dist");
     copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/site"), &site.content);
     std::fs::create_dir_all(&site.templates).expect("mkdir");
+    let settings = std::fs::read_to_string(site.content.join("site.yaml")).expect("site.yaml");
+    write(&site.content.join("site.yaml"), &format!("{settings}\ncms: {{repo: amani/portal, app: decap}}\n"));
     write(&site.content.join("docs/linker.md"), "---\ntitle: Linker\n---\nSee [the target](/news/target).\n");
     assert!(build(&site, &dist).status.success());
     let (mut rng, mut added, mut done, mut rebuilt) =

@@ -26,6 +26,6 @@ pub use error::ContentError;
 pub use intro::Intro;
 pub use record::{d2_order, is_valid_slug, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS};
 pub use site::{
-    Api, Booking, Contact, FrontMatter, Markdown, MenuItem, Notifications, Pagination, Rss, SiteConfig, Upstreams,
-    DEFAULT_PAGE_SIZE,
+    Api, Booking, Cms, CmsApp, CmsBackend, Contact, FrontMatter, Markdown, MenuItem, Notifications, Pagination, Rss,
+    SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,
 };

@@ -89,6 +89,9 @@ pub struct SiteConfig {
     /// (any shape), so an odd one falls back rather than failing the build.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization: Option<serde_json::Value>,
+    /// The git-based CMS editors use in a browser (docs/editing.md); unset: no `/admin` is built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cms: Option<Cms>,
 }
 
 impl SiteConfig {
@@ -98,6 +101,99 @@ impl SiteConfig {
         let from_text = || strings.lookup("labels")?.get(slug)?.as_str();
         self.labels.get(slug).map(String::as_str).or_else(from_text)
     }
+}
+
+/// `cms:` the browser editor (Sveltia CMS or Decap CMS) the build configures from the collections
+/// (docs/editing.md#the-generated-configuration).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cms {
+    /// Where the content's repository is hosted.
+    #[serde(default)]
+    pub backend: CmsBackend,
+    /// The repository, `owner/name` (GitLab: `group/subgroup/name`).
+    #[serde(default)]
+    pub repo: String,
+    /// The branch editors commit to.
+    #[serde(default = "default_cms_branch")]
+    pub branch: String,
+    /// Which CMS `/admin` loads.
+    #[serde(default)]
+    pub app: CmsApp,
+    /// The content folder's path from the repository's root (no leading `/`, no `..`).
+    #[serde(default = "default_content_dir")]
+    pub content_dir: String,
+    /// Whether the CMS may use a local proxy (`npx decap-server`) when opened on localhost.
+    #[serde(default = "default_true")]
+    pub local_backend: bool,
+    /// The API's address of a self-hosted GitLab or Gitea (`https://git.example.org/api/v1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_root: Option<String>,
+    /// The OAuth application id GitLab and Gitea sign in with (PKCE, no secret).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_id: Option<String>,
+}
+
+impl Default for Cms {
+    fn default() -> Self {
+        Cms {
+            backend: CmsBackend::default(),
+            repo: String::new(),
+            branch: default_cms_branch(),
+            app: CmsApp::default(),
+            content_dir: default_content_dir(),
+            local_backend: true,
+            api_root: None,
+            app_id: None,
+        }
+    }
+}
+
+/// `cms.backend`: the git host the CMS commits through.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CmsBackend {
+    /// GitHub (sign-in through the site's own `/api/cms/auth`).
+    #[default]
+    Github,
+    /// GitLab.
+    Gitlab,
+    /// Gitea or Forgejo.
+    Gitea,
+}
+
+impl CmsBackend {
+    /// The backend's name in the CMS configuration.
+    pub fn name(self) -> &'static str {
+        match self {
+            CmsBackend::Github => "github",
+            CmsBackend::Gitlab => "gitlab",
+            CmsBackend::Gitea => "gitea",
+        }
+    }
+}
+
+/// `cms.app`: which CMS the admin page loads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CmsApp {
+    /// Sveltia CMS.
+    #[default]
+    Sveltia,
+    /// Decap CMS 3.
+    Decap,
+}
+
+fn default_cms_branch() -> String {
+    "main".to_string()
+}
+
+fn default_content_dir() -> String {
+    "content".to_string()
+}
+
+fn default_true() -> bool {
+    true
 }
 
 /// `mail:` the site-wide cap on outgoing mail (see `crate::forms::mail_quota`).

@@ -115,6 +115,73 @@ pub fn static_security(iframe_hosts: &[String], svg: bool) -> Vec<(String, Strin
     headers
 }
 
+/// The manifest's header set of the CMS's page and configuration (docs/editing.md#security).
+pub const CMS_ADMIN: &str = "cms-admin";
+
+/// What the CMS's page may load (docs/editing.md#security): its script from the CDN it is pinned
+/// on, styles inline (both CMSs set styles from script), images and previews from `blob:` and
+/// `data:` and the git host, requests to the site, the CDN and the git host's API (and the local
+/// proxy of Decap CMS, `decap-server`, when `local_backend` is on). Decap CMS checks its configuration with
+/// code it compiles at run time, so its page also needs `'unsafe-eval'`; Sveltia CMS does not.
+/// Sveltia's fonts come from jsDelivr (Fontsource). No one frames the page, and it posts nowhere.
+pub fn cms_content_security_policy(cms: &crate::content::Cms) -> String {
+    use crate::content::{CmsApp, CmsBackend};
+    let mut connect = vec!["'self'", "blob:", "data:", "https://unpkg.com"];
+    let mut images = vec!["'self'", "blob:", "data:"];
+    let api_root = cms.api_root.as_deref().map(origin_of);
+    match (cms.backend, api_root) {
+        (_, Some(root)) => {
+            connect.push(root);
+            images.push(root);
+        }
+        (CmsBackend::Github, None) => {
+            connect.extend(["https://api.github.com", "https://www.githubstatus.com"]);
+            images.push("https://*.githubusercontent.com");
+        }
+        (CmsBackend::Gitlab, None) => {
+            connect.extend(["https://gitlab.com", "https://status-api.hostedstatus.com"]);
+            images.extend(["https://gitlab.com", "https://secure.gravatar.com"]);
+        }
+        (CmsBackend::Gitea, None) => {
+            connect.push("https://gitea.com");
+            images.push("https://gitea.com");
+        }
+    }
+    if cms.local_backend && cms.app == CmsApp::Decap {
+        connect.extend(["http://localhost:8081", "http://127.0.0.1:8081"]);
+    }
+    let (scripts, styles, fonts) = match cms.app {
+        CmsApp::Sveltia => ("'self' https://unpkg.com", "'self' 'unsafe-inline'", "'self' https://cdn.jsdelivr.net"),
+        CmsApp::Decap => ("'self' https://unpkg.com 'unsafe-eval'", "'self' 'unsafe-inline'", "'self' data:"),
+    };
+    format!(
+        "default-src 'self'; script-src {scripts}; style-src {styles}; font-src {fonts}; img-src {}; \
+         media-src 'self' blob: data:; connect-src {}; frame-src 'self' blob:; worker-src 'self' blob:; \
+         object-src 'none'; base-uri 'self'; form-action 'none'; frame-ancestors 'none'",
+        images.join(" "),
+        connect.join(" "),
+    )
+}
+
+/// `https://git.example.org` of `https://git.example.org/api/v1` (what a policy names).
+fn origin_of(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    url[after_scheme..].find('/').map_or(url, |end| &url[..after_scheme + end])
+}
+
+/// The headers of the CMS's page: [`cms_content_security_policy`] in place of the pages' policy,
+/// the pages' other security headers, and no indexing.
+pub fn cms_security(cms: &crate::content::Cms) -> Vec<(String, String)> {
+    let mut headers = page_security(&[]);
+    for (name, value) in &mut headers {
+        if name == "content-security-policy" {
+            *value = cms_content_security_policy(cms);
+        }
+    }
+    headers.push(("x-robots-tag".into(), "noindex".into()));
+    headers
+}
+
 /// Checks the `API-Version` request header; `Err` carries the `detail` of the 400.
 pub fn check_api_version(requested: Option<&str>) -> Result<(), String> {
     match requested.map(str::trim) {
@@ -176,6 +243,31 @@ mod tests {
             |svg| static_security(&[], svg).into_iter().find(|(n, _)| n == "content-security-policy").map(|h| h.1);
         assert_eq!(csp(false), Some(content_security_policy(&[])));
         assert!(csp(true).is_some_and(|c| c.starts_with(&content_security_policy(&[])) && c.ends_with("; sandbox")));
+    }
+
+    #[test]
+    fn the_cms_page_allows_its_pinned_cdn_and_git_host_and_only_decap_evaluates_code() {
+        use crate::content::{Cms, CmsApp, CmsBackend};
+        let sveltia = cms_content_security_policy(&Cms::default());
+        assert!(sveltia.contains("script-src 'self' https://unpkg.com;"), "{sveltia}");
+        assert!(sveltia.contains("https://api.github.com") && !sveltia.contains("8081"), "{sveltia}");
+        assert!(sveltia.contains("font-src 'self' https://cdn.jsdelivr.net;"), "{sveltia}");
+        let local = cms_content_security_policy(&Cms { app: CmsApp::Decap, ..Cms::default() });
+        assert!(local.contains(" http://localhost:8081 http://127.0.0.1:8081;"), "{local}");
+        assert!(sveltia.contains("frame-ancestors 'none'") && !sveltia.contains("unsafe-eval"), "{sveltia}");
+        let decap = Cms { app: CmsApp::Decap, local_backend: false, ..Cms::default() };
+        let decap = cms_content_security_policy(&decap);
+        assert!(decap.contains("'unsafe-eval'") && !decap.contains("8081"), "{decap}");
+        let gitea = Cms {
+            backend: CmsBackend::Gitea,
+            api_root: Some("https://git.example.org/api/v1".into()),
+            ..Cms::default()
+        };
+        let gitea = cms_content_security_policy(&gitea);
+        assert!(gitea.contains("https://unpkg.com https://git.example.org;") && !gitea.contains("github"), "{gitea}");
+        let headers = cms_security(&Cms::default());
+        assert!(headers.iter().any(|(n, v)| n == "content-security-policy" && *v == sveltia));
+        assert!(headers.iter().any(|(n, v)| n == "x-frame-options" && v == "DENY"));
     }
 
     #[test]

@@ -40,6 +40,9 @@ pub fn essence(media: &str) -> &str {
     media.split(';').next().unwrap_or(media).trim()
 }
 
+/// YAML (RFC 9512), such as the CMS's configuration (docs/editing.md).
+pub const YAML: &str = "application/yaml; charset=utf-8";
+
 /// The media type sent for an extension nobody knows: browsers download such files.
 pub const UNKNOWN: &str = "application/octet-stream";
 
@@ -88,6 +91,8 @@ pub const BY_EXTENSION: &[(&str, &str)] = &[
     ("woff", "font/woff"),
     ("woff2", "font/woff2"),
     ("xml", "application/xml"),
+    ("yaml", YAML),
+    ("yml", YAML),
     ("zip", "application/zip"),
 ];
 

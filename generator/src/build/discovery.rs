@@ -38,6 +38,9 @@ pub fn header_sets(site: &SiteConfig) -> BTreeMap<String, Vec<(String, String)>>
         "api-catalog".to_string(),
         vec![("link".to_string(), "</.well-known/api-catalog>; rel=\"api-catalog\"".to_string())],
     );
+    if let Some(cms) = &site.cms {
+        sets.insert(portal_core::http::headers::CMS_ADMIN.to_string(), portal_core::http::headers::cms_security(cms));
+    }
     for deprecation in DEPRECATIONS {
         sets.insert(format!("deprecated:{}", deprecation.path), deprecation.headers());
     }

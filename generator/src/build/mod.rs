@@ -6,6 +6,7 @@ pub mod actions;
 pub mod api;
 pub mod calendar;
 pub mod cdn;
+pub mod cms;
 pub mod collisions;
 pub mod data;
 pub mod discovery;
@@ -281,6 +282,7 @@ pub fn site_files(content: &Content, model: &Model, generated_at: DateTime) -> R
     let mut files = discovery::site_files(content, model, generated_at)?;
     files.push(feed::file(content, model, generated_at)?);
     files.extend(data::files(content, generated_at)?);
+    files.extend(cms::files(content, model)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Site)).collect())
 }
 

@@ -68,6 +68,9 @@ pub struct Card {
     pub links: Vec<String>,
     /// What an encyclopedia entry has besides.
     pub entry: Option<EntryPart>,
+    /// The shape of each front-matter key, for the CMS's fields (see `cms::shape`).
+    #[serde(default)]
+    pub shapes: Vec<(String, super::cms::shape::Shape)>,
     /// When an event happens, as its page and listings say it (see `pages::facts::when`).
     pub when: Option<String>,
     /// Where an event happens, for listings (see `pages::facts::place`).
@@ -176,6 +179,7 @@ impl Card {
             excerpt: None,
             links: Vec::new(),
             entry: None,
+            shapes: super::cms::shape::of_fields(&record.fields),
             when: None,
             place: None,
         }

@@ -21,7 +21,40 @@ pub fn parse(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
     if let Some(Err(message)) = site.timezone.as_deref().map(super::zone::Zone::parse) {
         return Err(ContentError::new(file, line("timezone"), message));
     }
+    if let Some(cms) = &site.cms {
+        let at = |key: &str| Some(line(&format!("cms.{key}"))).filter(|l| *l > 1).unwrap_or_else(|| line("cms"));
+        check_cms(cms).map_err(|(key, message)| ContentError::new(file, at(key), message))?;
+    }
     Ok(site)
+}
+
+/// What `cms:` must say for the CMS to find the content (docs/editing.md#settings): the key at
+/// fault and why.
+fn check_cms(cms: &portal_core::content::Cms) -> Result<(), (&'static str, String)> {
+    let segment = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
+    let parts: Vec<&str> = cms.repo.split('/').collect();
+    if parts.len() < 2 || !parts.iter().all(|p| segment(p)) || parts.iter().any(|p| *p == "." || *p == "..") {
+        let written = if cms.repo.is_empty() { "missing".to_string() } else { format!("`{}`", cms.repo) };
+        return Err(("repo", format!("`cms.repo` is {written}: write the repository as `owner/name`")));
+    }
+    if cms.branch.trim().is_empty() || cms.branch.contains(char::is_whitespace) {
+        return Err(("branch", format!("`cms.branch: {}` is not a branch name", cms.branch)));
+    }
+    let dir = &cms.content_dir;
+    if dir.starts_with('/') || dir.contains('\\') || dir.split('/').any(|p| p == "..") {
+        return Err((
+            "content_dir",
+            format!(
+                "`cms.content_dir: {dir}` must be the content folder's path inside the repository (like `content`)"
+            ),
+        ));
+    }
+    for (key, value) in [("api_root", &cms.api_root)] {
+        if value.as_deref().is_some_and(|v| !v.starts_with("https://") && !v.starts_with("http://")) {
+            return Err((key, format!("`cms.{key}` must be an http(s) address")));
+        }
+    }
+    Ok(())
 }
 
 fn parse_syntax(file: &str, text: &str) -> Result<SiteConfig, ContentError> {

@@ -145,6 +145,8 @@ fn sitemap_pages(files: &[Written], model: &Model) -> Vec<String> {
     files
         .iter()
         .filter(|f| f.group != Group::Statics && f.content_type == HTML)
+        // The CMS's page is no page for readers (noindex), as a clean build's sitemap says.
+        .filter(|f| f.headers.as_deref() != Some(portal_core::http::headers::CMS_ADMIN))
         .filter_map(|f| f.route.as_deref())
         .filter(|route| !drafts.contains(route))
         .map(str::to_string)

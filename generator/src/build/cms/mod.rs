@@ -1,0 +1,99 @@
+//! The browser editor (docs/editing.md): with a `cms:` block in site.yaml, the build writes the
+//! CMS's page at `/admin` and its configuration at `/admin/config.yml`; without one, neither.
+//!
+//! The page loads the CMS from its documented CDN, pinned to an exact release with Subresource
+//! Integrity, and is served with a policy of its own (`portal_core::http::headers::cms_security`)
+//! that allows what the CMS needs and nothing more; every other page keeps the site's policy.
+
+pub mod config;
+pub mod shape;
+
+use anyhow::Result;
+use portal_core::content::{Cms, CmsApp, SiteConfig};
+use portal_core::http::headers::CMS_ADMIN;
+use portal_core::pages::shell::escape;
+
+use super::model::Model;
+use super::output::OutFile;
+use crate::load::Content;
+
+/// The CMS's page.
+pub const ADMIN: &str = "/admin";
+/// Its configuration, relative to the page's folder.
+pub const CONFIG: &str = "/admin/config.yml";
+
+/// A release of a CMS as the page loads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Release {
+    /// The npm package.
+    pub package: &'static str,
+    /// The exact version (the tests load the same one from npm).
+    pub version: &'static str,
+    /// The script's path inside the package.
+    pub script: &'static str,
+    /// The script's Subresource Integrity hash (of the file in the npm package).
+    pub integrity: &'static str,
+}
+
+impl Release {
+    /// The script's URL on the CDN.
+    pub fn url(&self) -> String {
+        format!("{}/{}@{}/{}", CDN, self.package, self.version, self.script)
+    }
+}
+
+/// Where both CMSs document loading their script from.
+pub const CDN: &str = "https://unpkg.com";
+
+/// Sveltia CMS, the default.
+pub const SVELTIA: Release = Release {
+    package: "@sveltia/cms",
+    version: "0.221.1",
+    script: "dist/sveltia-cms.js",
+    integrity: "sha384-JQ+XsKx/UzwdTiNnFStza3XtqqQoVtyNPApkfvwlzZDfhe7giE9CnfQrpHqgv3k6",
+};
+
+/// Decap CMS 3.
+pub const DECAP: Release = Release {
+    package: "decap-cms",
+    version: "3.16.3",
+    script: "dist/decap-cms.js",
+    integrity: "sha384-A/Gdn928CNLufmnGWGs9RM4Q9o8bSNLeJERqBFrBjwzL7FRpoLT3MPF8Tl0+Wd2p",
+};
+
+/// The release `app` loads.
+pub fn release(app: CmsApp) -> Release {
+    match app {
+        CmsApp::Sveltia => SVELTIA,
+        CmsApp::Decap => DECAP,
+    }
+}
+
+/// The CMS's page and configuration, when `site.yaml` has a `cms:` block.
+pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {
+    let Some(cms) = &content.site.cms else { return Ok(Vec::new()) };
+    let config = config::config(&content.site, cms, &content.strings, model);
+    let yaml = serde_yaml::to_string(&config)?;
+    let mut page = OutFile::at(ADMIN, admin_page(&content.site, cms).into_bytes())?;
+    page.headers = Some(CMS_ADMIN.to_string());
+    let mut config = OutFile::at(CONFIG, yaml.into_bytes())?;
+    config.headers = Some(CMS_ADMIN.to_string());
+    Ok(vec![page, config])
+}
+
+/// The page that loads the CMS: its script and the link to the configuration.
+pub fn admin_page(site: &SiteConfig, cms: &Cms) -> String {
+    let release = release(cms.app);
+    let language = escape(&site.language);
+    let title = escape(&site.title);
+    format!(
+        "<!doctype html>\n<html lang=\"{language}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"robots\" content=\"noindex\">\n<title>{title}: content manager</title>\n\
+         <link href=\"admin/config.yml\" type=\"text/yaml\" rel=\"cms-config-url\">\n</head>\n<body>\n\
+         <noscript>The content manager needs JavaScript.</noscript>\n\
+         <script src=\"{url}\" integrity=\"{integrity}\" crossorigin=\"anonymous\"></script>\n</body>\n</html>\n",
+        url = release.url(),
+        integrity = release.integrity,
+    )
+}
