@@ -704,3 +704,24 @@ fn odd_places_never_break_the_build_and_each_still_gets_a_page() {
     assert!(map.contains(">North</text>"), "the zone's polygon carries its name");
     assert!(out.path().join("map/category/water.html").exists() && out.path().join("map/zone/north.html").exists());
 }
+
+#[test]
+fn pages_named_data_alerts_and_map_are_ordinary_pages_on_a_site_without_them() {
+    let site = one_record_site("---\ntitle: News\ndate: 2026-01-01\n---\nBody.\n");
+    std::fs::create_dir_all(site.path().join("pages")).expect("pages");
+    for (name, title) in [("data", "Data protection"), ("alerts", "How we alert you"), ("map", "Site map")] {
+        let page = format!("---\ntitle: {title}\n---\nOur own words about {name}.\n");
+        std::fs::write(site.path().join(format!("pages/{name}.md")), page).expect("page");
+    }
+    let out = tempfile::tempdir().expect("temp dir");
+    let result = build(site.path(), out.path());
+    assert!(result.status.success(), "build failed: {}", String::from_utf8_lossy(&result.stderr));
+    for (name, title) in [("data", "Data protection"), ("alerts", "How we alert you"), ("map", "Site map")] {
+        let html = std::fs::read_to_string(out.path().join(format!("{name}.html"))).expect("its page");
+        assert!(html.contains(title) && html.contains(&format!("Our own words about {name}.")), "{html}");
+        assert!(!html.contains("No data is published yet"), "{html}");
+        assert!(out.path().join(format!("api/pages/{name}.json")).is_file(), "{name} is a page of its own");
+    }
+    let listing = json(&out.path().join("api/pages.json"));
+    assert_eq!(listing["count"], 3, "each is listed under /pages: {listing}");
+}

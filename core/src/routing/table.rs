@@ -942,9 +942,18 @@ pub fn page_at(url: &str) -> PageAt {
         _ if operation.content => PageAt::Own,
         Serve::Handler(Handler::PageRedirect) => reserved("redirected to the page at the site's root"),
         Serve::Handler(_) => PageAt::Introduces { per_request: true, always: true },
-        _ => PageAt::Introduces { per_request: false, always: !route.pattern.contains("{name}") },
+        _ => PageAt::Introduces {
+            per_request: false,
+            always: !route.pattern.contains("{name}") && !GENERATED_FOR_SOME_SITES.contains(&route.pattern),
+        },
     }
 }
+
+/// Built pages the site generates only when it has what they show: `/data` for data snapshots,
+/// `/alerts` for alerts, `/map` for places. Without that, a content page at the same URL (a
+/// privacy page `pages/data.md`) is a page of its own rather than the introduction of an empty one
+/// (docs/content.md#pages-at-generated-urls).
+pub const GENERATED_FOR_SOME_SITES: &[&str] = &["/data", "/alerts", "/map"];
 
 impl Route {
     /// The operation for `method` (HEAD is served by GET).

@@ -31,18 +31,18 @@ pub fn site_alerts(r: &Renderer) -> Vec<Alert> {
     r.content.datasets.get(ALERTS).map(|data| alerts(data, r.now)).unwrap_or_default()
 }
 
-/// The data pages and the alerts page, each with its twin: `/data` when the site has snapshots
-/// or a page introducing it, `/alerts` likewise.
+/// The data pages and the alerts page, each with its twin: `/data` when the site has snapshots,
+/// `/alerts` when it has alerts (a content page at either URL is otherwise a page of its own).
 pub fn pages(r: &Renderer) -> Result<Vec<OutFile>> {
     let snapshots = snapshots(r);
     let mut files = Vec::new();
-    if !snapshots.is_empty() || r.intros.has(DATA_URL) {
+    if !snapshots.is_empty() {
         files.extend(index(r, &snapshots)?);
     }
     for (name, snapshot) in &snapshots {
         files.extend(snapshot_page(r, name, snapshot)?);
     }
-    if r.content.datasets.contains_key(ALERTS) || r.intros.has(ALERTS_URL) {
+    if r.content.datasets.contains_key(ALERTS) {
         files.extend(alerts_page(r)?);
     }
     Ok(files)

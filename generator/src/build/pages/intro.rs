@@ -88,11 +88,6 @@ impl Intros {
         Some(&candidate.intro)
     }
 
-    /// Whether a content page sits at `url` (without taking it).
-    pub fn has(&self, url: &str) -> bool {
-        self.by_url.contains_key(url)
-    }
-
     /// Whether the content page at `url` introduces a generated page rather than having its own:
     /// always for pages generated whatever the content, else once such a page took it.
     pub fn introduces(&self, url: &str) -> bool {

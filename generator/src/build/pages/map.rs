@@ -99,11 +99,11 @@ impl<'a, 'r> Atlas<'a, 'r> {
     }
 }
 
-/// Every map page and place page with their twins; none for a site without places, unless a
-/// content page introduces `/map`.
+/// Every map page and place page with their twins; none for a site without places (a content
+/// page at `/map` is then a page of its own).
 pub fn pages(r: &Renderer) -> Result<Vec<OutFile>> {
     let atlas = Atlas::new(r);
-    if atlas.places.is_empty() && !r.intros.introduces(MAP) {
+    if atlas.places.is_empty() {
         return Ok(Vec::new());
     }
     let all: Vec<&Place> = atlas.places.iter().collect();
