@@ -194,8 +194,9 @@ def test_facts_read_in_words(written_site, phone):
     phone.goto(written_site + "/artworks/water-jar")
     artist = fact(phone, "Artist").locator("a")
     assert artist.inner_text() == "Amina Odera"
-    artist.tap()
-    phone.wait_for_load_state()
+    # Wait for the navigation the tap starts, not the load state of the page already shown.
+    with phone.expect_navigation():
+        artist.tap()
     assert phone.locator("h1").inner_text() == "Amina Odera"
     phone.goto(written_site + "/artworks/water-jar")
     assert fact(phone, "Price").inner_text() == "30,000 UGX"
