@@ -19,6 +19,12 @@ def violations(page):
     ]
 
 
+# A page checked at a phone's width and a desktop's, each in the light and the dark scheme.
+every_width_and_scheme = pytest.mark.parametrize(
+    ("viewport", "scheme"), [(PHONE, "light"), (PHONE, "dark"), (DESKTOP, "light"), (DESKTOP, "dark")],
+    ids=["phone-light", "phone-dark", "desktop-light", "desktop-dark"])
+
+
 def check(browser, base_url, paths, viewport, scheme):
     # axe is injected as an inline script, which the pages' Content-Security-Policy rightly refuses.
     context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=True)

@@ -5,17 +5,13 @@ screen. The charts are drawn at build time, so they must show with script turned
 
 import gzip
 
-import pytest
-
-from conftest import DESKTOP, PHONE, sample_dist
-from test_accessibility import check
+from conftest import PHONE, sample_dist
+from test_accessibility import check, every_width_and_scheme
 
 PAGES = ["/data", "/data/population", "/data/charts", "/data/finance", "/alerts", "/"]
 
 
-@pytest.mark.parametrize(("viewport", "scheme"), [(PHONE, "light"), (PHONE, "dark"), (DESKTOP, "light"),
-                                                  (DESKTOP, "dark")],
-                         ids=["phone-light", "phone-dark", "desktop-light", "desktop-dark"])
+@every_width_and_scheme
 def test_data_pages_have_no_serious_accessibility_violation(site, browser, viewport, scheme):
     base_url, _ = site
     check(browser, base_url, PAGES, viewport, scheme)

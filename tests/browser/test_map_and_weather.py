@@ -6,16 +6,13 @@ so /weather shows its seasonal fallback here. docs/content.md#places-and-the-map
 
 import gzip
 
-import pytest
-
-from conftest import DESKTOP, PHONE, sample_dist
-from test_accessibility import check
+from conftest import PHONE, sample_dist
+from test_accessibility import check, every_width_and_scheme
 
 PAGES = ["/weather", "/map", "/map/category/water", "/places/bh-a1", "/places/main-access-road"]
 
 
-@pytest.mark.parametrize(("viewport", "scheme"), [(PHONE, "light"), (PHONE, "dark"), (DESKTOP, "light"), (DESKTOP, "dark")],
-                         ids=["phone-light", "phone-dark", "desktop-light", "desktop-dark"])
+@every_width_and_scheme
 def test_the_weather_and_map_pages_pass_axe_at_every_width_and_scheme(site, browser, viewport, scheme):
     base_url, _ = site
     check(browser, base_url, PAGES, viewport, scheme)

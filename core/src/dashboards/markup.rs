@@ -7,6 +7,7 @@ use super::numbers::Format;
 use super::shape::{Cell, Chart, Part, Section, Snapshot, Table};
 use super::svg::{describe, draw, Pen};
 use crate::pages::i18n::Strings;
+use crate::pages::markdown::escape as md;
 use crate::pages::shell::escape;
 
 /// The sections of `snapshot` as HTML, each headed by an `<h2>`.
@@ -120,25 +121,6 @@ fn chart_html(chart: &Chart, title: &str, id: &str, pen: &Pen) -> String {
     out
 }
 
-/// Characters markdown reads as markup somewhere in a line.
-const MARKUP: &[char] = &['\\', '`', '*', '_', '[', ']', '(', ')', '<', '>', '!', '#', '|', '~', '&'];
-
-/// `text` as literal text in a markdown line or table cell: markup escaped, line breaks as spaces.
-pub fn md_cell(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\n' | '\r' => out.push(' '),
-            c if MARKUP.contains(&c) => {
-                out.push('\\');
-                out.push(c);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The sections of `snapshot` as markdown: figures and facts as lists, charts as their summary
 /// and table, tables as tables.
 pub fn snapshot_markdown(snapshot: &Snapshot, strings: &Strings) -> String {
@@ -149,24 +131,24 @@ pub fn snapshot_markdown(snapshot: &Snapshot, strings: &Strings) -> String {
             Part::Facts(_) => strings.get("data.about").to_string(),
             _ => strings.get("data.figures").to_string(),
         });
-        let _ = write!(out, "\n## {}\n\n", md_cell(&heading));
+        let _ = write!(out, "\n## {}\n\n", md(&heading));
         match part {
             Part::Figures(figures) => {
                 for (name, value) in figures {
-                    let _ = writeln!(out, "- {}: {}", md_cell(name), pen.format.number(*value));
+                    let _ = writeln!(out, "- {}: {}", md(name), pen.format.number(*value));
                 }
             }
             Part::Facts(facts) => {
                 for (name, value) in facts {
-                    let _ = writeln!(out, "- {}: {}", md_cell(name), md_cell(value));
+                    let _ = writeln!(out, "- {}: {}", md(name), md(value));
                 }
             }
             Part::Table(table) => out.push_str(&table_markdown(table, &pen.format, strings)),
             Part::Chart(chart) => {
-                let _ = write!(out, "{}\n\n", md_cell(&describe(chart, &pen)));
+                let _ = write!(out, "{}\n\n", md(&describe(chart, &pen)));
                 out.push_str(&table_markdown(&chart.table, &pen.format, strings));
                 for (name, value) in &chart.notes {
-                    let _ = writeln!(out, "- {}: {}", md_cell(name), md_cell(value));
+                    let _ = writeln!(out, "- {}: {}", md(name), md(value));
                 }
             }
         }
@@ -176,11 +158,11 @@ pub fn snapshot_markdown(snapshot: &Snapshot, strings: &Strings) -> String {
 
 fn table_markdown(table: &Table, format: &Format, strings: &Strings) -> String {
     let mut out = String::new();
-    let head: Vec<String> = table.columns.iter().map(|c| md_cell(heading(c, strings))).collect();
+    let head: Vec<String> = table.columns.iter().map(|c| md(heading(c, strings))).collect();
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let _ = writeln!(out, "|{}", "---|".repeat(head.len().max(1)));
     for row in &table.rows {
-        let cells: Vec<String> = row.iter().map(|c| md_cell(&cell_text(c, format))).collect();
+        let cells: Vec<String> = row.iter().map(|c| md(&cell_text(c, format))).collect();
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out

@@ -228,27 +228,21 @@ fn unique(id: &str, taken: &mut BTreeSet<String>) -> String {
 /// The categories of `places` (their slugs and names as written), in name order, each with its
 /// style number; places without one are under `None`.
 pub fn categories(places: &[Place]) -> BTreeMap<String, String> {
-    let mut all = BTreeMap::new();
-    for place in places {
-        if let Some(category) = &place.category {
-            let key = slug(category);
-            if !key.is_empty() {
-                all.entry(key).or_insert_with(|| category.clone());
-            }
-        }
-    }
-    all
+    by_slug(places, |place| place.category.as_ref())
 }
 
 /// The zones of `places` (slug to name as written).
 pub fn zones(places: &[Place]) -> BTreeMap<String, String> {
+    by_slug(places, |place| place.zone.as_ref())
+}
+
+/// The names `name` gives `places`, by slug (the first spelling of each; names with no slug left out).
+fn by_slug<'a>(places: &'a [Place], name: impl Fn(&'a Place) -> Option<&'a String>) -> BTreeMap<String, String> {
     let mut all = BTreeMap::new();
-    for place in places {
-        if let Some(zone) = &place.zone {
-            let key = slug(zone);
-            if !key.is_empty() {
-                all.entry(key).or_insert_with(|| zone.clone());
-            }
+    for written in places.iter().filter_map(name) {
+        let key = slug(written);
+        if !key.is_empty() {
+            all.entry(key).or_insert_with(|| written.clone());
         }
     }
     all

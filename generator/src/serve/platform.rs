@@ -76,11 +76,12 @@ impl NativePlatform {
     /// Reads `file` of the build folder from disk, in one blocking task: a read of a small file is
     /// mostly the hand-off to the blocking pool, and the search page reads one record per hit.
     async fn read_from_disk(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
-        let (root, path) = (self.dist.clone(), self.dist.join(file));
-        let read = tokio::task::spawn_blocking(move || read_inside(&root, &path)).await;
-        match read.map_err(|e| PlatformError(format!("reading {file}: {e}")))? {
-            Ok(data) => Ok(data.map(Bytes::from)),
-            Err(e) => Err(PlatformError(format!("reading {file}: {e}"))),
+        let (root, paths) = (self.dist.clone(), vec![self.dist.join(file)]);
+        let read = tokio::task::spawn_blocking(move || read_all_inside(&root, &paths)).await;
+        match read.map_err(|e| PlatformError(format!("reading {file}: {e}")))?.pop() {
+            Some(Ok(data)) => Ok(data.map(Bytes::from)),
+            Some(Err(e)) => Err(PlatformError(format!("reading {file}: {e}"))),
+            None => Ok(None),
         }
     }
 
@@ -120,11 +121,16 @@ impl NativePlatform {
     }
 }
 
-/// The bytes of `path` when it is a file inside `root` with every symbolic link resolved (a link
-/// in `dist/` pointing elsewhere must not expose the rest of the machine); `None` when there is no
-/// such file.
-fn read_inside(root: &Path, path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    if let (Ok(root), Ok(target)) = (std::fs::canonicalize(root), std::fs::canonicalize(path)) {
+/// The bytes of each of `paths` when it is a file inside `root` with every symbolic link resolved
+/// (a link in `dist/` pointing elsewhere must not expose the rest of the machine); `None` when
+/// there is no such file. `root` is resolved once for all of them.
+fn read_all_inside(root: &Path, paths: &[PathBuf]) -> Vec<std::io::Result<Option<Vec<u8>>>> {
+    let root = std::fs::canonicalize(root).ok();
+    paths.iter().map(|path| read_inside(root.as_deref(), path)).collect()
+}
+
+fn read_inside(root: Option<&Path>, path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    if let (Some(root), Ok(target)) = (root, std::fs::canonicalize(path)) {
         if !target.starts_with(root) {
             return Ok(None);
         }
@@ -155,15 +161,11 @@ impl Platform for NativePlatform {
 
     async fn read_files(&self, files: &[String]) -> Vec<Result<Option<Bytes>, PlatformError>> {
         let mut read: Vec<_> = files.iter().map(|file| self.at_hand(file).map(Ok)).collect();
-        let wanted: Vec<(usize, PathBuf)> =
-            read.iter().enumerate().filter(|(_, r)| r.is_none()).map(|(i, _)| (i, self.dist.join(&files[i]))).collect();
-        let root = self.dist.clone();
-        let from_disk = tokio::task::spawn_blocking(move || {
-            wanted.into_iter().map(|(i, path)| (i, read_inside(&root, &path))).collect::<Vec<_>>()
-        })
-        .await
-        .unwrap_or_default();
-        for (i, data) in from_disk {
+        let wanted: Vec<usize> = (0..files.len()).filter(|&i| read[i].is_none()).collect();
+        let (root, paths): (_, Vec<PathBuf>) =
+            (self.dist.clone(), wanted.iter().map(|&i| self.dist.join(&files[i])).collect());
+        let from_disk = tokio::task::spawn_blocking(move || read_all_inside(&root, &paths)).await.unwrap_or_default();
+        for (i, data) in wanted.into_iter().zip(from_disk) {
             read[i] = Some(match data {
                 Ok(Some(data)) => {
                     let bytes = Bytes::from(data);
