@@ -128,10 +128,9 @@ pub fn built(format: Format, report: &BuildReport, out: &std::path::Path) {
 
 /// Reports a successful check.
 pub fn checked(format: Format, rendered: &crate::build::Rendered) {
-    let content = &rendered.content;
     warnings(format, &rendered.warnings);
-    let (records, entries) = (content.record_count(), content.entries.len());
-    let content_dir = &content.root;
+    let (records, entries) = (rendered.counted.records, rendered.counted.entries);
+    let content_dir = &rendered.counted.root;
     match format {
         Format::Json => println!(
             "{}",

@@ -141,16 +141,21 @@ pub fn build_time() -> DateTime {
     DateTime::from_unix(from_env.unwrap_or_else(now))
 }
 
-/// How long each step of a build took and the memory the process held after it, printed to
-/// stderr when `PORTAL_TIMINGS` is set (for profiling builds; see BENCHMARKS.md).
+/// How long each step of a build took, the memory the process held after it and the most it held
+/// during it, printed to stderr when `PORTAL_TIMINGS` is set (for profiling builds; see
+/// BENCHMARKS.md).
 #[derive(Debug, Default)]
-pub(crate) struct Steps(Vec<(&'static str, Duration, Option<u64>)>);
+pub(crate) struct Steps(Vec<(&'static str, Duration, Option<Resident>)>);
 
 impl Steps {
     pub(crate) fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> T) -> T {
+        let timed = std::env::var_os("PORTAL_TIMINGS").is_some();
+        if timed {
+            Resident::reset_peak();
+        }
         let started = Instant::now();
         let result = step();
-        let resident = std::env::var_os("PORTAL_TIMINGS").and_then(|_| resident_mib());
+        let resident = timed.then(Resident::now).flatten();
         self.0.push((name, started.elapsed(), resident));
         result
     }
@@ -161,21 +166,43 @@ impl Steps {
                 .0
                 .iter()
                 .map(|(name, d, resident)| match resident {
-                    Some(mib) => format!("{name} {} ms ({mib} MiB)", d.as_millis()),
+                    Some(r) => format!("{name} {} ms ({} MiB, peak {} MiB)", d.as_millis(), r.now, r.peak),
                     None => format!("{name} {} ms", d.as_millis()),
                 })
                 .collect();
             eprintln!("portal: timings: {}", parts.join(", "));
+            if let Some(peak) = self.0.iter().filter_map(|(_, _, r)| r.map(|r| r.peak)).max() {
+                eprintln!("portal: timings: peak of these steps {peak} MiB");
+            }
         }
     }
 }
 
-/// The memory the process holds now (its resident set), where the system says (Linux).
-fn resident_mib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+/// The memory the process holds (its resident set), where the system says (Linux).
+#[derive(Debug, Clone, Copy)]
+struct Resident {
+    /// Now, in MiB.
+    now: u64,
+    /// The most since the last [`Resident::reset_peak`] (or the start), in MiB.
+    peak: u64,
+}
+
+impl Resident {
+    fn now() -> Option<Self> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let mib = |key: &str| -> Option<u64> {
+            let line = status.lines().find(|line| line.starts_with(key))?;
+            Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+        };
+        Some(Resident { now: mib("VmRSS:")?, peak: mib("VmHWM:")? })
+    }
+
+    /// Starts the peak over from the memory held now (Linux's `clear_refs`; elsewhere the peak
+    /// is the process's). This also resets what `getrusage` and `/usr/bin/time` report as the
+    /// process's peak, so a timed build prints the largest of its steps' peaks at its end.
+    fn reset_peak() {
+        let _ = std::fs::write("/proc/self/clear_refs", "5");
+    }
 }
 
 /// Frees `value` on a thread of its own: freeing a big site's outputs and model takes a while, and
@@ -187,8 +214,9 @@ pub(crate) fn free_later<T: Send + 'static>(value: T) {
 /// Everything a build makes: the bytes of its files are written as they are made (see
 /// [`outputs`]), and only what the manifest and the build cache need of them is held.
 pub struct Rendered {
-    /// The content it was made from.
-    pub content: Content,
+    /// What the content it was made from holds (the content itself is freed once its pages are
+    /// made: nothing after needs the records' text, see docs/deploying.md).
+    pub counted: Counted,
     /// The cards of its records and entries.
     pub model: Model,
     /// Every output file, sorted by file.
@@ -203,6 +231,23 @@ pub struct Rendered {
     pub generated_at: DateTime,
     /// Each collection's range in the flat search index.
     pub flat_ranges: search::FlatRanges,
+}
+
+/// How much a build's content held, and where it came from.
+#[derive(Debug, Clone, Default)]
+pub struct Counted {
+    /// Published records.
+    pub records: usize,
+    /// Published encyclopedia entries.
+    pub entries: usize,
+    /// The content folder.
+    pub root: PathBuf,
+}
+
+impl Counted {
+    fn of(content: &Content) -> Self {
+        Counted { records: content.record_count(), entries: content.entries.len(), root: content.root.clone() }
+    }
 }
 
 /// Loads the content and renders every output, writing nothing: what `check` verifies, so `check`
@@ -237,11 +282,7 @@ pub fn render_into(
     let model = steps.time("cards", || Model::of(&content));
     let mut files = Outputs::new(folder)?;
     steps.time("api", || api::put(&content, &mut files))?;
-    let flat_ranges = steps.time("search", || -> Result<_, BuildError> {
-        let (search_files, flat_ranges) = search::files(&content, &model)?;
-        files.extend(search_files);
-        Ok(flat_ranges)
-    })?;
+    let flat_ranges = steps.time("search", || search::put(&content, &model, &mut files))?;
     steps.time("encyclopedia", || encyclopedia::put(&content, &model, &mut files))?;
     files.extend(site_files(&content, &model, generated_at)?);
     files.extend(theme_files(&content, options.templates.as_deref())?);
@@ -250,23 +291,35 @@ pub fn render_into(
         Ok(())
     })?;
     let templates = options.templates.as_deref();
-    steps.time("pages", || pages::files(&content, &model, templates, generated_at, &mut files))?;
-    check_outputs(&content, files.made())?;
-    steps.time("links", || files.resolve_links(content.site.base()))?;
+    // What is needed of the records once their pages are made is taken before: the pages take
+    // the records and free their text a batch at a time.
+    let reserved = pages::intro::candidates(&content).1;
+    let mut manifest = manifest_head(&content, &model, generated_at, 0);
+    let counted = Counted::of(&content);
+    steps.time("pages", || pages::files(&mut content, &model, templates, generated_at, &mut files))?;
+    check_outputs(&content.statics, reserved, files.made())?;
     let routes = files.made().iter().filter(|w| w.route.is_some()).count();
-    let manifest = manifest_head(&content, &model, generated_at, routes);
+    manifest.route_shards = shard_count(routes);
+    let base = content.site.base().to_string();
+    free_later(content);
+    steps.time("links", || files.resolve_links(&base))?;
     steps.time("manifest", || layout_files(&manifest, &mut files))?;
     files.finish()?;
     steps.report();
-    Ok(Rendered { content, model, files, manifest, routes, warnings, generated_at, flat_ranges })
+    Ok(Rendered { counted, model, files, manifest, routes, warnings, generated_at, flat_ranges })
 }
 
 /// The problems of the outputs as a whole: static files that clash with built files, URLs two
 /// outputs claim, pages at paths no page may take.
-fn check_outputs(content: &Content, made: &[Written]) -> Result<(), BuildError> {
-    statics::check_clashes(made, &content.statics)?;
-    // A page at a path no page may take says so, rather than that it collides with what is there.
-    let mut collisions = pages::intro::candidates(content).1;
+fn check_outputs(
+    statics: &load::statics::StaticFiles,
+    reserved: Vec<ContentError>,
+    made: &[Written],
+) -> Result<(), BuildError> {
+    statics::check_clashes(made, statics)?;
+    // A page at a path no page may take says so, rather than that it collides with what is there
+    // (`reserved`: the content pages at such paths).
+    let mut collisions = reserved;
     collisions.extend(collisions::check(made.iter().filter(|w| w.group != Group::Statics)));
     if !collisions.is_empty() {
         collisions.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));

@@ -205,21 +205,31 @@ impl Outputs {
     /// build, so each page's links are resolved as it is made.
     pub fn stream<T: Sync>(
         &mut self,
-        items: &[T],
+        items: impl IntoIterator<Item = T>,
         routes: &[String],
         base_url: &str,
         make: impl Fn(&[T]) -> Result<Vec<OutFile>>,
     ) -> Result<()> {
         self.take_error()?;
+        // Room for every file made here (a page and its twin per item), taken now: grown at the
+        // end instead, the table of a big site would be held three times over for a moment.
+        let expected = routes.len() * 2;
+        self.made.reserve(expected);
         let made = std::mem::take(&mut self.made);
         let files: Vec<(&str, String)> =
             routes.iter().map(|r| (r.as_str(), portal_core::routing::page_file(r))).collect();
         let mut resolve = by_route(&made);
         resolve.extend(files.iter().map(|(route, file)| (*route, file.as_str())));
-        let mut more = Vec::new();
+        let mut more = Vec::with_capacity(expected);
         let mut result = Ok(());
-        for chunk in items.chunks(BATCH) {
-            let written = make(chunk)
+        let mut items = items.into_iter();
+        loop {
+            // Each batch is dropped once its pages are written.
+            let chunk: Vec<T> = items.by_ref().take(BATCH).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            let written = make(&chunk)
                 .and_then(|files| write_all(&self.pool, self.folder.as_deref(), files, Some((&resolve, base_url))));
             match written {
                 Ok(written) => more.extend(written.into_iter().map(|(file, _)| file)),

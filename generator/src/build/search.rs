@@ -8,13 +8,14 @@ use anyhow::{Context, Result};
 use portal_core::content::collections::ENCYCLOPEDIA;
 use portal_core::content::{Entry, Record};
 use portal_core::search::pack::INDEX_MANIFEST;
-use portal_core::search::writer::{split, SearchDoc};
+use portal_core::search::writer::SearchDoc;
 use portal_core::search::{build_segment, index_manifest, Segment, SegmentMeta};
 use rayon::prelude::*;
 use serde_json::Value;
 
 use super::model::{json_array, Card, Model};
 use super::output::{Group, OutFile};
+use super::outputs::Outputs;
 use crate::load::Content;
 
 /// A record as the index sees it.
@@ -95,17 +96,57 @@ pub fn doc_of_json(item: &Value) -> SearchDoc {
     }
 }
 
-/// The index's segment files, its manifest and the flat index (records and encyclopedia entries),
-/// with each collection's range in the flat index.
-pub fn files(content: &Content, model: &Model) -> Result<(Vec<OutFile>, FlatRanges)> {
-    let docs = content.collections.values().flatten().map(search_doc).chain(content.entries.iter().map(entry_doc));
-    let segments = build_all(split(docs.collect()))?;
-    let metas: Vec<SegmentMeta> = segments.iter().map(Segment::meta).collect();
-    let mut out = segment_files(&segments);
-    out.push(manifest_file(&metas));
+/// A record or an encyclopedia entry, as it goes into the index.
+#[derive(Clone, Copy)]
+enum Indexed<'a> {
+    Record(&'a Record),
+    Entry(&'a Entry),
+}
+
+impl<'a> Indexed<'a> {
+    fn record(self) -> &'a Record {
+        match self {
+            Indexed::Record(record) => record,
+            Indexed::Entry(entry) => &entry.record,
+        }
+    }
+
+    /// The order of the index: by collection, then id.
+    fn key(self) -> (&'a str, &'a str) {
+        let record = self.record();
+        (record.collection.as_str(), record.id.as_str())
+    }
+
+    fn doc(self) -> SearchDoc {
+        match self {
+            Indexed::Record(record) => search_doc(record),
+            Indexed::Entry(entry) => entry_doc(entry),
+        }
+    }
+}
+
+/// Writes the index's segment files, its manifest and the flat index (records and encyclopedia
+/// entries) into `files`, and gives each collection's range in the flat index. The segments are
+/// made a few at a time, each from its own documents, so the text of every record is never
+/// copied at once.
+pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<FlatRanges> {
+    let mut items: Vec<Indexed> = content.collections.values().flatten().map(Indexed::Record).collect();
+    items.extend(content.entries.iter().map(Indexed::Entry));
+    items.sort_by_key(|item| item.key());
+    let keys: Vec<(&str, &str)> = items.iter().map(|item| item.key()).collect();
+    let ranges = portal_core::search::plan(&keys);
+    let mut metas = Vec::with_capacity(ranges.len());
+    for at_once in ranges.chunks(rayon::current_num_threads().max(1)) {
+        let groups: Vec<Vec<SearchDoc>> =
+            at_once.iter().map(|range| items[range.clone()].iter().map(|item| item.doc()).collect()).collect();
+        let segments = build_all(groups)?;
+        metas.extend(segments.iter().map(Segment::meta));
+        files.extend(segment_files(&segments));
+    }
+    files.push(manifest_file(&metas));
     let (flat, ranges) = flat_index(blocks(model).map(|(name, cards)| (name, block(cards))));
-    out.push(OutFile::at("/api/search-index.json", flat.into_bytes())?.in_group(Group::Search));
-    Ok((out, ranges))
+    files.push(OutFile::at("/api/search-index.json", flat.into_bytes())?.in_group(Group::Search));
+    Ok(ranges)
 }
 
 /// The segments of `groups` (the documents of each, see `split`), built in parallel.

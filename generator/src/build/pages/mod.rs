@@ -100,6 +100,7 @@ impl<'a> Renderer<'a> {
         model: &'a Model,
         templates: Option<&'a std::path::Path>,
         now: DateTime,
+        intros: intro::Intros,
     ) -> Result<Self> {
         let mut tera = theme::templates(templates)?;
         tera.register_filter("local_date", local_date(content.strings.clone()));
@@ -130,7 +131,7 @@ impl<'a> Renderer<'a> {
             base,
             spare: Default::default(),
             terms: Default::default(),
-            intros: intro::Intros::of(content),
+            intros,
         })
     }
 
@@ -223,14 +224,21 @@ fn robots(content: &Content) -> Result<OutFile> {
 /// Every page, its twin, the 404 page, the assets, the sitemap and robots.txt, with templates
 /// overridden from `templates` where it has them, handed to `files` as they are made. `now` is
 /// the build time.
+///
+/// The records and entries are taken out of `content`: each batch's text is freed once its pages
+/// are made, so the text of a big site is not held to the end (docs/deploying.md).
 pub fn files(
-    content: &Content,
+    content: &mut Content,
     model: &Model,
     templates: Option<&std::path::Path>,
     now: DateTime,
     files: &mut Outputs,
 ) -> Result<()> {
-    let renderer = Renderer::new(content, model, templates, now)?;
+    let intros = intro::Intros::of(content);
+    let entries = std::mem::take(&mut content.entries);
+    let collections = std::mem::take(&mut content.collections);
+    let content = &*content;
+    let renderer = Renderer::new(content, model, templates, now, intros)?;
     let translations = record::Translations::of(model);
     let start = files.len();
     // Generated pages first: a content page at the URL of one introduces it (see [`intro`]), and
@@ -240,57 +248,47 @@ pub fn files(
     for name in portal_core::content::collections::COLLECTIONS.iter().filter(|name| **name != PAGES) {
         files.extend(listing::collection(&renderer, name, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     }
-    let all_terms = taxonomy::pages(&renderer, taxonomy::Which::All, &|_, _| false)?;
-    files.extend(all_terms.into_iter().flat_map(Paged::rendered));
+    taxonomy::pages(&renderer, taxonomy::Which::All, &|_, _| false, &mut |pages| {
+        files.extend(pages.into_iter().flat_map(Paged::rendered));
+        Ok(())
+    })?;
     files.extend(site_pages(&renderer)?);
     files.extend(theme_pages(&renderer)?);
     files.extend(listing::collection(&renderer, PAGES, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     // The pages of entries and records last, a batch at a time: each page's URL is known before it
     // is made, so its links are rewritten as it is made (see `build::outputs`).
-    let own: Vec<Own> = content
-        .entries
+    let own_page = |rec: &Record| rec.collection != PAGES || !renderer.intros.introduces(&rec.url);
+    let routes: Vec<String> = entries
         .iter()
-        .map(Own::Entry)
-        .chain(
-            content
-                .collections
-                .values()
-                .flatten()
-                .filter(|rec| rec.collection != PAGES || !renderer.intros.introduces(&rec.url))
-                .map(Own::Record),
-        )
+        .map(|entry| entry.record.url.clone())
+        .chain(collections.values().flatten().filter(|rec| own_page(rec)).map(|rec| rec.url.clone()))
         .collect();
-    let routes: Vec<String> = own.iter().map(|page| page.url().to_string()).collect();
+    // Moved a batch at a time: each collection's records are freed as its pages are made.
+    let own = entries
+        .into_iter()
+        .map(Own::Entry)
+        .chain(collections.into_values().flatten().filter(move |rec| own_page(rec)).map(Own::Record));
     let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     let made = files.made()[start..].iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
     let pages: Vec<&str> =
         made.chain(routes.iter().map(String::as_str)).filter(|route| !drafts.contains(route)).collect();
     let sitemap = sitemap::files(content.site.base(), &pages, &sitemap::rendered_pages(content), sitemap::MAX_URLS)?;
     files.extend(sitemap);
-    files.stream(&own, &routes, content.site.base(), |batch| own_pages(&renderer, batch, &translations))
+    files.stream(own, &routes, content.site.base(), |batch| own_pages(&renderer, batch, &translations))
 }
 
 /// A page of its own: an encyclopedia entry's or a record's.
-enum Own<'a> {
-    Entry(&'a portal_core::content::Entry),
-    Record(&'a Record),
-}
-
-impl Own<'_> {
-    fn url(&self) -> &str {
-        match self {
-            Own::Entry(entry) => &entry.record.url,
-            Own::Record(record) => &record.url,
-        }
-    }
+enum Own {
+    Entry(portal_core::content::Entry),
+    Record(Record),
 }
 
 /// The pages of a batch of entries and records.
 fn own_pages(r: &Renderer, batch: &[Own], translations: &record::Translations) -> Result<Vec<OutFile>> {
     let entries: Vec<&portal_core::content::Entry> =
-        batch.iter().filter_map(|p| if let Own::Entry(e) = p { Some(*e) } else { None }).collect();
+        batch.iter().filter_map(|p| if let Own::Entry(e) = p { Some(e) } else { None }).collect();
     let records: Vec<&Record> =
-        batch.iter().filter_map(|p| if let Own::Record(r) = p { Some(*r) } else { None }).collect();
+        batch.iter().filter_map(|p| if let Own::Record(r) = p { Some(r) } else { None }).collect();
     let mut files = entry::own_pages(r, &entries, translations)?;
     files.extend(record_pages(r, &records, translations)?);
     Ok(files)

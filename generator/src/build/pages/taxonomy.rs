@@ -97,7 +97,7 @@ impl Which<'_> {
 }
 
 /// The index page of a taxonomy and the pages of each of its terms (of those `which` names).
-fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) -> Result<Vec<Paged>> {
+fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: &Which, keep: Keep, sink: Sink) -> Result<()> {
     let strings = r.strings();
     let name = taxonomy.name();
     let terms = r.terms(taxonomy);
@@ -120,49 +120,64 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: Which, keep: Keep) ->
         md.push_str(&format!("- {term} ({})\n", t["count"]));
     }
     let index = r.generated("terms.html", &taxonomy.index_url(), context, md)?;
-    let mut pages = vec![Paged::Rendered(Box::new(index))];
+    sink(vec![Paged::Rendered(Box::new(index))])?;
     let singular = match taxonomy {
         Taxonomy::Tags => "taxonomy.tag",
         Taxonomy::Categories => "taxonomy.category",
     };
-    let per_term: Vec<Vec<Paged>> = terms
-        .par_iter()
-        .filter(|term| which.includes(taxonomy, &term.slug))
-        .map(|term| {
-            let items: Vec<super::listing::Item> = term.newest_first().into_iter().map(|card| (card, false)).collect();
-            let mut extra = Context::new();
-            extra.insert("taxonomy", name);
-            extra.insert("taxonomy_title", &title);
-            extra.insert("taxonomy_url", &taxonomy.index_url());
-            extra.insert("term", &term.name);
-            let listing = Listing {
-                url: taxonomy.term_url(&term.slug),
-                title: strings.fill(singular, &[("term", &term.name)]),
-                lead: String::new(),
-                template: "term.html",
-                extra,
-                markdown_note: format!("{title}: <{}{}>", r.content.site.base(), taxonomy.index_url()),
-            };
-            paged(r, &listing, &items, keep)
-        })
-        .collect::<Result<_>>()?;
-    pages.extend(per_term.into_iter().flatten());
-    Ok(pages)
+    let wanted: Vec<&Term> = terms.iter().filter(|term| which.includes(taxonomy, &term.slug)).collect();
+    for chunk in wanted.chunks(TERMS_AT_ONCE) {
+        let per_term: Vec<Vec<Paged>> = chunk
+            .par_iter()
+            .map(|term| {
+                let items: Vec<super::listing::Item> =
+                    term.newest_first().into_iter().map(|card| (card, false)).collect();
+                let mut extra = Context::new();
+                extra.insert("taxonomy", name);
+                extra.insert("taxonomy_title", &title);
+                extra.insert("taxonomy_url", &taxonomy.index_url());
+                extra.insert("term", &term.name);
+                let listing = Listing {
+                    url: taxonomy.term_url(&term.slug),
+                    title: strings.fill(singular, &[("term", &term.name)]),
+                    lead: String::new(),
+                    template: "term.html",
+                    extra,
+                    markdown_note: format!("{title}: <{}{}>", r.content.site.base(), taxonomy.index_url()),
+                };
+                paged(r, &listing, &items, keep)
+            })
+            .collect::<Result<_>>()?;
+        sink(per_term.into_iter().flatten().collect())?;
+    }
+    Ok(())
 }
 
-/// The pages of tags and categories (the index pages, and the terms `which` names), in their group.
-pub fn pages(r: &Renderer, which: Which, keep: Keep) -> Result<Vec<Paged>> {
-    let mut pages = Vec::new();
+/// Where pages go as they are made (written, or gathered).
+pub type Sink<'a> = &'a mut dyn FnMut(Vec<Paged>) -> Result<()>;
+
+/// How many terms' pages are made at once: a site's tags can hold most of its records, and their
+/// pages are handed over a few terms at a time rather than held until all are made.
+const TERMS_AT_ONCE: usize = 8;
+
+/// The pages of tags and categories (the index pages, and the terms `which` names), in their
+/// group, handed to `sink` a few terms at a time.
+pub fn pages(r: &Renderer, which: Which, keep: Keep, sink: Sink) -> Result<()> {
+    let mut grouped = |pages: Vec<Paged>| {
+        sink(
+            pages
+                .into_iter()
+                .map(|p| match p {
+                    Paged::Rendered(files) => Paged::Rendered(Box::new(files.map(|f| f.in_group(Group::Taxonomy)))),
+                    kept => kept,
+                })
+                .collect(),
+        )
+    };
     for taxonomy in Taxonomy::ALL {
-        pages.extend(taxonomy_pages(r, taxonomy, which, keep)?);
+        taxonomy_pages(r, taxonomy, &which, keep, &mut grouped)?;
     }
-    Ok(pages
-        .into_iter()
-        .map(|p| match p {
-            Paged::Rendered(files) => Paged::Rendered(Box::new(files.map(|f| f.in_group(Group::Taxonomy)))),
-            kept => kept,
-        })
-        .collect())
+    Ok(())
 }
 
 #[cfg(test)]

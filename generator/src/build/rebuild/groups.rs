@@ -152,7 +152,12 @@ pub fn taxonomy(r: &Renderer, old: &[Output], touched: &BTreeSet<(String, String
     let kept = old.iter().filter(|o| !redone(o) && !twins.contains(o.file.as_str())).cloned().collect();
     let mut made = Made { kept, ..Made::default() };
     let keep = keeper(old);
-    add_pages(&mut made, taxonomy::pages(r, taxonomy::Which::Only(touched), &keep)?, old);
+    let mut pages = Vec::new();
+    taxonomy::pages(r, taxonomy::Which::Only(touched), &keep, &mut |more| {
+        pages.extend(more);
+        Ok(())
+    })?;
+    add_pages(&mut made, pages, old);
     Ok(made)
 }
 

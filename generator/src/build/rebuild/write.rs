@@ -84,7 +84,10 @@ pub fn finish(
     let now = build_time();
     let out = work.options.out.clone();
     let content = &work.content;
-    let r = steps.time("templates", || Renderer::new(content, &work.model, work.options.templates.as_deref(), now))?;
+    let r = steps.time("templates", || {
+        let intros = crate::build::pages::intro::Intros::of(content);
+        Renderer::new(content, &work.model, work.options.templates.as_deref(), now, intros)
+    })?;
     let mut redo = steps.time("groups", || make_groups(&r, &work, changes, now))?;
     let Some(()) = steps.time("linking", || add_linking(&r, &work, &mut redo))? else { return Ok(None) };
     let sections = sitemap_sections(&work, &redo);
