@@ -3,6 +3,10 @@
 
     bench/run                      # installs what it needs, then runs everything (about 40 minutes)
     bench/run --sizes 1000,10000 --no-edge --no-realistic   # a quicker pass
+    bench/run --only build --sizes 100000,300000,1000000 --out BENCHMARKS-scale.md
+                                   # the scale pass: memory per record as the site grows, and a
+                                   # million records (about 60 GB of disk; one run each from 1M,
+                                   # Hugo stopped after 30 minutes)
 
 Each figure is measured side by side with its reference in the same run (Hugo for builds, nginx for
 serving, the clean build for rebuilds) and reported as a ratio, because the machines are shared and
@@ -53,16 +57,46 @@ WORK = ROOT / "target" / "bench"
 NO_LIMIT = ["--rate-limit", "4000000000"]
 
 
-def run_timed(command):
-    """Runs `command` under /usr/bin/time -v; returns (wall seconds, peak RSS in MiB)."""
-    result = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"{command[0]} failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
+def run_timed(command, may_fail=False, timeout=None):
+    """Runs `command` under /usr/bin/time -v; returns (wall seconds, peak RSS in MiB). With
+    `may_fail`, a command that fails or outlives `timeout` seconds gives (wall, peak, why) instead
+    of stopping the benchmark: the point where a reference tool gives up is a result too."""
+    limit = ["timeout", "--signal=KILL", str(timeout)] if timeout else []
+    result = subprocess.run(["/usr/bin/time", "-v", *limit, *command], capture_output=True, text=True)
     wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", result.stderr)
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr)
+    if result.returncode != 0 and not (may_fail and wall and rss):
+        raise RuntimeError(f"{command[0]} failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
     hours, minutes, seconds = wall.groups()
-    return int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds), int(rss.group(1)) / 1024
+    measured = int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds), int(rss.group(1)) / 1024
+    if not may_fail:
+        return measured
+    why = None
+    if result.returncode != 0:
+        killed = result.returncode in (137, -9) or "signal 9" in result.stderr
+        why = (f"stopped after {timeout} s" if timeout and killed and measured[0] >= timeout - 1
+               else "killed (out of memory)" if killed else f"failed (exit {result.returncode})")
+    return (*measured, why)
 
+
+# Disk a build of N records needs, per record (bench/corpus.py's synthetic corpus, measured at
+# 100k: the corpus 4.4 KB, portal's output 37 KB, Hugo's 11 KB), with a margin.
+DISK_PER_RECORD = {"corpus": 5_000, "portal": 42_000, "hugo": 13_000}
+
+
+def check_disk(size):
+    """Stops with what a build of `size` records needs when the disk holds less: a build that
+    fills the disk half way measures nothing."""
+    need = size * sum(DISK_PER_RECORD.values())
+    free = shutil.disk_usage(WORK).free
+    if free < need:
+        sys.exit(f"bench: {size:,} records need about {need / 1e9:.0f} GB of disk under {WORK} "
+                 f"(the corpus, portal's output and Hugo's); {free / 1e9:.0f} GB are free")
+
+
+# How long a Hugo build may run before it counts as not finishing (at a million records it runs
+# out of memory or time on a small machine; that point is the reference then).
+HUGO_TIMEOUT = 1800
 
 # Folders to remove once every build is measured (see `discard`).
 TRASH = WORK / "trash"
@@ -119,20 +153,23 @@ def bench_build(size, runs):
         portal_runs.append(run_timed([str(PORTAL), "build", "--content", str(content), "--out", str(portal_out)]))
         os.sync()
         hugo_runs.append(run_timed(["hugo", "--source", str(ROOT / "bench" / "hugo"), "--contentDir", str(content),
-                                    "--destination", str(hugo_run_out), "--quiet"]))
+                                    "--destination", str(hugo_run_out), "--quiet"],
+                                   may_fail=True, timeout=HUGO_TIMEOUT))
         if run < runs - 1:
             discard(portal_out)
             discard(hugo_run_out)
     portal_out.rename(dist)
-    hugo_run_out.rename(hugo_out)
+    hugo_failed = next((why for *_, why in hugo_runs if why), None)
+    if hugo_run_out.exists():
+        hugo_run_out.rename(hugo_out)
 
     def medians(measured):
-        return statistics.median(w for w, _ in measured), statistics.median(m for _, m in measured)
+        return statistics.median(m[0] for m in measured), statistics.median(m[1] for m in measured)
 
     files = sum(1 for p in dist.rglob("*") if p.is_file())
-    hugo_files = sum(1 for p in hugo_out.rglob("*") if p.is_file())
+    hugo_files = sum(1 for p in hugo_out.rglob("*") if p.is_file()) if hugo_out.exists() else 0
     return {"size": size, "portal": medians(portal_runs), "hugo": medians(hugo_runs), "files": files,
-            "hugo_files": hugo_files,
+            "hugo_files": hugo_files, "hugo_failed": hugo_failed,
             "index_mib": sum(p.stat().st_size for p in (dist / "_portal" / "search").iterdir()) / 1048576}
 
 
@@ -459,14 +496,24 @@ def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=No
         "discovery documents, feeds and the manifest. Both start from an empty output folder of their own each run, "
         "alternating, and no build runs right after a removal of many files (see `discard` in bench/run.py: on this "
         "machine's journal-less ext4 that would measure the file system's memory of the removed inodes rather than the "
-        f"tools); medians of {args.runs} runs ({args.runs_large} at 100k and above).", "",
+        f"tools); medians of {args.runs} runs ({args.runs_large} at 100k and above, {args.runs_huge} from 1M, where "
+        f"Hugo is stopped after {HUGO_TIMEOUT} s; a Hugo run that is killed or stopped is reported as such).", "",
         "| records | portal wall | Hugo wall | wall ratio (target ≤ 0.33) | portal peak RSS | Hugo peak RSS | memory ratio (target ≤ 0.5) | portal files | Hugo files | search index |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for b in builds:
         (pw, pm), (hw, hm) = b["portal"], b["hugo"]
+        if b.get("hugo_failed"):
+            hugo = f"{b['hugo_failed']} at {hw:.0f} s, {hm:.0f} MiB"
+            lines.append(f"| {b['size']:,} | {pw:.2f} s | {hugo} | – | {pm:.0f} MiB | – | – | {b['files']:,} | – | "
+                         f"{b['index_mib']:.1f} MiB |")
+            continue
         lines.append(f"| {b['size']:,} | {pw:.2f} s | {hw:.2f} s | **{ratio(pw, hw)}** | {pm:.0f} MiB | {hm:.0f} MiB | "
                      f"**{ratio(pm, hm)}** | {b['files']:,} | {b['hugo_files']:,} | {b['index_mib']:.1f} MiB |")
+    if len(builds) > 1:
+        per_record = ", ".join(f"{b['size']:,}: {b['portal'][1] * 1024 / b['size']:.1f} KiB"
+                               for b in builds)
+        lines += ["", f"portal's peak memory per record ({per_record}): flat past 100k is the target."]
     if rebuilds:
         lines += ["", "## Rebuild: one changed record", "",
                   "`portal build` into the folder of a clean build of the same corpus after changing one news record's "
@@ -518,6 +565,7 @@ def main():
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--runs-large", type=int, default=2)
+    parser.add_argument("--runs-huge", type=int, default=1, help="runs at 1,000,000 records and above")
     parser.add_argument("--seconds", type=int, default=10, help="duration of each wrk run")
     parser.add_argument("--watch-size", type=int, default=10000)
     parser.add_argument("--profile-size", type=int, default=10000, help="size whose clean build is profiled")
@@ -532,7 +580,8 @@ def main():
     WORK.mkdir(parents=True, exist_ok=True)
     builds = []
     for size in sizes:
-        runs = args.runs if size < 100000 else args.runs_large
+        runs = args.runs if size < 100000 else args.runs_large if size < 1_000_000 else args.runs_huge
+        check_disk(size)
         if "build" in wanted or not (WORK / f"dist-{size}").exists():
             print(f"build {size}", flush=True)
             builds.append(bench_build(size, runs))

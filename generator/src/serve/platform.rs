@@ -121,6 +121,9 @@ impl NativePlatform {
     }
 }
 
+/// How many files one blocking thread reads of a [`Platform::read_files`] call.
+const FILES_PER_READER: usize = 8;
+
 /// The bytes of each of `paths` when it is a file inside `root` with every symbolic link resolved
 /// (a link in `dist/` pointing elsewhere must not expose the rest of the machine); `None` when
 /// there is no such file. `root` is resolved once for all of them.
@@ -162,9 +165,24 @@ impl Platform for NativePlatform {
     async fn read_files(&self, files: &[String]) -> Vec<Result<Option<Bytes>, PlatformError>> {
         let mut read: Vec<_> = files.iter().map(|file| self.at_hand(file).map(Ok)).collect();
         let wanted: Vec<usize> = (0..files.len()).filter(|&i| read[i].is_none()).collect();
-        let (root, paths): (_, Vec<PathBuf>) =
-            (self.dist.clone(), wanted.iter().map(|&i| self.dist.join(&files[i])).collect());
-        let from_disk = tokio::task::spawn_blocking(move || read_all_inside(&root, &paths)).await.unwrap_or_default();
+        let paths: Vec<PathBuf> = wanted.iter().map(|&i| self.dist.join(&files[i])).collect();
+        // A few reads at a time on the blocking threads: the files of a search page's hits are
+        // often not in the system's cache, and the disk answers reads in parallel faster than one
+        // after another.
+        let tasks: Vec<_> = paths
+            .chunks(FILES_PER_READER)
+            .map(|chunk| {
+                let (root, chunk) = (self.dist.clone(), chunk.to_vec());
+                tokio::task::spawn_blocking(move || read_all_inside(&root, &chunk))
+            })
+            .collect();
+        let mut from_disk = Vec::with_capacity(paths.len());
+        for (task, chunk) in tasks.into_iter().zip(paths.chunks(FILES_PER_READER)) {
+            match task.await {
+                Ok(read) => from_disk.extend(read),
+                Err(_) => from_disk.extend(chunk.iter().map(|_| Err(std::io::Error::other("the reading task failed")))),
+            }
+        }
         for (i, data) in wanted.into_iter().zip(from_disk) {
             read[i] = Some(match data {
                 Ok(Some(data)) => {

@@ -126,7 +126,7 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: &Which, keep: Keep, s
         Taxonomy::Categories => "taxonomy.category",
     };
     let wanted: Vec<&Term> = terms.iter().filter(|term| which.includes(taxonomy, &term.slug)).collect();
-    for chunk in wanted.chunks(TERMS_AT_ONCE) {
+    for chunk in by_records(&wanted, RECORDS_AT_ONCE) {
         let per_term: Vec<Vec<Paged>> = chunk
             .par_iter()
             .map(|term| {
@@ -156,9 +156,28 @@ fn taxonomy_pages(r: &Renderer, taxonomy: Taxonomy, which: &Which, keep: Keep, s
 /// Where pages go as they are made (written, or gathered).
 pub type Sink<'a> = &'a mut dyn FnMut(Vec<Paged>) -> Result<()>;
 
-/// How many terms' pages are made at once: a site's tags can hold most of its records, and their
-/// pages are handed over a few terms at a time rather than held until all are made.
-const TERMS_AT_ONCE: usize = 8;
+/// How many records the terms whose pages are made at once list together (a term with more is
+/// made on its own): a site's tags and categories can each list most of its records, and their
+/// pages are handed over a few thousand records' worth at a time rather than held until all are
+/// made.
+const RECORDS_AT_ONCE: usize = 4_096;
+
+/// `terms` cut into runs of neighbours listing at most `records` records together (or one term).
+fn by_records<'t, 'a>(terms: &'t [&'t Term<'a>], records: usize) -> Vec<&'t [&'t Term<'a>]> {
+    let mut runs = Vec::new();
+    let (mut start, mut listed) = (0, 0);
+    for (i, term) in terms.iter().enumerate() {
+        if i > start && listed + term.records.len() > records {
+            runs.push(&terms[start..i]);
+            (start, listed) = (i, 0);
+        }
+        listed += term.records.len();
+    }
+    if start < terms.len() {
+        runs.push(&terms[start..]);
+    }
+    runs
+}
 
 /// The pages of tags and categories (the index pages, and the terms `which` names), in their
 /// group, handed to `sink` a few terms at a time.
