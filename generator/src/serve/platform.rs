@@ -126,22 +126,43 @@ const FILES_PER_READER: usize = 8;
 
 /// The bytes of each of `paths` when it is a file inside `root` with every symbolic link resolved
 /// (a link in `dist/` pointing elsewhere must not expose the rest of the machine); `None` when
-/// there is no such file. `root` is resolved once for all of them.
+/// there is no such file. `root` is resolved once for all of them, and each folder once: the
+/// files of a search page's hits share a few folders.
 fn read_all_inside(root: &Path, paths: &[PathBuf]) -> Vec<std::io::Result<Option<Vec<u8>>>> {
     let root = std::fs::canonicalize(root).ok();
-    paths.iter().map(|path| read_inside(root.as_deref(), path)).collect()
+    let mut folders = HashMap::new();
+    paths.iter().map(|path| read_inside(root.as_deref(), path, &mut folders)).collect()
 }
 
-fn read_inside(root: Option<&Path>, path: &Path) -> std::io::Result<Option<Vec<u8>>> {
-    if let (Some(root), Ok(target)) = (root, std::fs::canonicalize(path)) {
-        if !target.starts_with(root) {
-            return Ok(None);
-        }
+fn read_inside(
+    root: Option<&Path>,
+    path: &Path,
+    folders: &mut HashMap<PathBuf, bool>,
+) -> std::io::Result<Option<Vec<u8>>> {
+    if root.is_some_and(|root| !inside(root, path, folders)) {
+        return Ok(None);
     }
     match std::fs::read(path) {
         Ok(data) => Ok(Some(data)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
+    }
+}
+
+/// Whether `path`, every symbolic link resolved, is inside `root` (resolved): its folder resolved
+/// once (remembered in `folders`), the file itself only when it is a link. A path that cannot be
+/// resolved counts as inside: reading it fails the same way.
+fn inside(root: &Path, path: &Path, folders: &mut HashMap<PathBuf, bool>) -> bool {
+    let within = |resolved: std::io::Result<PathBuf>| resolved.map_or(true, |target| target.starts_with(root));
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => within(std::fs::canonicalize(path)),
+        Ok(_) => match path.parent() {
+            Some(folder) => {
+                *folders.entry(folder.to_path_buf()).or_insert_with(|| within(std::fs::canonicalize(folder)))
+            }
+            None => false,
+        },
+        Err(_) => true,
     }
 }
 
@@ -286,5 +307,24 @@ mod tests {
         assert!(!is_contained("../etc/passwd"));
         assert!(!is_contained("/etc/passwd"));
         assert!(!is_contained("api\\..\\x"));
+    }
+
+    #[test]
+    fn links_out_of_the_build_are_not_followed_whether_file_or_folder() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (dist, outside) = (dir.path().join("dist"), dir.path().join("outside"));
+        for folder in [dist.join("api/news"), outside.clone()] {
+            std::fs::create_dir_all(folder).expect("folders");
+        }
+        std::fs::write(outside.join("secret.json"), "secret").expect("secret");
+        std::fs::write(dist.join("api/news/a.json"), "a").expect("record");
+        std::os::unix::fs::symlink(outside.join("secret.json"), dist.join("api/news/b.json")).expect("file link");
+        std::os::unix::fs::symlink(&outside, dist.join("api/events")).expect("folder link");
+        std::os::unix::fs::symlink(dist.join("api/news/a.json"), dist.join("api/news/c.json")).expect("inner link");
+        let names =
+            ["api/news/a.json", "api/news/b.json", "api/events/secret.json", "api/news/c.json", "api/news/z.json"];
+        let paths: Vec<PathBuf> = names.iter().map(|name| dist.join(name)).collect();
+        let read: Vec<Option<Vec<u8>>> = read_all_inside(&dist, &paths).into_iter().map(|r| r.expect("read")).collect();
+        assert_eq!(read, [Some(b"a".to_vec()), None, None, Some(b"a".to_vec()), None]);
     }
 }
