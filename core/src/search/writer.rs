@@ -128,16 +128,18 @@ fn sort(docs: &mut [SearchDoc]) {
 /// The documents of each segment of the plan: `docs` sorted by `(collection, id)`, then cut as
 /// [`plan`] says. Building each group with [`build_segment`] (in any order, in parallel) gives
 /// [`build`]'s segments.
-pub fn split(mut docs: Vec<SearchDoc>) -> Vec<Vec<SearchDoc>> {
-    sort(&mut docs);
-    let keys: Vec<(&str, &str)> = docs.iter().map(|d| (d.collection.as_str(), d.id.as_str())).collect();
-    let ranges = plan(&keys);
-    let mut groups = Vec::with_capacity(ranges.len());
-    let mut rest = docs.into_iter();
-    for range in ranges {
-        groups.push(rest.by_ref().take(range.len()).collect());
-    }
-    groups
+pub fn split(docs: Vec<SearchDoc>) -> Vec<Vec<SearchDoc>> {
+    split_by(docs, |d| (d.collection.as_str(), d.id.as_str()))
+}
+
+/// [`split`] of anything a document is made from, by its `(collection, id)`: a build makes each
+/// segment's documents only when it builds the segment, rather than all of them at once.
+pub fn split_by<T>(mut items: Vec<T>, key: impl Fn(&T) -> (&str, &str)) -> Vec<Vec<T>> {
+    items.sort_by(|a, b| key(a).cmp(&key(b)));
+    let keys: Vec<(&str, &str)> = items.iter().map(&key).collect();
+    let sizes: Vec<usize> = plan(&keys).into_iter().map(|range| range.len()).collect();
+    let mut rest = items.into_iter();
+    sizes.into_iter().map(|size| rest.by_ref().take(size).collect()).collect()
 }
 
 /// Indexes `docs` (sorted or not) into the segments of the plan, in order.

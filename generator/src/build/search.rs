@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use portal_core::content::collections::ENCYCLOPEDIA;
 use portal_core::content::{Entry, Record};
 use portal_core::search::pack::INDEX_MANIFEST;
-use portal_core::search::writer::SearchDoc;
+use portal_core::search::writer::{split_by, SearchDoc};
 use portal_core::search::{build_segment, index_manifest, Segment, SegmentMeta};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -111,7 +111,7 @@ impl<'a> Indexed<'a> {
         }
     }
 
-    /// The order of the index: by collection, then id.
+    /// What the index is ordered and cut by: its collection and id.
     fn key(self) -> (&'a str, &'a str) {
         let record = self.record();
         (record.collection.as_str(), record.id.as_str())
@@ -132,14 +132,12 @@ impl<'a> Indexed<'a> {
 pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<FlatRanges> {
     let mut items: Vec<Indexed> = content.collections.values().flatten().map(Indexed::Record).collect();
     items.extend(content.entries.iter().map(Indexed::Entry));
-    items.sort_by_key(|item| item.key());
-    let keys: Vec<(&str, &str)> = items.iter().map(|item| item.key()).collect();
-    let ranges = portal_core::search::plan(&keys);
-    let mut metas = Vec::with_capacity(ranges.len());
-    for at_once in ranges.chunks(rayon::current_num_threads().max(1)) {
-        let groups: Vec<Vec<SearchDoc>> =
-            at_once.iter().map(|range| items[range.clone()].iter().map(|item| item.doc()).collect()).collect();
-        let segments = build_all(groups)?;
+    let groups = split_by(items, |item| item.key());
+    let mut metas = Vec::with_capacity(groups.len());
+    for at_once in groups.chunks(rayon::current_num_threads().max(1)) {
+        let docs: Vec<Vec<SearchDoc>> =
+            at_once.iter().map(|group| group.iter().map(|item| item.doc()).collect()).collect();
+        let segments = build_all(docs)?;
         metas.extend(segments.iter().map(Segment::meta));
         files.extend(segment_files(&segments));
     }
