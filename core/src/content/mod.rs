@@ -24,7 +24,7 @@ pub mod time;
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;
 pub use intro::Intro;
-pub use record::{d2_order, is_valid_slug, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS};
+pub use record::{d2_order, is_valid_slug, scalar_text, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS};
 pub use site::{
     Api, Booking, Cms, CmsApp, CmsBackend, Contact, FrontMatter, Markdown, MenuItem, Notifications, Pagination, Rss,
     SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,

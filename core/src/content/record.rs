@@ -87,6 +87,17 @@ pub struct Record {
     pub category: Option<String>,
 }
 
+/// A front-matter or data value as text: a string as written, a number or a boolean as JSON
+/// writes it; `None` for lists, maps and null.
+pub fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
 /// Whether `slug` is `[a-z0-9][a-z0-9-]*` in every `/`-separated segment.
 pub fn is_valid_slug(slug: &str) -> bool {
     !slug.is_empty()

@@ -14,6 +14,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::content::scalar_text;
+
 /// Keys of the top level that say what the snapshot is rather than hold its data.
 pub const META_KEYS: &[&str] = &["updated", "updatedAt", "updated_at", "date", "source", "title", "description"];
 /// Keys of a chart object that describe it (the rest are shown as its notes).
@@ -208,16 +210,6 @@ pub fn is_date_like(text: &str) -> bool {
     let digits = |range: std::ops::Range<usize>| b.get(range).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
     let month = digits(0..4) && b.get(4) == Some(&b'-') && digits(5..7);
     month && (b.len() == 7 || (b.get(7) == Some(&b'-') && digits(8..10)))
-}
-
-/// A scalar as text (`None` for lists, maps and null).
-fn scalar_text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
 }
 
 /// Any value as one line of text: maps as `key: value; ...`, lists joined with commas.

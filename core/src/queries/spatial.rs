@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Value};
 
+use crate::content::scalar_text;
 use crate::http::problem::Problem;
 use crate::http::query::Query;
 use crate::queries::csv_cells::{self, Cell};
@@ -16,15 +17,6 @@ pub const CSV_COLUMNS: [&str; 7] = ["id", "name", "category", "zone", "protocol"
 /// Properties a filter may test.
 pub const FILTERS: [&str; 3] = ["category", "zone", "protocol"];
 
-fn text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
 /// The filters among `names` a request asks for, as `(name, value)` with the value trimmed: what
 /// [`filter`] takes, for `/api/v1/spatial.*` and the OGC API's items alike.
 pub fn requested<'q>(query: &'q Query, names: &[&'static str]) -> Vec<(&'static str, &'q str)> {
@@ -34,7 +26,7 @@ pub fn requested<'q>(query: &'q Query, names: &[&'static str]) -> Vec<(&'static 
 /// Keeps the features whose properties match every `(name, value)` filter.
 pub fn filter(features: &[Value], filters: &[(&str, &str)]) -> Result<Vec<Value>, Problem> {
     for (name, wanted) in filters {
-        let allowed: BTreeSet<String> = features.iter().filter_map(|f| text(&f["properties"][*name])).collect();
+        let allowed: BTreeSet<String> = features.iter().filter_map(|f| scalar_text(&f["properties"][*name])).collect();
         if !allowed.iter().any(|a| a.eq_ignore_ascii_case(wanted)) {
             return Err(Problem::bad_request(format!(
                 "No feature has {name} `{wanted}`. Allowed values: {}.",
@@ -45,9 +37,9 @@ pub fn filter(features: &[Value], filters: &[(&str, &str)]) -> Result<Vec<Value>
     Ok(features
         .iter()
         .filter(|f| {
-            filters
-                .iter()
-                .all(|(name, wanted)| text(&f["properties"][*name]).is_some_and(|v| v.eq_ignore_ascii_case(wanted)))
+            filters.iter().all(|(name, wanted)| {
+                scalar_text(&f["properties"][*name]).is_some_and(|v| v.eq_ignore_ascii_case(wanted))
+            })
         })
         .cloned()
         .collect())
