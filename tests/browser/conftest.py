@@ -52,6 +52,13 @@ def browser():
         chromium.close()
 
 
+def no_script_page(browser):
+    """A page of a new browser context at a phone's width with JavaScript turned off, and its
+    context (to close)."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    return context, context.new_page()
+
+
 def html_pages(routes):
     """Every URL path the build serves as an HTML page."""
     return sorted(path for path, asset in routes.items() if asset["type"].startswith("text/html"))

@@ -5,7 +5,7 @@ screen. The charts are drawn at build time, so they must show with script turned
 
 import gzip
 
-from conftest import PHONE, sample_dist
+from conftest import PHONE, no_script_page, sample_dist
 from test_accessibility import check, every_width_and_scheme
 
 PAGES = ["/data", "/data/population", "/data/charts", "/data/finance", "/alerts", "/"]
@@ -19,8 +19,7 @@ def test_data_pages_have_no_serious_accessibility_violation(site, browser, viewp
 
 def test_charts_show_without_script(site, browser):
     base_url, _ = site
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    page = context.new_page()
+    context, page = no_script_page(browser)
     page.goto(base_url + "/data/population", wait_until="load")
     charts = page.locator("svg.chart[role=img]")
     assert charts.count() >= 3

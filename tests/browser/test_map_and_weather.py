@@ -6,7 +6,7 @@ so /weather shows its seasonal fallback here. docs/content.md#places-and-the-map
 
 import gzip
 
-from conftest import PHONE, sample_dist
+from conftest import PHONE, no_script_page, sample_dist
 from test_accessibility import check, every_width_and_scheme
 
 PAGES = ["/weather", "/map", "/map/category/water", "/places/bh-a1", "/places/main-access-road"]
@@ -20,8 +20,7 @@ def test_the_weather_and_map_pages_pass_axe_at_every_width_and_scheme(site, brow
 
 def test_the_map_needs_no_script_and_fits_a_phone(site, browser):
     base_url, _ = site
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    page = context.new_page()
+    context, page = no_script_page(browser)
     page.goto(base_url + "/map")
     box = page.locator("svg.map").bounding_box()
     assert box is not None and 0 < box["width"] <= PHONE["width"], box

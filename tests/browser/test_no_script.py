@@ -3,12 +3,7 @@ page and sending both forms work with plain HTML, in a real browser."""
 
 from datetime import date, timedelta
 
-from conftest import PHONE
-
-
-def no_script_page(browser):
-    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-    return context, context.new_page()
+from conftest import no_script_page
 
 
 def test_searching_from_a_record_page_shows_grouped_results(site, browser):
