@@ -50,8 +50,9 @@ impl Issue {
     }
 }
 
-/// One record of a collection, validated.
-#[derive(Debug, Clone, PartialEq)]
+/// One record of a collection, validated. Serializable so that a big build can keep its records
+/// on disk between the steps that read them (docs/deploying.md#memory).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Record {
     /// The content file it came from, as errors name it (empty when it was made otherwise).
     pub file: String,

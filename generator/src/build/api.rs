@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::calendar;
 use super::output::{Group, OutFile};
-use super::outputs::Outputs;
+use super::outputs::{Outputs, BATCH};
 use crate::load::Content;
 
 /// The URL of page `n` of a collection's static listing.
@@ -51,19 +51,27 @@ pub fn detail(record: &Record) -> Value {
 /// record's detail file and, for events, its calendar (a batch at a time), handed to `files` as
 /// they are made.
 pub fn put(content: &Content, files: &mut Outputs) -> Result<()> {
-    for (name, records) in &content.collections {
-        let items: Vec<Value> = records.par_iter().map(Record::to_json).collect();
+    for name in content.collections.keys() {
+        let mut items: Vec<Value> = Vec::new();
+        content.each_batch(name, BATCH, |batch| {
+            items.par_extend(batch.par_iter().map(Record::to_json));
+            Ok(())
+        })?;
         if *name == calendar::EVENTS {
             files.push(calendar::feed(content, &items)?);
         }
         files.extend(listing(name, items, &content.site)?);
     }
-    let records: Vec<&Record> = content.collections.values().flatten().collect();
-    files.batches(&records, |record| {
-        let mut out = vec![detail_file(record)?];
-        out.extend(calendar::event_file(content, record)?);
-        Ok(out)
-    })
+    for name in content.collections.keys() {
+        content.each_batch(name, BATCH, |batch| {
+            files.batches(batch, |record| {
+                let mut out = vec![detail_file(record)?];
+                out.extend(calendar::event_file(content, record)?);
+                Ok(out)
+            })
+        })?;
+    }
+    Ok(())
 }
 
 /// A collection's listing, its static pages and its schema, from its records' JSON in API order;

@@ -27,11 +27,12 @@ pub mod staging;
 pub mod statics;
 pub mod upload;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use portal_core::content::time::DateTime;
-use portal_core::content::ContentError;
+use portal_core::content::{d2_order, ContentError, Record};
 use portal_core::dist::manifest::{shard_count, shard_file, shard_of, Manifest, Routes, MANIFEST_FORMAT};
 use rayon::prelude::*;
 
@@ -265,10 +266,7 @@ pub fn render_into(
     folder: Option<PathBuf>,
 ) -> Result<Rendered, BuildError> {
     let mut steps = Steps::default();
-    let mut content = steps.time("load", || load::load_with(&options.content, progress, options.drafts))?;
-    if let Some(base_url) = &options.base_url {
-        content.site.base_url = base_url.clone();
-    }
+    let (mut content, model) = steps.time("load", || load_shelved(options, progress))?;
     let warnings = site_warnings(&content, &options.content, content.warnings.clone());
     if strict && !warnings.is_empty() {
         return Err(BuildError::Content(
@@ -279,7 +277,6 @@ pub fn render_into(
         ));
     }
     let generated_at = build_time();
-    let model = steps.time("cards", || Model::of(&content));
     let mut files = Outputs::new(folder)?;
     steps.time("api", || api::put(&content, &mut files))?;
     let flat_ranges = steps.time("search", || search::put(&content, &model, &mut files))?;
@@ -293,8 +290,8 @@ pub fn render_into(
     let templates = options.templates.as_deref();
     // What is needed of the records once their pages are made is taken before: the pages take
     // the records and free their text a batch at a time.
-    let reserved = pages::intro::candidates(&content).1;
-    let mut manifest = manifest_head(&content, &model, generated_at, 0);
+    let reserved = pages::intro::candidates(&content)?.1;
+    let mut manifest = manifest_head(&content, &model, generated_at, 0)?;
     let counted = Counted::of(&content);
     steps.time("pages", || pages::files(&mut content, &model, templates, generated_at, &mut files))?;
     check_outputs(&content.statics, reserved, files.made())?;
@@ -307,6 +304,30 @@ pub fn render_into(
     files.finish()?;
     steps.report();
     Ok(Rendered { counted, model, files, manifest, routes, warnings, generated_at, flat_ranges })
+}
+
+/// Loads the content of `options` with its records on a shelf (see [`load::shelf`]), keeping
+/// only their cards: what a clean build holds of each record while it runs.
+fn load_shelved(options: &BuildOptions, progress: &Progress) -> Result<(Content, Model), BuildError> {
+    let shelf = load::shelf::Shelf::new(&options.cache_root())?;
+    let adjust = |content: &mut Content| {
+        if let Some(base_url) = &options.base_url {
+            content.site.base_url = base_url.clone();
+        }
+    };
+    let keep = |content: &Content, record: Record| Ok((model::Card::of(&record, content), shelf.put(&record)?));
+    let (mut content, kept) = load::load_records(&options.content, progress, options.drafts, adjust, keep)?;
+    let mut model = Model::default();
+    let mut places = BTreeMap::new();
+    for (name, mut kept) in kept {
+        kept.sort_by(|(a, _), (b, _)| d2_order((a.weight, a.date, &a.id), (b.weight, b.date, &b.id)));
+        let (cards, at): (Vec<_>, Vec<_>) = kept.into_iter().unzip();
+        model.collections.insert(name, cards);
+        places.insert(name, at);
+    }
+    model.entries = content.entries.par_iter().map(|e| model::Card::of_entry(e, &content)).collect();
+    content.shelved = Some(std::sync::Arc::new(load::shelf::Shelved { shelf, places }));
+    Ok((content, model))
 }
 
 /// The problems of the outputs as a whole: static files that clash with built files, URLs two
@@ -361,8 +382,13 @@ pub fn site_warnings(content: &Content, root: &std::path::Path, loaded: Vec<Cont
 }
 
 /// The manifest head of a build of `routes` URLs.
-pub fn manifest_head(content: &Content, model: &Model, generated_at: DateTime, routes: usize) -> Manifest {
-    Manifest {
+pub fn manifest_head(
+    content: &Content,
+    model: &Model,
+    generated_at: DateTime,
+    routes: usize,
+) -> anyhow::Result<Manifest> {
+    Ok(Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
@@ -371,8 +397,8 @@ pub fn manifest_head(content: &Content, model: &Model, generated_at: DateTime, r
         header_sets: discovery::header_sets(&content.site),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         route_shards: shard_count(routes),
-        intros: pages::intro::per_request(content),
-    }
+        intros: pages::intro::per_request(content)?,
+    })
 }
 
 /// `_headers`, the nginx snippet (over the files that may need rules of their own: not those of

@@ -16,6 +16,7 @@ use serde_json::Value;
 use super::model::{json_array, Card, Model};
 use super::output::{Group, OutFile};
 use super::outputs::Outputs;
+use crate::load::shelf::{Place, Shelved};
 use crate::load::Content;
 
 /// A record as the index sees it.
@@ -101,27 +102,28 @@ pub fn doc_of_json(item: &Value) -> SearchDoc {
 enum Indexed<'a> {
     Record(&'a Record),
     Entry(&'a Entry),
+    /// A record on the build's shelf, with its card.
+    Shelved(&'a Card, Place),
 }
 
 impl<'a> Indexed<'a> {
-    fn record(self) -> &'a Record {
-        match self {
-            Indexed::Record(record) => record,
-            Indexed::Entry(entry) => &entry.record,
-        }
-    }
-
     /// What the index is ordered and cut by: its collection and id.
     fn key(self) -> (&'a str, &'a str) {
-        let record = self.record();
-        (record.collection.as_str(), record.id.as_str())
+        match self {
+            Indexed::Record(record) | Indexed::Entry(Entry { record, .. }) => (&record.collection, &record.id),
+            Indexed::Shelved(card, _) => (&card.collection, &card.id),
+        }
     }
 
-    fn doc(self) -> SearchDoc {
-        match self {
+    fn doc(self, shelved: Option<&Shelved>) -> Result<SearchDoc> {
+        Ok(match self {
             Indexed::Record(record) => search_doc(record),
             Indexed::Entry(entry) => entry_doc(entry),
-        }
+            Indexed::Shelved(_, place) => {
+                let shelf = &shelved.context("a shelved record without its shelf")?.shelf;
+                search_doc(&shelf.get(place)?)
+            }
+        })
     }
 }
 
@@ -130,13 +132,23 @@ impl<'a> Indexed<'a> {
 /// made a few at a time, each from its own documents, so the text of every record is never
 /// copied at once.
 pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<FlatRanges> {
-    let mut items: Vec<Indexed> = content.collections.values().flatten().map(Indexed::Record).collect();
+    let shelved = content.shelved.as_deref();
+    let mut items: Vec<Indexed> = Vec::with_capacity(model.record_count() + content.entries.len());
+    for (name, records) in &content.collections {
+        items.extend(records.iter().map(Indexed::Record));
+        if let Some(shelved) = shelved {
+            let places = shelved.places.get(name).map_or(&[][..], Vec::as_slice);
+            items.extend(model.cards(name).iter().zip(places).map(|(card, place)| Indexed::Shelved(card, *place)));
+        }
+    }
     items.extend(content.entries.iter().map(Indexed::Entry));
     let groups = split_by(items, |item| item.key());
     let mut metas = Vec::with_capacity(groups.len());
     for at_once in groups.chunks(rayon::current_num_threads().max(1)) {
-        let docs: Vec<Vec<SearchDoc>> =
-            at_once.iter().map(|group| group.iter().map(|item| item.doc()).collect()).collect();
+        let docs: Vec<Vec<SearchDoc>> = at_once
+            .iter()
+            .map(|group| group.par_iter().map(|item| item.doc(shelved)).collect::<Result<_>>())
+            .collect::<Result<_>>()?;
         let segments = build_all(docs)?;
         metas.extend(segments.iter().map(Segment::meta));
         files.extend(segment_files(&segments));

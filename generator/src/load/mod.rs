@@ -7,6 +7,7 @@ pub mod front_matter;
 pub mod i18n;
 pub mod images;
 pub mod records;
+pub mod shelf;
 pub mod site;
 pub mod skills;
 pub mod spatial;
@@ -56,6 +57,8 @@ pub struct Content {
     pub warnings: Vec<ContentError>,
     /// The content folder it came from.
     pub root: PathBuf,
+    /// The records a build keeps on disk rather than in `collections` (see [`shelf`]).
+    pub shelved: Option<std::sync::Arc<shelf::Shelved>>,
 }
 
 impl Content {
@@ -66,7 +69,26 @@ impl Content {
 
     /// Number of published records over all collections.
     pub fn record_count(&self) -> usize {
-        self.collections.values().map(Vec::len).sum()
+        let shelved = self.shelved.as_ref().map_or(0, |s| s.places.values().map(Vec::len).sum());
+        self.collections.values().map(Vec::len).sum::<usize>() + shelved
+    }
+
+    /// Calls `each` with the records of `collection` in API order, at most `size` at a time: those
+    /// held, then those on the shelf, read back a batch at a time.
+    pub fn each_batch(
+        &self,
+        collection: &str,
+        size: usize,
+        mut each: impl FnMut(&[Record]) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        for batch in self.records(collection).chunks(size.max(1)) {
+            each(batch)?;
+        }
+        let Some(shelved) = &self.shelved else { return Ok(()) };
+        for places in shelved.places.get(collection).map_or(&[][..], Vec::as_slice).chunks(size.max(1)) {
+            each(&shelved.shelf.get_all(places)?)?;
+        }
+        Ok(())
     }
 }
 
@@ -79,8 +101,9 @@ pub enum LoadError {
     Io(anyhow::Error),
 }
 
-/// One record file parsed: its collection's index, the record or its errors, the file, warnings.
-type Parsed = (usize, Result<Record, Vec<ContentError>>, String, Vec<ContentError>);
+/// One record file parsed: its collection's index, its slug and what was kept of it (`None` for a
+/// draft left out) or its errors, the file, warnings.
+type Parsed<K> = (usize, Result<Option<(String, anyhow::Result<K>)>, Vec<ContentError>>, String, Vec<ContentError>);
 
 /// Loads and validates `root`. Reports every content error in one go.
 pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
@@ -156,6 +179,7 @@ impl Shared {
             drafts,
             warnings,
             root: root.to_path_buf(),
+            shelved: None,
         }
     }
 }
@@ -235,6 +259,24 @@ pub fn load_files(site: &Content, files: &[(&str, PathBuf)]) -> Result<Vec<One>,
 
 /// [`load`], keeping drafts when `drafts` is set (for a private preview, never for publishing).
 pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Content, LoadError> {
+    let (mut content, mut collections) = load_records(root, progress, drafts, |_| {}, |_, record| Ok(record))?;
+    collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
+    content.collections = collections;
+    Ok(content)
+}
+
+/// Loads `root` as [`load_with`] does, handing each record to `keep` as it is parsed and cleaned,
+/// with the rest of the content (settings, entries, interface text) loaded and adjusted by
+/// `adjust`: what `keep` makes of each record is kept instead of the record, per collection in
+/// the order of the files (the caller sorts), so a big site's records need not be held together
+/// (see [`shelf`]). `content.collections` is left with every collection, empty.
+pub fn load_records<K: Send>(
+    root: &Path,
+    progress: &Progress,
+    drafts: bool,
+    adjust: impl FnOnce(&mut Content),
+    keep: impl Fn(&Content, Record) -> anyhow::Result<K> + Sync,
+) -> Result<(Content, BTreeMap<&'static str, Vec<K>>), LoadError> {
     if !root.is_dir() {
         return Err(LoadError::Io(anyhow::anyhow!("content folder {} does not exist", root.display())));
     }
@@ -242,86 +284,91 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
     let site = site::load(root).map_err(|e| errors.push(e)).ok();
     let files = collect_files(root, &mut errors).map_err(LoadError::Io)?;
     let shared = Shared::load(root, site.as_ref(), &mut errors);
-    let statics = &shared.statics;
     let mut warnings = Vec::new();
-    let allow: &[String] = site.as_ref().map_or(&[], |s| s.front_matter.allow.as_slice());
+    let allow: Vec<String> = site.as_ref().map_or_else(Vec::new, |s| s.front_matter.allow.clone());
+    let entries = encyclopedia::load(root, drafts, &shared.statics, &allow, &mut errors, &mut warnings);
+    let site_ok = site.is_some();
+    let site = site.unwrap_or_default();
+    let empty = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
+    let mut content = shared.into_content(root, site, empty, entries, drafts, Vec::new());
+    adjust(&mut content);
+    let sanitizer =
+        (!content.site.markdown.unsafe_html).then(|| crate::sanitize::Sanitizer::new(&content.site.markdown));
     let bar = progress.bar("parsing", files.len() as u64);
-    let parsed: Vec<Parsed> = files
+    let site_for_records = site_ok.then_some(&content.site);
+    let parsed: Vec<Parsed<K>> = files
         .par_iter()
         .map(|(collection, path)| {
             let file = path.display().to_string();
             let mut found = Vec::new();
-            let result = records::load_checked(
-                collection,
-                &root.join(collection),
-                path,
-                statics,
-                allow,
-                site.as_ref(),
-                &mut found,
-            );
+            let dir = root.join(collection);
+            let loaded =
+                records::load_checked(collection, &dir, path, &content.statics, &allow, site_for_records, &mut found);
+            let index = COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0);
+            let result = match loaded {
+                Ok(record) if record.draft && !drafts => Ok(None),
+                Ok(mut record) => {
+                    if let (Some(sanitizer), Some(html)) = (&sanitizer, &record.html) {
+                        record.html = Some(sanitizer.clean(html));
+                    }
+                    Ok(Some((record.slug.clone(), keep(&content, record))))
+                }
+                Err(problems) => Err(problems),
+            };
             bar.inc(1);
-            (COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0), result, file, found)
+            (index, result, file, found)
         })
         .collect();
     bar.finish();
-    let entries = encyclopedia::load(root, drafts, statics, allow, &mut errors, &mut warnings);
-    let mut collections: BTreeMap<&'static str, Vec<Record>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
+    let mut collections: BTreeMap<&'static str, Vec<K>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file, found) in parsed {
-        if drafts || !matches!(&result, Ok(record) if record.draft) {
-            warnings.extend(found);
-        }
         match result {
-            Ok(record) if record.draft && !drafts => {}
-            Ok(record) => {
-                if let Some(first) = seen.insert((index, record.slug.clone()), file.clone()) {
+            Ok(None) => {}
+            Ok(Some((slug, kept))) => {
+                let kept = kept.map_err(LoadError::Io)?;
+                warnings.extend(found);
+                if let Some(first) = seen.insert((index, slug.clone()), file.clone()) {
                     let line = records::key_line(Path::new(&file), "slug");
                     errors.push(ContentError::new(
                         &file,
                         line,
-                        format!("duplicate slug `{}` in `{}`: {first} already uses it", record.slug, record.collection),
+                        format!("duplicate slug `{slug}` in `{}`: {first} already uses it", COLLECTIONS[index]),
                     ));
                     continue;
                 }
-                collections.entry(COLLECTIONS[index]).or_default().push(record);
+                collections.entry(COLLECTIONS[index]).or_default().push(kept);
             }
-            Err(mut problems) => errors.append(&mut problems),
+            Err(problems) => {
+                warnings.extend(found);
+                errors.extend(problems);
+            }
         }
     }
     if !errors.is_empty() {
         errors.sort();
         return Err(LoadError::Content(errors));
     }
-    collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
-    let site = site.unwrap_or_default();
-    let mut entries = entries;
-    clean_bodies(root, &site, &mut collections, &mut entries, &mut warnings);
+    clean_entries(root, &mut content, &mut warnings);
     warnings.sort();
-    Ok(shared.into_content(root, site, collections, entries, drafts, warnings))
+    content.warnings = warnings;
+    Ok((content, collections))
 }
 
-/// Cleans the rendered body of every record and entry with the site's HTML policy
-/// ([`crate::sanitize`]); a site that turned the policy off hears about it at every build.
-fn clean_bodies(
-    root: &Path,
-    site: &SiteConfig,
-    collections: &mut BTreeMap<&'static str, Vec<Record>>,
-    entries: &mut [Entry],
-    warnings: &mut Vec<ContentError>,
-) {
-    if site.markdown.unsafe_html {
+/// Cleans the rendered body of every entry with the site's HTML policy ([`crate::sanitize`]; the
+/// records' are cleaned as they are loaded); a site that turned the policy off hears about it at
+/// every build.
+fn clean_entries(root: &Path, content: &mut Content, warnings: &mut Vec<ContentError>) {
+    if content.site.markdown.unsafe_html {
         warnings.push(unsafe_html_warning(root));
         return;
     }
-    let sanitizer = crate::sanitize::Sanitizer::new(&site.markdown);
-    let clean = |record: &mut Record| {
-        if let Some(html) = &record.html {
-            record.html = Some(sanitizer.clean(html));
+    let sanitizer = crate::sanitize::Sanitizer::new(&content.site.markdown);
+    content.entries.par_iter_mut().for_each(|entry| {
+        if let Some(html) = &entry.record.html {
+            entry.record.html = Some(sanitizer.clean(html));
         }
-    };
-    collections.par_iter_mut().for_each(|(_, records)| records.iter_mut().for_each(clean));
-    entries.par_iter_mut().for_each(|entry| clean(&mut entry.record));
+    });
 }
 
 /// The warning of a site that publishes raw HTML as written.

@@ -29,32 +29,41 @@ pub struct Candidate {
 
 /// The pages of `content` at the URLs of generated pages, by URL, and an error for each page at
 /// a file's or the API's path.
-pub fn candidates(content: &Content) -> (BTreeMap<String, Candidate>, Vec<ContentError>) {
+pub fn candidates(content: &Content) -> anyhow::Result<(BTreeMap<String, Candidate>, Vec<ContentError>)> {
     let mut found = BTreeMap::new();
     let mut errors = Vec::new();
-    for record in content.records(PAGES) {
-        match page_at(&record.url) {
-            PageAt::Own => {}
-            PageAt::Introduces { per_request, always } => {
-                let intro = intro_of(record, content);
-                found.insert(record.url.clone(), Candidate { intro, per_request, always });
-            }
-            PageAt::Reserved(what) => errors.push(ContentError::new(
-                &record.file,
-                key_line(Path::new(&record.file), "slug"),
-                format!(
-                    "this page would be published at {}, which is {what}; rename the file (or set `slug:`)",
-                    record.url
-                ),
-            )),
+    content.each_batch(PAGES, crate::build::outputs::BATCH, |batch| {
+        for record in batch {
+            visit(record, content, &mut found, &mut errors);
         }
+        Ok(())
+    })?;
+    Ok((found, errors))
+}
+
+/// Notes `record` (of `pages`) as a candidate or an error, by where it is published.
+fn visit(record: &Record, content: &Content, found: &mut BTreeMap<String, Candidate>, errors: &mut Vec<ContentError>) {
+    match page_at(&record.url) {
+        PageAt::Own => {}
+        PageAt::Introduces { per_request, always } => {
+            let intro = intro_of(record, content);
+            found.insert(record.url.clone(), Candidate { intro, per_request, always });
+        }
+        PageAt::Reserved(what) => errors.push(ContentError::new(
+            &record.file,
+            key_line(Path::new(&record.file), "slug"),
+            format!(
+                "this page would be published at {}, which is {what}; rename the file (or set `slug:`)",
+                record.url
+            ),
+        )),
     }
-    (found, errors)
 }
 
 /// The intros of the pages rendered per request, for the manifest.
-pub fn per_request(content: &Content) -> BTreeMap<String, Intro> {
-    candidates(content).0.into_iter().filter(|(_, c)| c.per_request).map(|(url, c)| (url, c.intro)).collect()
+pub fn per_request(content: &Content) -> anyhow::Result<BTreeMap<String, Intro>> {
+    let found = candidates(content)?.0;
+    Ok(found.into_iter().filter(|(_, c)| c.per_request).map(|(url, c)| (url, c.intro)).collect())
 }
 
 fn intro_of(record: &Record, content: &Content) -> Intro {
@@ -75,8 +84,8 @@ pub struct Intros {
 
 impl Intros {
     /// The intros of `content`'s pages (errors are reported by the build's check).
-    pub fn of(content: &Content) -> Self {
-        Intros { by_url: candidates(content).0, used: Mutex::default() }
+    pub fn of(content: &Content) -> anyhow::Result<Self> {
+        Ok(Intros { by_url: candidates(content)?.0, used: Mutex::default() })
     }
 
     /// The intro of the generated page at `url`, if a content page is there; remembered as taken.

@@ -39,6 +39,7 @@ use tera::{Context, Tera};
 use super::model::Model;
 use super::output::{Group, OutFile};
 use super::outputs::Outputs;
+use crate::load::shelf::Place;
 use crate::load::Content;
 use crate::theme;
 
@@ -234,7 +235,7 @@ pub fn files(
     now: DateTime,
     files: &mut Outputs,
 ) -> Result<()> {
-    let intros = intro::Intros::of(content);
+    let intros = intro::Intros::of(content)?;
     let entries = std::mem::take(&mut content.entries);
     let collections = std::mem::take(&mut content.collections);
     let content = &*content;
@@ -257,17 +258,25 @@ pub fn files(
     files.extend(listing::collection(&renderer, PAGES, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     // The pages of entries and records last, a batch at a time: each page's URL is known before it
     // is made, so its links are rewritten as it is made (see `build::outputs`).
-    let own_page = |rec: &Record| rec.collection != PAGES || !renderer.intros.introduces(&rec.url);
+    let own_page = |collection: &str, url: &str| collection != PAGES || !renderer.intros.introduces(url);
+    let shelved = content.shelved.clone();
+    let on_shelf = |name: &str| {
+        let places = shelved.as_ref().and_then(|s| s.places.get(name)).map_or(&[][..], Vec::as_slice);
+        model.cards(name).iter().zip(places).filter(|(card, _)| own_page(&card.collection, &card.url))
+    };
     let routes: Vec<String> = entries
         .iter()
         .map(|entry| entry.record.url.clone())
-        .chain(collections.values().flatten().filter(|rec| own_page(rec)).map(|rec| rec.url.clone()))
+        .chain(collections.iter().flat_map(|(name, records)| {
+            let held = records.iter().filter(|rec| own_page(&rec.collection, &rec.url)).map(|rec| rec.url.clone());
+            held.chain(on_shelf(name).map(|(card, _)| card.url.clone()))
+        }))
         .collect();
     // Moved a batch at a time: each collection's records are freed as its pages are made.
-    let own = entries
-        .into_iter()
-        .map(Own::Entry)
-        .chain(collections.into_values().flatten().filter(move |rec| own_page(rec)).map(Own::Record));
+    let own = entries.into_iter().map(Own::Entry).chain(collections.into_iter().flat_map(|(name, records)| {
+        let held = records.into_iter().filter(|rec| own_page(&rec.collection, &rec.url)).map(Own::Record);
+        held.chain(on_shelf(name).map(|(_, place)| Own::Shelved(*place)))
+    }));
     let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     let made = files.made()[start..].iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
     let pages: Vec<&str> =
@@ -277,18 +286,29 @@ pub fn files(
     files.stream(own, &routes, content.site.base(), |batch| own_pages(&renderer, batch, &translations))
 }
 
-/// A page of its own: an encyclopedia entry's or a record's.
+/// A page of its own: an encyclopedia entry's or a record's (held, or on the build's shelf).
 enum Own {
     Entry(portal_core::content::Entry),
     Record(Record),
+    Shelved(Place),
 }
 
 /// The pages of a batch of entries and records.
 fn own_pages(r: &Renderer, batch: &[Own], translations: &record::Translations) -> Result<Vec<OutFile>> {
     let entries: Vec<&portal_core::content::Entry> =
         batch.iter().filter_map(|p| if let Own::Entry(e) = p { Some(e) } else { None }).collect();
-    let records: Vec<&Record> =
-        batch.iter().filter_map(|p| if let Own::Record(r) = p { Some(r) } else { None }).collect();
+    let places: Vec<Place> =
+        batch.iter().filter_map(|p| if let Own::Shelved(at) = p { Some(*at) } else { None }).collect();
+    let shelved = match (&r.content.shelved, places.is_empty()) {
+        (_, true) => Vec::new(),
+        (Some(shelved), false) => shelved.shelf.get_all(&places)?,
+        (None, false) => anyhow::bail!("shelved records without their shelf"),
+    };
+    let records: Vec<&Record> = batch
+        .iter()
+        .filter_map(|p| if let Own::Record(r) = p { Some(r) } else { None })
+        .chain(shelved.iter())
+        .collect();
     let mut files = entry::own_pages(r, &entries, translations)?;
     files.extend(record_pages(r, &records, translations)?);
     Ok(files)

@@ -1,0 +1,131 @@
+//! Records kept on disk while a build runs (docs/deploying.md#memory): a big site's records do
+//! not fit in memory together, so a build writes each one to an unnamed file as it is loaded,
+//! keeps only its card and its place in that file, and reads the records back a batch at a time
+//! for the steps that need them whole (the API's files, the search index, the pages).
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::{Context, Result};
+use portal_core::content::Record;
+use rayon::prelude::*;
+
+/// The records of a build on a shelf: each collection's places, in API order.
+#[derive(Debug)]
+pub struct Shelved {
+    /// The file.
+    pub shelf: Shelf,
+    /// Each collection's records.
+    pub places: BTreeMap<&'static str, Vec<Place>>,
+}
+
+/// Where a record lies in a [`Shelf`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    at: u64,
+    len: u32,
+}
+
+/// An unnamed file of records, removed by the system when the build ends (or dies).
+#[derive(Debug)]
+pub struct Shelf {
+    file: File,
+    end: Mutex<u64>,
+}
+
+impl Shelf {
+    /// A shelf in `dir` (made if missing), or in the system's temporary folder when `dir` cannot
+    /// hold one.
+    pub fn new(dir: &Path) -> Result<Self> {
+        let file = std::fs::create_dir_all(dir)
+            .and_then(|()| tempfile::tempfile_in(dir))
+            .or_else(|_| tempfile::tempfile())
+            .with_context(|| format!("making a file for the records in {}", dir.display()))?;
+        Ok(Shelf { file, end: Mutex::new(0) })
+    }
+
+    /// Puts `record` on the shelf.
+    pub fn put(&self, record: &Record) -> Result<Place> {
+        let bytes = serde_json::to_vec(record)?;
+        let len = u32::try_from(bytes.len()).context("a record of over 4 GiB")?;
+        let mut end = self.end.lock().map_err(|_| anyhow::anyhow!("the record shelf failed"))?;
+        let at = *end;
+        write_at(&self.file, &bytes, at).context("writing a record to the build's record file")?;
+        *end += u64::from(len);
+        Ok(Place { at, len })
+    }
+
+    /// The record at `place`.
+    pub fn get(&self, place: Place) -> Result<Record> {
+        let mut bytes = vec![0; place.len as usize];
+        read_at(&self.file, &mut bytes, place.at).context("reading a record back from the build's record file")?;
+        Ok(serde_json::from_slice(&bytes)?)
+    }
+
+    /// The records at `places`, in their order, read in parallel.
+    pub fn get_all(&self, places: &[Place]) -> Result<Vec<Record>> {
+        places.par_iter().map(|place| self.get(*place)).collect()
+    }
+}
+
+#[cfg(unix)]
+fn write_at(file: &File, bytes: &[u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, bytes: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, bytes, at)
+}
+
+#[cfg(windows)]
+fn write_at(file: &File, mut bytes: &[u8], mut at: u64) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        let n = std::os::windows::fs::FileExt::seek_write(file, bytes, at)?;
+        bytes = &bytes[n..];
+        at += n as u64;
+    }
+    Ok(())
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, mut bytes: &mut [u8], mut at: u64) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, bytes, at)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                bytes = &mut bytes[n..];
+                at += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn records_come_back_as_they_went() {
+        let dir = tempfile::tempdir().expect("dir");
+        let shelf = Shelf::new(&dir.path().join("cache")).expect("shelf");
+        let parse = |text: &str| {
+            let format = crate::load::records::Format::Markdown;
+            crate::load::records::parse("news", "x", "news/x.md", format, text, &[]).expect("valid")
+        };
+        let mut first = parse("---\ntitle: \"Café \u{202e} \\\"Amani\\\"\"\ndate: 2026-01-02\n---\r\n# Hi\r\n");
+        first.fields.insert("price".into(), json!(0.1 + 0.2));
+        first.fields.insert("big".into(), json!(1.0e300));
+        first.fields.insert("a".into(), json!(["x", {"z": 1, "b": null}]));
+        let second = parse("---\ntitle: Two\n---\n");
+        let places = [shelf.put(&first).expect("put"), shelf.put(&second).expect("put")];
+        let back = shelf.get_all(&[places[1], places[0]]).expect("get");
+        assert_eq!(back, vec![second, first.clone()]);
+        let keys: Vec<&String> = back[1].fields.keys().collect();
+        assert_eq!(keys, ["title", "date", "price", "big", "a"], "front matter keeps its order");
+    }
+}
