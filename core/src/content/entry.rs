@@ -30,7 +30,7 @@ pub struct Source {
 }
 
 /// An encyclopedia entry.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
     /// The common record members (collection `entries`, url `/encyclopedia/<slug>`).
     pub record: Record,

@@ -26,8 +26,9 @@ pub fn list_item(entry: &Entry) -> Value {
 /// Every entry's detail and JSON-LD (a batch at a time), and the catalog (`{"entries": [...]}`,
 /// from the cards), handed to `files` as they are made.
 pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> anyhow::Result<()> {
-    let entries: Vec<&Entry> = content.entries.iter().collect();
-    files.batches(&entries, |entry| Ok(Vec::from(entry_files(entry, &content.site)?)))?;
+    content.each_entry_batch(super::outputs::BATCH, |batch| {
+        files.batches(batch, |entry| Ok(Vec::from(entry_files(entry, &content.site)?)))
+    })?;
     files.push(catalog(model));
     Ok(())
 }

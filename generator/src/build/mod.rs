@@ -247,7 +247,7 @@ pub struct Counted {
 
 impl Counted {
     fn of(content: &Content) -> Self {
-        Counted { records: content.record_count(), entries: content.entries.len(), root: content.root.clone() }
+        Counted { records: content.record_count(), entries: content.entry_count(), root: content.root.clone() }
     }
 }
 
@@ -266,7 +266,9 @@ pub fn render_into(
     folder: Option<PathBuf>,
 ) -> Result<Rendered, BuildError> {
     let mut steps = Steps::default();
-    let (mut content, model) = steps.time("load", || load_shelved(options, progress))?;
+    // `check` writes nothing of its own: its shelf goes to the system's temporary folder.
+    let shelf = if folder.is_some() { options.cache_root() } else { std::env::temp_dir() };
+    let (mut content, model) = steps.time("load", || load_shelved(options, &shelf, progress))?;
     let warnings = site_warnings(&content, &options.content, content.warnings.clone());
     if strict && !warnings.is_empty() {
         return Err(BuildError::Content(
@@ -306,16 +308,18 @@ pub fn render_into(
     Ok(Rendered { counted, model, files, manifest, routes, warnings, generated_at, flat_ranges })
 }
 
-/// Loads the content of `options` with its records on a shelf (see [`load::shelf`]), keeping
+/// Loads the content of `options` with its records on a shelf in `dir` (see [`load::shelf`]), keeping
 /// only their cards: what a clean build holds of each record while it runs.
-fn load_shelved(options: &BuildOptions, progress: &Progress) -> Result<(Content, Model), BuildError> {
-    let shelf = load::shelf::Shelf::new(&options.cache_root())?;
+fn load_shelved(options: &BuildOptions, dir: &Path, progress: &Progress) -> Result<(Content, Model), BuildError> {
+    let shelf = load::shelf::Shelf::new(dir)?;
     let adjust = |content: &mut Content| {
         if let Some(base_url) = &options.base_url {
             content.site.base_url = base_url.clone();
         }
     };
-    let keep = |content: &Content, record: Record| Ok((model::Card::of(&record, content), shelf.put(&record)?));
+    let shapes = model::SharedShapes::default();
+    let keep =
+        |content: &Content, record: Record| Ok((shapes.share(model::Card::of(&record, content)), shelf.put(&record)?));
     let (mut content, kept) = load::load_records(&options.content, progress, options.drafts, adjust, keep)?;
     let mut model = Model::default();
     let mut places = BTreeMap::new();
@@ -325,8 +329,10 @@ fn load_shelved(options: &BuildOptions, progress: &Progress) -> Result<(Content,
         model.collections.insert(name, cards);
         places.insert(name, at);
     }
-    model.entries = content.entries.par_iter().map(|e| model::Card::of_entry(e, &content)).collect();
-    content.shelved = Some(std::sync::Arc::new(load::shelf::Shelved { shelf, places }));
+    let entries = std::mem::take(&mut content.entries);
+    model.entries = entries.par_iter().map(|e| model::Card::of_entry(e, &content)).collect();
+    let entries = entries.iter().map(|entry| shelf.put(entry)).collect::<anyhow::Result<_>>()?;
+    content.shelved = Some(std::sync::Arc::new(load::shelf::Shelved { shelf, places, entries }));
     Ok((content, model))
 }
 

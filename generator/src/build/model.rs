@@ -7,7 +7,8 @@
 //! from cards, never from records, in both: so a rebuild's aggregates are a clean build's by
 //! construction, and cost no parsing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 use portal_core::content::collections::ENCYCLOPEDIA;
 use portal_core::content::time::{parse_content_date, DateTime};
@@ -17,6 +18,7 @@ use portal_core::search::schema::fold;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::cms::shape::Shape;
 use super::pages::navigation::collection_label;
 use super::pages::record::{lang_attributes, language_of};
 use super::pages::{facts, figure};
@@ -68,13 +70,37 @@ pub struct Card {
     pub links: Vec<String>,
     /// What an encyclopedia entry has besides.
     pub entry: Option<EntryPart>,
-    /// The shape of each front-matter key, for the CMS's fields (see `cms::shape`).
+    /// The shape of each front-matter key, for the CMS's fields (see `cms::shape`); shared by
+    /// the cards of a clean build whose records have the same keys (see [`SharedShapes`]).
     #[serde(default)]
-    pub shapes: Vec<(String, super::cms::shape::Shape)>,
+    pub shapes: Shapes,
     /// When an event happens, as its page and listings say it (see `pages::facts::when`).
     pub when: Option<String>,
     /// Where an event happens, for listings (see `pages::facts::place`).
     pub place: Option<String>,
+}
+
+/// One copy of each set of key shapes among the cards of a build: the records of a collection
+/// mostly have the same keys, and a million cards would otherwise hold a million copies.
+#[derive(Debug, Default)]
+pub struct SharedShapes(Mutex<HashSet<Shapes>>);
+
+/// The shape of each front-matter key of a record, in file order.
+pub type Shapes = Arc<[(String, Shape)]>;
+
+impl SharedShapes {
+    /// `card` holding the build's copy of its shapes.
+    pub fn share(&self, mut card: Card) -> Card {
+        if let Ok(mut seen) = self.0.lock() {
+            match seen.get(&card.shapes) {
+                Some(shared) => card.shapes = Arc::clone(shared),
+                None => {
+                    seen.insert(Arc::clone(&card.shapes));
+                }
+            }
+        }
+        card
+    }
 }
 
 /// The encyclopedia's part of a card.
@@ -179,7 +205,7 @@ impl Card {
             excerpt: None,
             links: Vec::new(),
             entry: None,
-            shapes: super::cms::shape::of_fields(&record.fields),
+            shapes: super::cms::shape::of_fields(&record.fields).into(),
             when: None,
             place: None,
         }

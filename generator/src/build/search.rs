@@ -104,6 +104,8 @@ enum Indexed<'a> {
     Entry(&'a Entry),
     /// A record on the build's shelf, with its card.
     Shelved(&'a Card, Place),
+    /// An entry on the build's shelf, with its card.
+    ShelvedEntry(&'a Card, Place),
 }
 
 impl<'a> Indexed<'a> {
@@ -111,7 +113,7 @@ impl<'a> Indexed<'a> {
     fn key(self) -> (&'a str, &'a str) {
         match self {
             Indexed::Record(record) | Indexed::Entry(Entry { record, .. }) => (&record.collection, &record.id),
-            Indexed::Shelved(card, _) => (&card.collection, &card.id),
+            Indexed::Shelved(card, _) | Indexed::ShelvedEntry(card, _) => (&card.collection, &card.id),
         }
     }
 
@@ -119,12 +121,15 @@ impl<'a> Indexed<'a> {
         Ok(match self {
             Indexed::Record(record) => search_doc(record),
             Indexed::Entry(entry) => entry_doc(entry),
-            Indexed::Shelved(_, place) => {
-                let shelf = &shelved.context("a shelved record without its shelf")?.shelf;
-                search_doc(&shelf.get(place)?)
-            }
+            Indexed::Shelved(_, place) => search_doc(&shelf(shelved)?.get(place)?),
+            Indexed::ShelvedEntry(_, place) => entry_doc(&shelf(shelved)?.get(place)?),
         })
     }
+}
+
+/// The shelf of a build whose records are on one.
+fn shelf(shelved: Option<&Shelved>) -> Result<&crate::load::shelf::Shelf> {
+    Ok(&shelved.context("a shelved record without its shelf")?.shelf)
 }
 
 /// Writes the index's segment files, its manifest and the flat index (records and encyclopedia
@@ -142,6 +147,11 @@ pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<Flat
         }
     }
     items.extend(content.entries.iter().map(Indexed::Entry));
+    if let Some(shelved) = shelved {
+        items.extend(
+            model.entries.iter().zip(&shelved.entries).map(|(card, place)| Indexed::ShelvedEntry(card, *place)),
+        );
+    }
     let groups = split_by(items, |item| item.key());
     let mut metas = Vec::with_capacity(groups.len());
     for at_once in groups.chunks(rayon::current_num_threads().max(1)) {

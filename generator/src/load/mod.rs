@@ -73,6 +73,28 @@ impl Content {
         self.collections.values().map(Vec::len).sum::<usize>() + shelved
     }
 
+    /// Number of published encyclopedia entries.
+    pub fn entry_count(&self) -> usize {
+        self.entries.len() + self.shelved.as_ref().map_or(0, |s| s.entries.len())
+    }
+
+    /// Calls `each` with the encyclopedia's entries in title order, at most `size` at a time:
+    /// those held, then those on the shelf.
+    pub fn each_entry_batch(
+        &self,
+        size: usize,
+        mut each: impl FnMut(&[Entry]) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        for batch in self.entries.chunks(size.max(1)) {
+            each(batch)?;
+        }
+        let Some(shelved) = &self.shelved else { return Ok(()) };
+        for places in shelved.entries.chunks(size.max(1)) {
+            each(&shelved.shelf.get_all(places)?)?;
+        }
+        Ok(())
+    }
+
     /// Calls `each` with the records of `collection` in API order, at most `size` at a time: those
     /// held, then those on the shelf, read back a batch at a time.
     pub fn each_batch(

@@ -9,8 +9,9 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use anyhow::{Context, Result};
-use portal_core::content::Record;
 use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// The records of a build on a shelf: each collection's places, in API order.
 #[derive(Debug)]
@@ -19,6 +20,8 @@ pub struct Shelved {
     pub shelf: Shelf,
     /// Each collection's records.
     pub places: BTreeMap<&'static str, Vec<Place>>,
+    /// The encyclopedia's entries, in title order.
+    pub entries: Vec<Place>,
 }
 
 /// Where a record lies in a [`Shelf`].
@@ -46,8 +49,8 @@ impl Shelf {
         Ok(Shelf { file, end: Mutex::new(0) })
     }
 
-    /// Puts `record` on the shelf.
-    pub fn put(&self, record: &Record) -> Result<Place> {
+    /// Puts `record` (or an entry) on the shelf.
+    pub fn put<T: Serialize>(&self, record: &T) -> Result<Place> {
         let bytes = serde_json::to_vec(record)?;
         let len = u32::try_from(bytes.len()).context("a record of over 4 GiB")?;
         let mut end = self.end.lock().map_err(|_| anyhow::anyhow!("the record shelf failed"))?;
@@ -57,15 +60,15 @@ impl Shelf {
         Ok(Place { at, len })
     }
 
-    /// The record at `place`.
-    pub fn get(&self, place: Place) -> Result<Record> {
+    /// The record (or entry) at `place`.
+    pub fn get<T: DeserializeOwned>(&self, place: Place) -> Result<T> {
         let mut bytes = vec![0; place.len as usize];
         read_at(&self.file, &mut bytes, place.at).context("reading a record back from the build's record file")?;
         Ok(serde_json::from_slice(&bytes)?)
     }
 
     /// The records at `places`, in their order, read in parallel.
-    pub fn get_all(&self, places: &[Place]) -> Result<Vec<Record>> {
+    pub fn get_all<T: DeserializeOwned + Send>(&self, places: &[Place]) -> Result<Vec<T>> {
         places.par_iter().map(|place| self.get(*place)).collect()
     }
 }
@@ -123,7 +126,7 @@ mod tests {
         first.fields.insert("a".into(), json!(["x", {"z": 1, "b": null}]));
         let second = parse("---\ntitle: Two\n---\n");
         let places = [shelf.put(&first).expect("put"), shelf.put(&second).expect("put")];
-        let back = shelf.get_all(&[places[1], places[0]]).expect("get");
+        let back: Vec<portal_core::content::Record> = shelf.get_all(&[places[1], places[0]]).expect("get");
         assert_eq!(back, vec![second, first.clone()]);
         let keys: Vec<&String> = back[1].fields.keys().collect();
         assert_eq!(keys, ["title", "date", "price", "big", "a"], "front matter keeps its order");

@@ -123,7 +123,7 @@ struct Seen {
 
 impl Seen {
     fn of(cards: &[Card]) -> Seen {
-        let shapes = cards.iter().fold(Vec::new(), |acc, card| merge_keys(acc, card.shapes.clone()));
+        let shapes = cards.iter().fold(Vec::new(), |acc, card| merge_keys(acc, card.shapes.to_vec()));
         let categories = cards.iter().filter_map(|c| c.category.clone()).filter(|c| !c.trim().is_empty()).collect();
         Seen { shapes, categories }
     }

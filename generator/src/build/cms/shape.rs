@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 const MAX_DEPTH: usize = 3;
 
 /// What a key's values are.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Shape {
     /// Only `null` (or nothing) seen yet: says nothing of the kind.
     Null,

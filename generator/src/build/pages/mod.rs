@@ -264,19 +264,23 @@ pub fn files(
         let places = shelved.as_ref().and_then(|s| s.places.get(name)).map_or(&[][..], Vec::as_slice);
         model.cards(name).iter().zip(places).filter(|(card, _)| own_page(&card.collection, &card.url))
     };
+    let shelved_entries = shelved.as_ref().map_or(&[][..], |s| s.entries.as_slice());
     let routes: Vec<String> = entries
         .iter()
         .map(|entry| entry.record.url.clone())
+        .chain(model.entries.iter().take(shelved_entries.len()).map(|card| card.url.clone()))
         .chain(collections.iter().flat_map(|(name, records)| {
             let held = records.iter().filter(|rec| own_page(&rec.collection, &rec.url)).map(|rec| rec.url.clone());
             held.chain(on_shelf(name).map(|(card, _)| card.url.clone()))
         }))
         .collect();
     // Moved a batch at a time: each collection's records are freed as its pages are made.
-    let own = entries.into_iter().map(Own::Entry).chain(collections.into_iter().flat_map(|(name, records)| {
-        let held = records.into_iter().filter(|rec| own_page(&rec.collection, &rec.url)).map(Own::Record);
-        held.chain(on_shelf(name).map(|(_, place)| Own::Shelved(*place)))
-    }));
+    let own = entries.into_iter().map(Own::Entry).chain(shelved_entries.iter().map(|at| Own::ShelvedEntry(*at))).chain(
+        collections.into_iter().flat_map(|(name, records)| {
+            let held = records.into_iter().filter(|rec| own_page(&rec.collection, &rec.url)).map(Own::Record);
+            held.chain(on_shelf(name).map(|(_, place)| Own::Shelved(*place)))
+        }),
+    );
     let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     let made = files.made()[start..].iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
     let pages: Vec<&str> =
@@ -291,19 +295,19 @@ enum Own {
     Entry(portal_core::content::Entry),
     Record(Record),
     Shelved(Place),
+    ShelvedEntry(Place),
 }
 
 /// The pages of a batch of entries and records.
 fn own_pages(r: &Renderer, batch: &[Own], translations: &record::Translations) -> Result<Vec<OutFile>> {
-    let entries: Vec<&portal_core::content::Entry> =
-        batch.iter().filter_map(|p| if let Own::Entry(e) = p { Some(e) } else { None }).collect();
-    let places: Vec<Place> =
-        batch.iter().filter_map(|p| if let Own::Shelved(at) = p { Some(*at) } else { None }).collect();
-    let shelved = match (&r.content.shelved, places.is_empty()) {
-        (_, true) => Vec::new(),
-        (Some(shelved), false) => shelved.shelf.get_all(&places)?,
-        (None, false) => anyhow::bail!("shelved records without their shelf"),
-    };
+    let shelved_entries: Vec<portal_core::content::Entry> =
+        from_shelf(r, batch, |p| if let Own::ShelvedEntry(at) = p { Some(*at) } else { None })?;
+    let entries: Vec<&portal_core::content::Entry> = batch
+        .iter()
+        .filter_map(|p| if let Own::Entry(e) = p { Some(e) } else { None })
+        .chain(shelved_entries.iter())
+        .collect();
+    let shelved: Vec<Record> = from_shelf(r, batch, |p| if let Own::Shelved(at) = p { Some(*at) } else { None })?;
     let records: Vec<&Record> = batch
         .iter()
         .filter_map(|p| if let Own::Record(r) = p { Some(r) } else { None })
@@ -312,6 +316,20 @@ fn own_pages(r: &Renderer, batch: &[Own], translations: &record::Translations) -
     let mut files = entry::own_pages(r, &entries, translations)?;
     files.extend(record_pages(r, &records, translations)?);
     Ok(files)
+}
+
+/// The records (or entries) of `batch` that `place` finds on the build's shelf, read back.
+fn from_shelf<T: serde::de::DeserializeOwned + Send>(
+    r: &Renderer,
+    batch: &[Own],
+    place: impl Fn(&Own) -> Option<Place>,
+) -> Result<Vec<T>> {
+    let places: Vec<Place> = batch.iter().filter_map(place).collect();
+    match &r.content.shelved {
+        _ if places.is_empty() => Ok(Vec::new()),
+        Some(shelved) => shelved.shelf.get_all(&places),
+        None => anyhow::bail!("shelved records without their shelf"),
+    }
 }
 
 /// The pages of `records` (each with its twin), in their collection's group; a content page
