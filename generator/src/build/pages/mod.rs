@@ -226,8 +226,9 @@ fn robots(content: &Content) -> Result<OutFile> {
 /// overridden from `templates` where it has them, handed to `files` as they are made. `now` is
 /// the build time.
 ///
-/// The records and entries are taken out of `content`: each batch's text is freed once its pages
-/// are made, so the text of a big site is not held to the end (docs/deploying.md).
+/// The records and entries held in `content` are taken out of it, and those on the build's shelf
+/// read back, a batch at a time: each batch is freed once its pages are made, so the text of a big
+/// site is never held whole (docs/deploying.md#memory).
 pub fn files(
     content: &mut Content,
     model: &Model,
