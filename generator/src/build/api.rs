@@ -47,29 +47,24 @@ pub fn detail(record: &Record) -> Value {
     envelope::detail(&record.collection, record.to_detail_json())
 }
 
-/// Every collection's listing (a collection at a time: a listing holds all its records) and every
-/// record's detail file and, for events, its calendar (a batch at a time), handed to `files` as
-/// they are made.
+/// Every collection's listing (a collection at a time: a listing holds all its records' JSON) and
+/// every record's detail file and, for events, its calendar, handed to `files` as they are made:
+/// each batch of records is read once for both.
 pub fn put(content: &Content, files: &mut Outputs) -> Result<()> {
     for name in content.collections.keys() {
         let mut items: Vec<Value> = Vec::new();
         content.each_batch(name, BATCH, |batch| {
             items.par_extend(batch.par_iter().map(Record::to_json));
-            Ok(())
-        })?;
-        if *name == calendar::EVENTS {
-            files.push(calendar::feed(content, &items)?);
-        }
-        files.extend(listing(name, items, &content.site)?);
-    }
-    for name in content.collections.keys() {
-        content.each_batch(name, BATCH, |batch| {
             files.batches(batch, |record| {
                 let mut out = vec![detail_file(record)?];
                 out.extend(calendar::event_file(content, record)?);
                 Ok(out)
             })
         })?;
+        if *name == calendar::EVENTS {
+            files.push(calendar::feed(content, &items)?);
+        }
+        files.extend(listing(name, items, &content.site)?);
     }
     Ok(())
 }

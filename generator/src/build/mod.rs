@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use portal_core::content::time::DateTime;
-use portal_core::content::{d2_order, ContentError, Record};
+use portal_core::content::{ContentError, Record};
 use portal_core::dist::manifest::{shard_count, shard_file, shard_of, Manifest, Routes, MANIFEST_FORMAT};
 use rayon::prelude::*;
 
@@ -292,10 +292,11 @@ pub fn render_into(
     let templates = options.templates.as_deref();
     // What is needed of the records once their pages are made is taken before: the pages take
     // the records and free their text a batch at a time.
-    let reserved = pages::intro::candidates(&content)?.1;
-    let mut manifest = manifest_head(&content, &model, generated_at, 0)?;
+    let (found, reserved) = pages::intro::candidates(&content)?;
+    let intros = pages::intro::Intros::new(found);
+    let mut manifest = manifest_head(&content, &model, &intros, generated_at, 0);
     let counted = Counted::of(&content);
-    steps.time("pages", || pages::files(&mut content, &model, templates, generated_at, &mut files))?;
+    steps.time("pages", || pages::files(&mut content, &model, intros, templates, generated_at, &mut files))?;
     check_outputs(&content.statics, reserved, files.made())?;
     let routes = files.made().iter().filter(|w| w.route.is_some()).count();
     manifest.route_shards = shard_count(routes);
@@ -324,7 +325,7 @@ fn load_shelved(options: &BuildOptions, dir: &Path, progress: &Progress) -> Resu
     let mut model = Model::default();
     let mut places = BTreeMap::new();
     for (name, mut kept) in kept {
-        kept.sort_by(|(a, _), (b, _)| d2_order((a.weight, a.date, &a.id), (b.weight, b.date, &b.id)));
+        kept.sort_by(|(a, _), (b, _)| a.api_order(b));
         let (cards, at): (Vec<_>, Vec<_>) = kept.into_iter().unzip();
         model.collections.insert(name, cards);
         places.insert(name, at);
@@ -391,10 +392,11 @@ pub fn site_warnings(content: &Content, root: &std::path::Path, loaded: Vec<Cont
 pub fn manifest_head(
     content: &Content,
     model: &Model,
+    intros: &pages::intro::Intros,
     generated_at: DateTime,
     routes: usize,
-) -> anyhow::Result<Manifest> {
-    Ok(Manifest {
+) -> Manifest {
+    Manifest {
         format: MANIFEST_FORMAT,
         generated_at: generated_at.rfc3339(),
         site: content.site.clone(),
@@ -403,8 +405,8 @@ pub fn manifest_head(
         header_sets: discovery::header_sets(&content.site),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         route_shards: shard_count(routes),
-        intros: pages::intro::per_request(content)?,
-    })
+        intros: intros.per_request(),
+    }
 }
 
 /// `_headers`, the nginx snippet (over the files that may need rules of their own: not those of

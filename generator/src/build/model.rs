@@ -176,10 +176,15 @@ impl Model {
 
 /// Sorts cards into the API's order (docs/spec/api-spec.md#record-order).
 pub fn sort_cards(cards: &mut [Card]) {
-    cards.sort_by(|a, b| d2_order((a.weight, a.date, &a.id), (b.weight, b.date, &b.id)));
+    cards.sort_by(|a, b| a.api_order(b));
 }
 
 impl Card {
+    /// How this card and `other` compare in the API's order (docs/spec/api-spec.md#record-order).
+    pub fn api_order(&self, other: &Card) -> std::cmp::Ordering {
+        d2_order((self.weight, self.date, &self.id), (other.weight, other.date, &other.id))
+    }
+
     /// A card with what a record says of itself, without what the site adds (language, thumbnail,
     /// excerpt, links): what [`Card::of`] starts from, and tests that need no site use.
     pub fn bare(record: &Record) -> Card {

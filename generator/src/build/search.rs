@@ -138,7 +138,7 @@ fn shelf(shelved: Option<&Shelved>) -> Result<&crate::load::shelf::Shelf> {
 /// copied at once.
 pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<FlatRanges> {
     let shelved = content.shelved.as_deref();
-    let mut items: Vec<Indexed> = Vec::with_capacity(model.record_count() + content.entries.len());
+    let mut items: Vec<Indexed> = Vec::with_capacity(model.record_count() + model.entries.len());
     for (name, records) in &content.collections {
         items.extend(records.iter().map(Indexed::Record));
         if let Some(shelved) = shelved {

@@ -83,16 +83,10 @@ impl Content {
     pub fn each_entry_batch(
         &self,
         size: usize,
-        mut each: impl FnMut(&[Entry]) -> anyhow::Result<()>,
+        each: impl FnMut(&[Entry]) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        for batch in self.entries.chunks(size.max(1)) {
-            each(batch)?;
-        }
-        let Some(shelved) = &self.shelved else { return Ok(()) };
-        for places in shelved.entries.chunks(size.max(1)) {
-            each(&shelved.shelf.get_all(places)?)?;
-        }
-        Ok(())
+        let shelved = self.shelved.as_deref().map(|s| (&s.shelf, s.entries.as_slice()));
+        in_batches(&self.entries, shelved, size, each)
     }
 
     /// Calls `each` with the records of `collection` in API order, at most `size` at a time: those
@@ -101,17 +95,31 @@ impl Content {
         &self,
         collection: &str,
         size: usize,
-        mut each: impl FnMut(&[Record]) -> anyhow::Result<()>,
+        each: impl FnMut(&[Record]) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        for batch in self.records(collection).chunks(size.max(1)) {
-            each(batch)?;
-        }
-        let Some(shelved) = &self.shelved else { return Ok(()) };
-        for places in shelved.places.get(collection).map_or(&[][..], Vec::as_slice).chunks(size.max(1)) {
-            each(&shelved.shelf.get_all(places)?)?;
-        }
-        Ok(())
+        let shelved = self.shelved.as_deref().map(|s| {
+            let places = s.places.get(collection).map_or(&[][..], Vec::as_slice);
+            (&s.shelf, places)
+        });
+        in_batches(self.records(collection), shelved, size, each)
     }
+}
+
+/// Calls `each` with `held`, then with what `shelved` places on its shelf, at most `size` at a time.
+fn in_batches<T: serde::de::DeserializeOwned + Send>(
+    held: &[T],
+    shelved: Option<(&shelf::Shelf, &[shelf::Place])>,
+    size: usize,
+    mut each: impl FnMut(&[T]) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    for batch in held.chunks(size.max(1)) {
+        each(batch)?;
+    }
+    let Some((shelf, places)) = shelved else { return Ok(()) };
+    for places in places.chunks(size.max(1)) {
+        each(&shelf.get_all(places)?)?;
+    }
+    Ok(())
 }
 
 /// Why loading failed: content problems (all of them) or an I/O error.
@@ -125,7 +133,7 @@ pub enum LoadError {
 
 /// One record file parsed: its collection's index, its slug and what was kept of it (`None` for a
 /// draft left out) or its errors, the file, warnings.
-type Parsed<K> = (usize, Result<Option<(String, anyhow::Result<K>)>, Vec<ContentError>>, String, Vec<ContentError>);
+type Parsed<K> = (usize, Result<Option<(String, K)>, Vec<ContentError>>, String, Vec<ContentError>);
 
 /// Loads and validates `root`. Reports every content error in one go.
 pub fn load(root: &Path, progress: &Progress) -> Result<Content, LoadError> {
@@ -232,7 +240,7 @@ pub struct One {
 /// the caller's.
 pub fn load_files(site: &Content, files: &[(&str, PathBuf)]) -> Result<Vec<One>, Vec<ContentError>> {
     let allow = &site.site.front_matter.allow;
-    let sanitizer = (!site.site.markdown.unsafe_html).then(|| crate::sanitize::Sanitizer::new(&site.site.markdown));
+    let sanitizer = crate::sanitize::Sanitizer::new(&site.site.markdown);
     let loaded: Vec<Result<One, Vec<ContentError>>> = files
         .par_iter()
         .map(|(collection, path)| {
@@ -255,9 +263,7 @@ pub fn load_files(site: &Content, files: &[(&str, PathBuf)]) -> Result<Vec<One>,
                 Loaded::Record(record) => record,
                 Loaded::Entry(entry) => &mut entry.record,
             };
-            if let (Some(sanitizer), Some(html)) = (&sanitizer, &record.html) {
-                record.html = Some(sanitizer.clean(html));
-            }
+            sanitizer.clean_body(record);
             let draft = record.draft && !site.drafts;
             let warnings = if draft { Vec::new() } else { warnings };
             Ok(One { file: path.display().to_string(), loaded: (!draft).then_some(loaded), warnings })
@@ -314,11 +320,10 @@ pub fn load_records<K: Send>(
     let empty = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut content = shared.into_content(root, site, empty, entries, drafts, Vec::new());
     adjust(&mut content);
-    let sanitizer =
-        (!content.site.markdown.unsafe_html).then(|| crate::sanitize::Sanitizer::new(&content.site.markdown));
+    let sanitizer = crate::sanitize::Sanitizer::new(&content.site.markdown);
     let bar = progress.bar("parsing", files.len() as u64);
     let site_for_records = site_ok.then_some(&content.site);
-    let parsed: Vec<Parsed<K>> = files
+    let parsed: anyhow::Result<Vec<Parsed<K>>> = files
         .par_iter()
         .map(|(collection, path)| {
             let file = path.display().to_string();
@@ -330,25 +335,24 @@ pub fn load_records<K: Send>(
             let result = match loaded {
                 Ok(record) if record.draft && !drafts => Ok(None),
                 Ok(mut record) => {
-                    if let (Some(sanitizer), Some(html)) = (&sanitizer, &record.html) {
-                        record.html = Some(sanitizer.clean(html));
-                    }
-                    Ok(Some((record.slug.clone(), keep(&content, record))))
+                    sanitizer.clean_body(&mut record);
+                    let slug = record.slug.clone();
+                    Ok(Some((slug, keep(&content, record)?)))
                 }
                 Err(problems) => Err(problems),
             };
             bar.inc(1);
-            (index, result, file, found)
+            Ok((index, result, file, found))
         })
         .collect();
     bar.finish();
+    let parsed = parsed.map_err(LoadError::Io)?;
     let mut collections: BTreeMap<&'static str, Vec<K>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file, found) in parsed {
         match result {
             Ok(None) => {}
             Ok(Some((slug, kept))) => {
-                let kept = kept.map_err(LoadError::Io)?;
                 warnings.extend(found);
                 if let Some(first) = seen.insert((index, slug.clone()), file.clone()) {
                     let line = records::key_line(Path::new(&file), "slug");
@@ -386,11 +390,7 @@ fn clean_entries(root: &Path, content: &mut Content, warnings: &mut Vec<ContentE
         return;
     }
     let sanitizer = crate::sanitize::Sanitizer::new(&content.site.markdown);
-    content.entries.par_iter_mut().for_each(|entry| {
-        if let Some(html) = &entry.record.html {
-            entry.record.html = Some(sanitizer.clean(html));
-        }
-    });
+    content.entries.par_iter_mut().for_each(|entry| sanitizer.clean_body(&mut entry.record));
 }
 
 /// The warning of a site that publishes raw HTML as written.

@@ -79,6 +79,13 @@ impl Sanitizer {
         Sanitizer { builder: Some(builder) }
     }
 
+    /// Cleans `record`'s rendered body in place (nothing to do when raw HTML is allowed).
+    pub fn clean_body(&self, record: &mut portal_core::content::Record) {
+        if let (Some(_), Some(html)) = (&self.builder, &record.html) {
+            record.html = Some(self.clean(html));
+        }
+    }
+
     /// Cleans one rendered body.
     pub fn clean(&self, html: &str) -> String {
         match &self.builder {

@@ -60,12 +60,6 @@ fn visit(record: &Record, content: &Content, found: &mut BTreeMap<String, Candid
     }
 }
 
-/// The intros of the pages rendered per request, for the manifest.
-pub fn per_request(content: &Content) -> anyhow::Result<BTreeMap<String, Intro>> {
-    let found = candidates(content)?.0;
-    Ok(found.into_iter().filter(|(_, c)| c.per_request).map(|(url, c)| (url, c.intro)).collect())
-}
-
 fn intro_of(record: &Record, content: &Content) -> Intro {
     Intro {
         title: record.title.clone(),
@@ -85,7 +79,18 @@ pub struct Intros {
 impl Intros {
     /// The intros of `content`'s pages (errors are reported by the build's check).
     pub fn of(content: &Content) -> anyhow::Result<Self> {
-        Ok(Intros { by_url: candidates(content)?.0, used: Mutex::default() })
+        Ok(Intros::new(candidates(content)?.0))
+    }
+
+    /// The intros of `found` (the first part of [`candidates`]).
+    pub fn new(found: BTreeMap<String, Candidate>) -> Self {
+        Intros { by_url: found, used: Mutex::default() }
+    }
+
+    /// The intros of the pages rendered per request, for the manifest.
+    pub fn per_request(&self) -> BTreeMap<String, Intro> {
+        let found = self.by_url.iter().filter(|(_, c)| c.per_request);
+        found.map(|(url, c)| (url.clone(), c.intro.clone())).collect()
     }
 
     /// The intro of the generated page at `url`, if a content page is there; remembered as taken.

@@ -232,11 +232,11 @@ fn robots(content: &Content) -> Result<OutFile> {
 pub fn files(
     content: &mut Content,
     model: &Model,
+    intros: intro::Intros,
     templates: Option<&std::path::Path>,
     now: DateTime,
     files: &mut Outputs,
 ) -> Result<()> {
-    let intros = intro::Intros::of(content)?;
     let entries = std::mem::take(&mut content.entries);
     let collections = std::mem::take(&mut content.collections);
     let content = &*content;
@@ -269,7 +269,7 @@ pub fn files(
     let routes: Vec<String> = entries
         .iter()
         .map(|entry| entry.record.url.clone())
-        .chain(model.entries.iter().take(shelved_entries.len()).map(|card| card.url.clone()))
+        .chain(model.entries.iter().zip(shelved_entries).map(|(card, _)| card.url.clone()))
         .chain(collections.iter().flat_map(|(name, records)| {
             let held = records.iter().filter(|rec| own_page(&rec.collection, &rec.url)).map(|rec| rec.url.clone());
             held.chain(on_shelf(name).map(|(card, _)| card.url.clone()))

@@ -126,7 +126,7 @@ pub fn finish(
     let tables = tables(&redo, &files, &routes);
     let added = view.changes.iter().filter(|(route, change)| change.is_some() && !before.contains_key(route.as_str()));
     let total = work.head.routes + added.count() - view.changes.values().filter(|c| c.is_none()).count();
-    let manifest = manifest_head(content, &work.model, now, total)?;
+    let manifest = manifest_head(content, &work.model, &r.intros, now, total);
     let layout = steps.time("shards", || layout_files(&work.state, &manifest, &tables, &view, total))?;
     let state = commit::State { sections, tables, manifest, total, now, flat_ranges };
     drop(r);
