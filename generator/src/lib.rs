@@ -10,6 +10,7 @@ pub mod images;
 pub mod init;
 pub mod load;
 pub mod markdown;
+pub mod positioned;
 pub mod progress;
 pub mod report;
 pub mod sanitize;

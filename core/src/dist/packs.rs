@@ -96,22 +96,34 @@ pub fn pack_file(first: &str) -> String {
     format!("{PACKS_DIR}/{:016x}.pack", fnv1a(first.as_bytes()))
 }
 
-/// The bytes of a pack of `files` (name, bytes), in order.
-pub fn encode(files: &[(&str, &[u8])]) -> Vec<u8> {
+/// How a pack of `files` (name, length), in order, is laid out: the bytes before its first file
+/// (signature, header length, header), and where each file starts from the pack's beginning. A
+/// clean build writes a pack from this alone, copying each file in at its place as it reads the
+/// files in the order they were written (`portal build`'s `Outputs::assemble`).
+pub fn layout(files: &[(&str, usize)]) -> (Vec<u8>, Vec<usize>) {
     let mut offset = 0;
     let header: Vec<(&str, usize, usize)> = files
         .iter()
-        .map(|(name, bytes)| {
-            let entry = (*name, offset, bytes.len());
-            offset += bytes.len();
+        .map(|(name, len)| {
+            let entry = (*name, offset, *len);
+            offset += len;
             entry
         })
         .collect();
-    let header = serde_json::to_vec(&header).unwrap_or_default();
-    let mut out = Vec::with_capacity(MAGIC.len() + 4 + header.len() + offset);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-    out.extend_from_slice(&header);
+    let header_json = serde_json::to_vec(&header).unwrap_or_default();
+    let mut head = Vec::with_capacity(MAGIC.len() + 4 + header_json.len());
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&(header_json.len() as u32).to_le_bytes());
+    head.extend_from_slice(&header_json);
+    let starts = header.iter().map(|(_, offset, _)| head.len() + offset).collect();
+    (head, starts)
+}
+
+/// The bytes of a pack of `files` (name, bytes), in order.
+pub fn encode(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let lengths: Vec<(&str, usize)> = files.iter().map(|(name, bytes)| (*name, bytes.len())).collect();
+    let (mut out, _) = layout(&lengths);
+    out.reserve(lengths.iter().map(|(_, len)| len).sum());
     for (_, bytes) in files {
         out.extend_from_slice(bytes);
     }
@@ -280,6 +292,18 @@ mod tests {
         assert!(slice(&bytes, &header, "d").is_none());
         assert!(decode(b"PORTALPACK1\n\x05\x00\x00\x00[]").is_err(), "truncated");
         assert!(decode(b"not a pack").is_err());
+    }
+
+    #[test]
+    fn a_pack_laid_out_then_filled_is_the_pack_encoded() {
+        let files: [(&str, &[u8]); 3] = [("a.html", b"<p>a</p>"), ("b/c.json", b"{}"), ("d.md", b"# d")];
+        let lengths: Vec<(&str, usize)> = files.iter().map(|(name, bytes)| (*name, bytes.len())).collect();
+        let (mut pack, starts) = layout(&lengths);
+        pack.resize(starts[2] + 3, 0);
+        for ((_, bytes), start) in files.iter().zip(&starts).rev() {
+            pack[*start..*start + bytes.len()].copy_from_slice(bytes);
+        }
+        assert_eq!(pack, encode(&files));
     }
 
     #[test]

@@ -46,6 +46,27 @@ pub const YAML: &str = "application/yaml; charset=utf-8";
 /// The media type sent for an extension nobody knows: browsers download such files.
 pub const UNKNOWN: &str = "application/octet-stream";
 
+/// The media types of the files a build makes (those of static files are in [`BY_EXTENSION`]).
+pub const KNOWN: &[&str] = &[
+    JSON,
+    PROBLEM_JSON,
+    HTML,
+    MARKDOWN,
+    TEXT,
+    RSS,
+    GEOJSON,
+    CSV,
+    JSON_LD,
+    CALENDAR,
+    OPENAPI,
+    API_CATALOG,
+    SCHEMA_JSON,
+    XML,
+    SVG,
+    YAML,
+    UNKNOWN,
+];
+
 /// (extension, media type): every extension the site's static files may have with a known type.
 /// Text types say their charset, as the rest of the site does.
 pub const BY_EXTENSION: &[(&str, &str)] = &[

@@ -23,6 +23,7 @@ pub mod pages;
 pub mod rebuild;
 pub mod search;
 pub mod spatial;
+pub mod spool;
 pub mod staging;
 pub mod statics;
 pub mod upload;
@@ -279,7 +280,7 @@ pub fn render_into(
         ));
     }
     let generated_at = build_time();
-    let mut files = Outputs::new(folder)?;
+    let mut files = Outputs::new(folder)?.spooled_in(&shelf)?;
     steps.time("api", || api::put(&content, &mut files))?;
     let flat_ranges = steps.time("search", || search::put(&content, &model, &mut files))?;
     steps.time("encyclopedia", || encyclopedia::put(&content, &model, &mut files))?;

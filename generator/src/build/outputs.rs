@@ -9,19 +9,25 @@
 //! the pages of records and entries, made last, are rewritten as they are made (their URLs follow
 //! from the content, [`Outputs::stream`]); the few pages made before them are written as rendered
 //! and rewritten from the staging folder once everything is made ([`Outputs::resolve_links`]).
+//! The packs of a big build are made last, laid out from their files' names and sizes and filled
+//! from compressed copies set aside as the files were written ([`Outputs::assemble`], [`super::spool`]).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use portal_core::dist::manifest::Asset;
-use portal_core::http::media::HTML;
+use portal_core::dist::packs;
+use portal_core::http::media::{self, HTML};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use super::links;
 use super::output::{Group, OutFile};
 use super::rebuild::state::Output;
+use super::spool::Spool;
+use crate::load::shelf::Place;
 
 /// Records (or entries) made, rendered and written together: enough to keep both cores busy, few
 /// enough that a batch's pages are a few tens of megabytes.
@@ -38,8 +44,9 @@ pub struct Written {
     pub route: Option<String>,
     /// Its path relative to the output folder.
     pub file: String,
-    /// Its media type.
-    pub content_type: String,
+    /// Its media type (borrowed from the core's table when it is one of its types, as nearly all
+    /// are, so that a million files do not each hold a copy).
+    pub content_type: Cow<'static, str>,
     /// A header set of the manifest to send with it.
     pub headers: Option<String>,
     /// The markdown twin's file, for HTML pages.
@@ -52,22 +59,24 @@ pub struct Written {
     pub key: Option<[u8; 32]>,
     /// Its size in bytes.
     pub len: u64,
-    /// The SHA-256 of its bytes (its entity tag is the start of it).
-    pub hash: [u8; 32],
+    /// What tells its bytes from others' ([`digest`]; its entity tag is the start of it).
+    pub hash: Digest16,
+    /// Where its copy lies in the build's spool, when one was set aside for the packs.
+    pub spooled: Option<Place>,
 }
 
 impl Written {
     /// What is kept of `file` (hashing its bytes).
     pub fn of(file: &OutFile) -> Written {
-        Written::kept(file.clone(), Sha256::digest(&file.bytes).into())
+        Written::kept(file.clone(), digest(&file.bytes))
     }
 
     /// `file` with the hash of its bytes, the bytes dropped.
-    fn kept(file: OutFile, hash: [u8; 32]) -> Written {
+    fn kept(file: OutFile, hash: Digest16) -> Written {
         Written {
             route: file.route,
             file: file.file,
-            content_type: file.content_type,
+            content_type: media_type(file.content_type),
             headers: file.headers,
             markdown: file.markdown,
             source: file.source,
@@ -75,6 +84,7 @@ impl Written {
             key: file.key,
             len: file.bytes.len() as u64,
             hash,
+            spooled: None,
         }
     }
 
@@ -87,7 +97,7 @@ impl Written {
     pub fn asset(&self) -> Asset {
         Asset {
             file: self.file.clone(),
-            content_type: self.content_type.clone(),
+            content_type: self.content_type.to_string(),
             etag: self.etag(),
             headers: self.headers.clone(),
             markdown: self.markdown.clone(),
@@ -99,7 +109,7 @@ impl Written {
         Output {
             file: self.file.clone(),
             route: self.route.clone(),
-            content_type: self.content_type.clone(),
+            content_type: self.content_type.to_string(),
             headers: self.headers.clone(),
             markdown: self.markdown.clone(),
             etag: if self.route.is_some() { self.etag() } else { String::new() },
@@ -108,6 +118,25 @@ impl Written {
             key: self.key,
         }
     }
+}
+
+/// The first half of a SHA-256: plenty to tell a file's bytes from others' and to make its entity
+/// tag (`output::etag`, 10 bytes), at half the memory for each of a big build's millions of files.
+pub type Digest16 = [u8; 16];
+
+/// The [`Digest16`] of `bytes`.
+pub fn digest(bytes: &[u8]) -> Digest16 {
+    let full: [u8; 32] = Sha256::digest(bytes).into();
+    let mut half = [0; 16];
+    half.copy_from_slice(&full[..16]);
+    half
+}
+
+/// `media` as the core's table has it, when it does.
+fn media_type(media: String) -> Cow<'static, str> {
+    let known = || media::KNOWN.iter().copied().chain(media::BY_EXTENSION.iter().map(|(_, m)| *m));
+    let found = known().find(|k| *k == media);
+    found.map_or(Cow::Owned(media), Cow::Borrowed)
 }
 
 /// Whether `file` is a page whose links are rewritten to files (a served HTML page that is not a
@@ -127,6 +156,8 @@ pub struct Outputs {
     /// The first error of a hand-over (reported by [`Outputs::finish`]).
     error: Option<anyhow::Error>,
     pool: rayon::ThreadPool,
+    /// Copies of the files a pack may hold, when they are set aside.
+    spool: Option<Spool>,
 }
 
 impl Outputs {
@@ -136,7 +167,16 @@ impl Outputs {
             .num_threads(WRITE_THREADS.max(rayon::current_num_threads()))
             .build()
             .context("starting the writer threads")?;
-        Ok(Outputs { folder, made: Vec::new(), raw: Vec::new(), error: None, pool })
+        Ok(Outputs { folder, made: Vec::new(), raw: Vec::new(), error: None, pool, spool: None })
+    }
+
+    /// Outputs that also set aside a compressed copy of each file a pack may hold, in a file of
+    /// `dir`, so that the packs are made without reading the loose files back (see [`super::spool`]).
+    pub fn spooled_in(mut self, dir: &Path) -> Result<Self> {
+        if self.folder.is_some() {
+            self.spool = Some(Spool::new(dir)?);
+        }
+        Ok(self)
     }
 
     /// The staging folder, when the outputs are written.
@@ -177,7 +217,7 @@ impl Outputs {
         }
         let files: Vec<OutFile> = files.into_iter().collect();
         let none: Option<(&HashMap<&str, &str>, &str)> = None;
-        match write_all(&self.pool, self.folder.as_deref(), files, none) {
+        match write_all(self.writer(), files, none) {
             Ok(written) => {
                 for (file, raw) in written {
                     if raw {
@@ -229,8 +269,7 @@ impl Outputs {
             if chunk.is_empty() {
                 break;
             }
-            let written = make(&chunk)
-                .and_then(|files| write_all(&self.pool, self.folder.as_deref(), files, Some((&resolve, base_url))));
+            let written = make(&chunk).and_then(|files| write_all(self.writer(), files, Some((&resolve, base_url))));
             match written {
                 Ok(written) => more.extend(written.into_iter().map(|(file, _)| file)),
                 Err(e) => {
@@ -253,7 +292,7 @@ impl Outputs {
         let Some(folder) = self.folder.as_deref() else { return Ok(()) };
         let resolve = by_route(&self.made);
         let made = &self.made;
-        let fixed: Vec<(usize, u64, [u8; 32])> = self.pool.install(|| {
+        let fixed: Vec<(usize, u64, Digest16)> = self.pool.install(|| {
             raw.par_iter()
                 .map(|&i| {
                     let page = &made[i];
@@ -264,7 +303,7 @@ impl Outputs {
                         Err(_) => bytes,
                     };
                     std::fs::write(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-                    Ok((i, bytes.len() as u64, Sha256::digest(&bytes).into()))
+                    Ok((i, bytes.len() as u64, digest(&bytes)))
                 })
                 .collect::<Result<_>>()
         })?;
@@ -283,20 +322,38 @@ impl Outputs {
         std::fs::read(&path).with_context(|| format!("reading {}", path.display()))
     }
 
-    /// Writes files made from the files written (packs) in the writer threads, a few at a time:
-    /// `make` gives each its bytes.
-    pub fn derive<T: Sync>(
-        &mut self,
-        items: &[T],
-        make: impl Fn(&Outputs, &T) -> Result<OutFile> + Sync,
-    ) -> Result<()> {
-        for chunk in items.chunks(self.pool.current_num_threads()) {
-            let this = &*self;
-            let files: Vec<OutFile> =
-                this.pool.install(|| chunk.par_iter().map(|item| make(this, item)).collect::<Result<_>>())?;
-            self.extend(files);
+    /// Writes files made of a head and of copies of files written (packs): each is laid out at
+    /// once, then the files written are read back newest first, the order in which the system is
+    /// likeliest still to hold them (at a million records the output is larger than the memory
+    /// that caches it), and each is copied in at its place. No file made here is held whole.
+    pub fn assemble(&mut self, assemblies: Vec<Assembly>) -> Result<()> {
+        self.take_error()?;
+        let Some(folder) = self.folder.clone() else {
+            self.made.extend(assemblies.into_iter().map(|a| Written::kept(a.file, Digest16::default())));
+            return Ok(());
+        };
+        let targets: Vec<PathBuf> = assemblies.iter().map(|a| folder.join(&a.file.file)).collect();
+        self.pool.install(|| {
+            assemblies.par_iter().zip(&targets).try_for_each(|(a, path)| lay_out(path, &a.file.bytes, a.len))
+        })?;
+        let mut pieces: Vec<Piece> = Vec::new();
+        for (target, a) in assemblies.iter().enumerate() {
+            pieces.extend(a.pieces.iter().map(|&(made, at)| Piece { made, target, at }));
         }
-        self.take_error()
+        // Copies from the spool in the order they lie there; the others newest first.
+        pieces.sort_unstable_by_key(|p| (self.made[p.made].spooled, std::cmp::Reverse(p.made)));
+        let from = Sources { folder: &folder, made: &self.made, spool: self.spool.as_ref() };
+        self.pool.install(|| pieces.par_chunks(PIECES).try_for_each(|chunk| copy_in(from, &targets, chunk)))?;
+        drop(pieces);
+        let hashes: Vec<Digest16> =
+            self.pool.install(|| targets.par_iter().map(|path| hash_file(path)).collect::<Result<_>>())?;
+        for (a, hash) in assemblies.into_iter().zip(hashes) {
+            let len = a.len;
+            let mut written = Written::kept(a.file, hash);
+            written.len = len;
+            self.made.push(written);
+        }
+        Ok(())
     }
 
     /// The files written, sorted by file; the first failure of a hand-over, if any.
@@ -304,6 +361,10 @@ impl Outputs {
         self.take_error()?;
         self.made.par_sort_unstable_by(|a, b| a.file.cmp(&b.file));
         Ok(())
+    }
+
+    fn writer(&self) -> Writer<'_> {
+        Writer { pool: &self.pool, folder: self.folder.as_deref(), spool: self.spool.as_ref() }
     }
 
     fn take_error(&mut self) -> Result<()> {
@@ -314,24 +375,108 @@ impl Outputs {
     }
 }
 
+/// A file made of a head and of copies of files written ([`Outputs::assemble`]).
+pub struct Assembly {
+    /// Its name, type and group; its bytes are the head, what comes before the first copy.
+    pub file: OutFile,
+    /// Its length in all.
+    pub len: u64,
+    /// The files copied in: each one's index among the files written, and where it starts.
+    pub pieces: Vec<(usize, u64)>,
+}
+
+/// One file copied into an assembly.
+struct Piece {
+    made: usize,
+    target: usize,
+    at: u64,
+}
+
+/// Files read back together by one writer thread before they are copied in: a few megabytes.
+const PIECES: usize = 512;
+
+/// Makes `path` with `head` and room for the rest, `len` bytes in all.
+fn lay_out(path: &Path, head: &[u8], len: u64) -> Result<()> {
+    put(path, head)?;
+    let file =
+        std::fs::OpenOptions::new().write(true).open(path).with_context(|| format!("opening {}", path.display()))?;
+    file.set_len(len).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Where the files copied into assemblies are read from.
+#[derive(Clone, Copy)]
+struct Sources<'a> {
+    folder: &'a Path,
+    made: &'a [Written],
+    spool: Option<&'a Spool>,
+}
+
+impl Sources<'_> {
+    /// The bytes of the `i`th file written: its copy in the spool, or the file.
+    fn read(&self, i: usize) -> Result<Vec<u8>> {
+        let written = &self.made[i];
+        if let (Some(spool), Some(place)) = (self.spool, written.spooled) {
+            return spool.get(place);
+        }
+        let path = self.folder.join(&written.file);
+        std::fs::read(&path).with_context(|| format!("reading {}", path.display()))
+    }
+}
+
+/// Reads the files of `pieces` in the order given, then copies each into its assembly, one
+/// assembly open at a time.
+fn copy_in(from: Sources<'_>, targets: &[PathBuf], pieces: &[Piece]) -> Result<()> {
+    let mut read: Vec<(&Piece, Vec<u8>)> = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        read.push((piece, from.read(piece.made)?));
+    }
+    read.sort_unstable_by_key(|(piece, _)| (piece.target, piece.at));
+    for group in read.chunk_by(|(a, _), (b, _)| a.target == b.target) {
+        let path = &targets[group[0].0.target];
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        for (piece, bytes) in group {
+            crate::positioned::write_at(&file, bytes, piece.at)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The SHA-256 of a file's bytes.
+fn hash_file(path: &Path) -> Result<Digest16> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(digest(&bytes))
+}
+
 /// The file of every URL among `made`.
 fn by_route(made: &[Written]) -> HashMap<&str, &str> {
     made.iter().filter_map(|w| Some((w.route.as_deref()?, w.file.as_str()))).collect()
 }
 
-/// Writes `files` into `folder` in the writer threads, links rewritten with `resolve` when given;
-/// says of each page with links whether they are still to be rewritten.
+/// Where files are written: the writer threads, the staging folder (none for `portal check`) and
+/// the spool, if any.
+#[derive(Clone, Copy)]
+struct Writer<'a> {
+    pool: &'a rayon::ThreadPool,
+    folder: Option<&'a Path>,
+    spool: Option<&'a Spool>,
+}
+
+/// Writes `files` in the writer threads, links rewritten with `resolve` when given; says of each
+/// page with links whether they are still to be rewritten.
 fn write_all(
-    pool: &rayon::ThreadPool,
-    folder: Option<&Path>,
+    writer: Writer<'_>,
     files: Vec<OutFile>,
     resolve: Option<(&HashMap<&str, &str>, &str)>,
 ) -> Result<Vec<(Written, bool)>> {
-    pool.install(|| {
+    writer.pool.install(|| {
         files
             .into_par_iter()
             .map(|mut file| {
-                let Some(folder) = folder else { return Ok((Written::kept(file, [0; 32]), false)) };
+                let Some(folder) = writer.folder else { return Ok((Written::kept(file, Digest16::default()), false)) };
                 let mut raw = has_links(&file);
                 if let (true, Some((resolve, base_url))) = (raw, resolve) {
                     if let Ok(html) = std::str::from_utf8(&file.bytes) {
@@ -340,8 +485,17 @@ fn write_all(
                     raw = false;
                 }
                 put(&folder.join(&file.file), &file.bytes)?;
-                let hash = if raw { [0; 32] } else { Sha256::digest(&file.bytes).into() };
-                Ok((Written::kept(file, hash), raw))
+                // A page whose links are still to be rewritten is read back from its file then.
+                let spooled = match writer.spool {
+                    Some(spool) if !raw && packs::packable(&file.file, file.bytes.len()) => {
+                        Some(spool.keep(&file.bytes)?)
+                    }
+                    _ => None,
+                };
+                let hash = if raw { Digest16::default() } else { digest(&file.bytes) };
+                let mut written = Written::kept(file, hash);
+                written.spooled = spooled;
+                Ok((written, raw))
             })
             .collect()
     })

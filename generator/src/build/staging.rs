@@ -14,9 +14,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use portal_core::dist::manifest::MANIFEST_FILE;
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
-use super::outputs::Written;
+use super::outputs::{digest, Written};
 
 /// A staging folder, removed unless the build switches to it.
 #[derive(Debug)]
@@ -94,7 +93,7 @@ impl Staging {
     fn move_if_changed(&self, w: &Written) -> Result<bool> {
         let to = self.out.join(&w.file);
         let same = std::fs::metadata(&to).is_ok_and(|m| m.len() == w.len)
-            && std::fs::read(&to).is_ok_and(|old| <[u8; 32]>::from(Sha256::digest(&old)) == w.hash);
+            && std::fs::read(&to).is_ok_and(|old| digest(&old) == w.hash);
         if same {
             return Ok(false);
         }

@@ -13,7 +13,7 @@ use portal_core::dist::parts::{self, SERVED_BY_THE_CDN};
 use anyhow::Result;
 
 use super::output::{Group, OutFile};
-use super::outputs::{Outputs, Written};
+use super::outputs::{Assembly, Outputs, Written};
 
 /// How the upload is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,9 +61,9 @@ impl Upload {
     }
 }
 
-/// A pack a clean build writes: its file and its members, as indices into the build's files. Its
-/// bytes are made from the members written ([`PlannedPack::file`]), so the build never holds a
-/// second copy of every small file.
+/// A pack a clean build writes: its file and its members, as indices into the build's files. It is
+/// laid out from its members' names and sizes and filled from the members as written
+/// ([`PlannedPack::assembly`]), so the build never holds a second copy of every small file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedPack {
     /// The pack's file.
@@ -73,13 +73,14 @@ pub struct PlannedPack {
 }
 
 impl PlannedPack {
-    /// The pack, from its members as written.
-    pub fn file(&self, files: &Outputs) -> Result<OutFile> {
-        let made = files.made();
-        let bytes: Vec<Vec<u8>> = self.members.iter().map(|&i| files.read(&made[i].file)).collect::<Result<_>>()?;
-        let members: Vec<(&str, &[u8])> =
-            self.members.iter().zip(&bytes).map(|(&i, bytes)| (made[i].file.as_str(), bytes.as_slice())).collect();
-        Ok(OutFile::internal(self.file.clone(), packs::encode(&members)).in_group(Group::Layout))
+    /// How the pack is made from its members among `made`, the files written.
+    pub fn assembly(&self, made: &[Written]) -> Assembly {
+        let lengths: Vec<(&str, usize)> =
+            self.members.iter().map(|&i| (made[i].file.as_str(), made[i].len as usize)).collect();
+        let (head, starts) = packs::layout(&lengths);
+        let len = (head.len() + lengths.iter().map(|(_, len)| len).sum::<usize>()) as u64;
+        let pieces = self.members.iter().zip(starts).map(|(&i, start)| (i, start as u64)).collect();
+        Assembly { file: OutFile::internal(self.file.clone(), head).in_group(Group::Layout), len, pieces }
     }
 }
 
@@ -91,7 +92,8 @@ pub fn prepare(files: &mut Outputs, layout: Layout) -> Result<Upload> {
     let mut upload = Upload { split, ..Upload::default() };
     if loose > layout.pack_over {
         let (in_packs, big, planned, index) = plan_packs(files.made(), &upload.split);
-        files.derive(&planned, |files, pack| pack.file(files))?;
+        let assemblies = planned.iter().map(|pack| pack.assembly(files.made())).collect();
+        files.assemble(assemblies)?;
         files.push(index);
         upload = Upload { packed: true, in_packs, big, ..upload };
     }
@@ -236,6 +238,45 @@ mod tests {
         assert!(packs > 1, "{packs} packs");
         assert_eq!(count, packs + 4, "packs, their index, the big listing, the stylesheet, the manifest");
         assert!(text.contains("/*\n!/_portal/\n!/assets/\n!/api/\n/api/*\n!/api/news.json\n"), "{text}");
+    }
+
+    /// The packs of `files` as written, by name, made with or without the spool.
+    fn packs_made(files: &[OutFile], spooled: bool) -> Vec<(String, Vec<u8>)> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut outputs = Outputs::new(Some(dir.path().join("out"))).expect("outputs");
+        if spooled {
+            outputs = outputs.spooled_in(&dir.path().join("cache")).expect("spool");
+        }
+        outputs.extend(files.iter().cloned());
+        prepare(&mut outputs, Layout { split_over: usize::MAX, pack_over: 10 }).expect("prepared");
+        let made = outputs.made().iter().filter(|w| w.file.ends_with(".pack"));
+        made.map(|w| (w.file.clone(), outputs.read(&w.file).expect("pack"))).collect()
+    }
+
+    #[test]
+    fn packs_hold_their_members_whether_copied_from_the_spool_or_the_files() {
+        // Made in an order unlike the path order, of many sizes, an empty one among them.
+        let files: Vec<OutFile> = (0..400)
+            .rev()
+            .map(|i| {
+                OutFile::internal(format!("news/r-{i:03}.html"), format!("<p>{}</p>", "é".repeat(i % 37)).into_bytes())
+            })
+            .chain([file("api/empty.json", 0)])
+            .collect();
+        let from_spool = packs_made(&files, true);
+        assert_eq!(from_spool, packs_made(&files, false));
+        assert!(from_spool.len() > 1, "{} packs", from_spool.len());
+        let mut members = Vec::new();
+        for (_, pack) in &from_spool {
+            let header = packs::decode(pack).expect("a pack");
+            for (name, (at, len)) in header {
+                members.push((name, pack[at..at + len].to_vec()));
+            }
+        }
+        members.sort();
+        let mut expected: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.file.clone(), f.bytes.clone())).collect();
+        expected.sort();
+        assert_eq!(members, expected);
     }
 
     #[test]

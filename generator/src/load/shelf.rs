@@ -10,6 +10,8 @@ use std::sync::Mutex;
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
+
+use crate::positioned::{read_at, write_at};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -25,13 +27,14 @@ pub struct Shelved {
 }
 
 /// Where a record lies in a [`Shelf`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Place {
     at: u64,
     len: u32,
 }
 
-/// An unnamed file of records, removed by the system when the build ends (or dies).
+/// An unnamed file of records (or of other bytes a build puts aside: see `build::spool`), removed
+/// by the system when the build ends (or dies).
 #[derive(Debug)]
 pub struct Shelf {
     file: File,
@@ -51,60 +54,40 @@ impl Shelf {
 
     /// Puts `record` (or an entry) on the shelf.
     pub fn put<T: Serialize>(&self, record: &T) -> Result<Place> {
-        let bytes = serde_json::to_vec(record)?;
-        let len = u32::try_from(bytes.len()).context("a record of over 4 GiB")?;
-        let mut end = self.end.lock().map_err(|_| anyhow::anyhow!("the record shelf failed"))?;
-        let at = *end;
-        write_at(&self.file, &bytes, at).context("writing a record to the build's record file")?;
-        *end += u64::from(len);
-        Ok(Place { at, len })
+        self.put_bytes(&serde_json::to_vec(record)?)
     }
 
     /// The record (or entry) at `place`.
     pub fn get<T: DeserializeOwned>(&self, place: Place) -> Result<T> {
+        Ok(serde_json::from_slice(&self.get_bytes(place)?)?)
+    }
+
+    /// Puts `bytes` on the shelf, after what is there.
+    pub fn put_bytes(&self, bytes: &[u8]) -> Result<Place> {
+        let len = u32::try_from(bytes.len()).context("an item of over 4 GiB for the build's working file")?;
+        // The place is taken under the lock and written outside it, so writers never wait on
+        // each other's disk writes.
+        let at = {
+            let mut end = self.end.lock().map_err(|_| anyhow::anyhow!("the build's working file failed"))?;
+            let at = *end;
+            *end += u64::from(len);
+            at
+        };
+        write_at(&self.file, bytes, at).context("writing the build's working file (in the cache folder)")?;
+        Ok(Place { at, len })
+    }
+
+    /// The bytes at `place`.
+    pub fn get_bytes(&self, place: Place) -> Result<Vec<u8>> {
         let mut bytes = vec![0; place.len as usize];
-        read_at(&self.file, &mut bytes, place.at).context("reading a record back from the build's record file")?;
-        Ok(serde_json::from_slice(&bytes)?)
+        read_at(&self.file, &mut bytes, place.at).context("reading the build's working file back")?;
+        Ok(bytes)
     }
 
     /// The records at `places`, in their order, read in parallel.
     pub fn get_all<T: DeserializeOwned + Send>(&self, places: &[Place]) -> Result<Vec<T>> {
         places.par_iter().map(|place| self.get(*place)).collect()
     }
-}
-
-#[cfg(unix)]
-fn write_at(file: &File, bytes: &[u8], at: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
-}
-
-#[cfg(unix)]
-fn read_at(file: &File, bytes: &mut [u8], at: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, bytes, at)
-}
-
-#[cfg(windows)]
-fn write_at(file: &File, mut bytes: &[u8], mut at: u64) -> std::io::Result<()> {
-    while !bytes.is_empty() {
-        let n = std::os::windows::fs::FileExt::seek_write(file, bytes, at)?;
-        bytes = &bytes[n..];
-        at += n as u64;
-    }
-    Ok(())
-}
-
-#[cfg(windows)]
-fn read_at(file: &File, mut bytes: &mut [u8], mut at: u64) -> std::io::Result<()> {
-    while !bytes.is_empty() {
-        match std::os::windows::fs::FileExt::seek_read(file, bytes, at)? {
-            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
-            n => {
-                bytes = &mut bytes[n..];
-                at += n as u64;
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
