@@ -297,7 +297,7 @@ impl Outputs {
                 .map(|&i| {
                     let page = &made[i];
                     let path = folder.join(&page.file);
-                    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+                    let bytes = read_file(&path)?;
                     let bytes = match std::str::from_utf8(&bytes) {
                         Ok(html) => links::relativize(html, &page.file, &resolve, base_url).into_bytes(),
                         Err(_) => bytes,
@@ -319,13 +319,16 @@ impl Outputs {
     pub fn read(&self, file: &str) -> Result<Vec<u8>> {
         let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
         let path = folder.join(file);
-        std::fs::read(&path).with_context(|| format!("reading {}", path.display()))
+        read_file(&path)
     }
 
     /// Writes files made of a head and of copies of files written (packs): each is laid out at
-    /// once, then the files written are read back newest first, the order in which the system is
-    /// likeliest still to hold them (at a million records the output is larger than the memory
-    /// that caches it), and each is copied in at its place. No file made here is held whole.
+    /// once, then each file written is copied in at its place, read from the spool in the order
+    /// the copies lie there (at a million records the output is larger than the memory that
+    /// caches it, and reading the loose files back would cost a disk read each). Files without a
+    /// copy (pages whose links were rewritten afterwards, or no spool) are read from the staging
+    /// folder, newest first, the order in which the system is likeliest still to hold them. No
+    /// file made here is held whole.
     pub fn assemble(&mut self, assemblies: Vec<Assembly>) -> Result<()> {
         self.take_error()?;
         let Some(folder) = self.folder.clone() else {
@@ -398,9 +401,7 @@ const PIECES: usize = 512;
 /// Makes `path` with `head` and room for the rest, `len` bytes in all.
 fn lay_out(path: &Path, head: &[u8], len: u64) -> Result<()> {
     put(path, head)?;
-    let file =
-        std::fs::OpenOptions::new().write(true).open(path).with_context(|| format!("opening {}", path.display()))?;
-    file.set_len(len).with_context(|| format!("writing {}", path.display()))
+    open_to_write(path)?.set_len(len).with_context(|| format!("writing {}", path.display()))
 }
 
 /// Where the files copied into assemblies are read from.
@@ -419,7 +420,7 @@ impl Sources<'_> {
             return spool.get(place);
         }
         let path = self.folder.join(&written.file);
-        std::fs::read(&path).with_context(|| format!("reading {}", path.display()))
+        read_file(&path)
     }
 }
 
@@ -433,10 +434,7 @@ fn copy_in(from: Sources<'_>, targets: &[PathBuf], pieces: &[Piece]) -> Result<(
     read.sort_unstable_by_key(|(piece, _)| (piece.target, piece.at));
     for group in read.chunk_by(|(a, _), (b, _)| a.target == b.target) {
         let path = &targets[group[0].0.target];
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .with_context(|| format!("opening {}", path.display()))?;
+        let file = open_to_write(path)?;
         for (piece, bytes) in group {
             crate::positioned::write_at(&file, bytes, piece.at)
                 .with_context(|| format!("writing {}", path.display()))?;
@@ -445,10 +443,19 @@ fn copy_in(from: Sources<'_>, targets: &[PathBuf], pieces: &[Piece]) -> Result<(
     Ok(())
 }
 
-/// The SHA-256 of a file's bytes.
+/// The [`Digest16`] of a file's bytes.
 fn hash_file(path: &Path) -> Result<Digest16> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(digest(&bytes))
+    Ok(digest(&read_file(path)?))
+}
+
+/// The bytes of a file of the build.
+fn read_file(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// A file of the build opened to write into its places.
+fn open_to_write(path: &Path) -> Result<std::fs::File> {
+    std::fs::OpenOptions::new().write(true).open(path).with_context(|| format!("opening {}", path.display()))
 }
 
 /// The file of every URL among `made`.
