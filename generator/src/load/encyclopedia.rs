@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use portal_core::content::{ContentError, Entry, ENTRY_KEYS, KNOWN_KEYS};
 use portal_core::search::schema::fold;
-use rayon::prelude::*;
 
 use super::images;
 use super::records::{key_line, locate, near_misses, parse_source, path_slug, read_text, stray_file, Format};
@@ -52,9 +51,10 @@ pub fn load(
     let dir = content.join(FOLDER);
     let files = entry_files(&dir, errors);
     type Parsed = (PathBuf, Result<Entry, Vec<ContentError>>, Vec<ContentError>);
-    let parsed: Vec<Parsed> = files
-        .par_iter()
-        .map(|path| {
+    let parsed: Vec<Parsed> = super::read_ahead::par_map(
+        &files,
+        |path| path.as_path(),
+        |path| {
             let file = path.display().to_string();
             let mut found = Vec::new();
             let result = read_text(path).map_err(|e| vec![e]).and_then(|text| {
@@ -68,8 +68,8 @@ pub fn load(
                 }
             });
             (path.clone(), result, found)
-        })
-        .collect();
+        },
+    );
     let mut entries: Vec<(PathBuf, Entry)> = Vec::new();
     let mut failed: Vec<(PathBuf, Vec<String>)> = Vec::new();
     let mut seen: HashMap<String, PathBuf> = HashMap::new();

@@ -6,6 +6,7 @@ pub mod encyclopedia;
 pub mod front_matter;
 pub mod i18n;
 pub mod images;
+pub mod read_ahead;
 pub mod records;
 pub mod shelf;
 pub mod site;
@@ -323,30 +324,28 @@ pub fn load_records<K: Send>(
     let sanitizer = crate::sanitize::Sanitizer::new(&content.site.markdown);
     let bar = progress.bar("parsing", files.len() as u64);
     let site_for_records = site_ok.then_some(&content.site);
-    let parsed: anyhow::Result<Vec<Parsed<K>>> = files
-        .par_iter()
-        .map(|(collection, path)| {
-            let file = path.display().to_string();
-            let mut found = Vec::new();
-            let dir = root.join(collection);
-            let loaded =
-                records::load_checked(collection, &dir, path, &content.statics, &allow, site_for_records, &mut found);
-            let index = COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0);
-            let result = match loaded {
-                Ok(record) if record.draft && !drafts => Ok(None),
-                Ok(mut record) => {
-                    sanitizer.clean_body(&mut record);
-                    let slug = record.slug.clone();
-                    Ok(Some((slug, keep(&content, record)?)))
-                }
-                Err(problems) => Err(problems),
-            };
-            bar.inc(1);
-            Ok((index, result, file, found))
-        })
-        .collect();
+    let parse = |(collection, path): &(&'static str, PathBuf)| -> anyhow::Result<Parsed<K>> {
+        let file = path.display().to_string();
+        let mut found = Vec::new();
+        let dir = root.join(collection);
+        let loaded =
+            records::load_checked(collection, &dir, path, &content.statics, &allow, site_for_records, &mut found);
+        let index = COLLECTIONS.iter().position(|c| c == collection).unwrap_or(0);
+        let result = match loaded {
+            Ok(record) if record.draft && !drafts => Ok(None),
+            Ok(mut record) => {
+                sanitizer.clean_body(&mut record);
+                let slug = record.slug.clone();
+                Ok(Some((slug, keep(&content, record)?)))
+            }
+            Err(problems) => Err(problems),
+        };
+        bar.inc(1);
+        Ok((index, result, file, found))
+    };
+    let parsed = read_ahead::par_map(&files, |(_, path)| path.as_path(), parse);
+    let parsed = parsed.into_iter().collect::<anyhow::Result<Vec<Parsed<K>>>>().map_err(LoadError::Io)?;
     bar.finish();
-    let parsed = parsed.map_err(LoadError::Io)?;
     let mut collections: BTreeMap<&'static str, Vec<K>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();
     for (index, result, file, found) in parsed {
