@@ -7,8 +7,8 @@
 //! make of one file per record goes a batch at a time ([`Outputs::batches`]). A served HTML page
 //! has its links rewritten to files (see [`super::links`]), which needs every URL of the build:
 //! the pages of records and entries, made last, are rewritten as they are made (their URLs follow
-//! from the content, [`Outputs::stream`]); the few pages made before them are written as rendered
-//! and rewritten from the staging folder once everything is made ([`Outputs::resolve_links`]).
+//! from the content, [`Outputs::stream`]); the few pages made before them wait in the spool as
+//! rendered, and are written once everything is made ([`Outputs::resolve_links`]).
 //! The packs of a big build are made last, laid out from their files' names and sizes and filled
 //! from compressed copies set aside as the files were written ([`Outputs::assemble`], [`super::spool`]).
 
@@ -284,33 +284,39 @@ impl Outputs {
         result
     }
 
-    /// Rewrites the links of the pages written before every URL was known, reading each back from
-    /// the staging folder.
+    /// Writes the pages made before every URL was known, their links rewritten: each is read
+    /// back from the spool (or, without one, from the staging folder), and its rewritten copy
+    /// spooled in turn when a pack may hold it.
     pub fn resolve_links(&mut self, base_url: &str) -> Result<()> {
         self.take_error()?;
         let raw = std::mem::take(&mut self.raw);
         let Some(folder) = self.folder.as_deref() else { return Ok(()) };
         let resolve = by_route(&self.made);
-        let made = &self.made;
-        let fixed: Vec<(usize, u64, Digest16)> = self.pool.install(|| {
+        let (made, spool) = (&self.made, self.spool.as_ref());
+        let fixed: Vec<(usize, u64, Digest16, Option<Place>)> = self.pool.install(|| {
             raw.par_iter()
                 .map(|&i| {
                     let page = &made[i];
                     let path = folder.join(&page.file);
-                    let bytes = read_file(&path)?;
+                    let bytes = match (spool, page.spooled) {
+                        (Some(spool), Some(place)) => spool.get(place)?,
+                        _ => read_file(&path)?,
+                    };
                     let bytes = match std::str::from_utf8(&bytes) {
                         Ok(html) => links::relativize(html, &page.file, &resolve, base_url).into_bytes(),
                         Err(_) => bytes,
                     };
-                    std::fs::write(&path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-                    Ok((i, bytes.len() as u64, digest(&bytes)))
+                    put(&path, &bytes)?;
+                    let packable = spool.filter(|_| packs::packable(&page.file, bytes.len()));
+                    let spooled = packable.map(|s| s.keep(&bytes)).transpose()?;
+                    Ok((i, bytes.len() as u64, digest(&bytes), spooled))
                 })
                 .collect::<Result<_>>()
         })?;
         drop(resolve);
-        for (i, len, hash) in fixed {
-            self.made[i].len = len;
-            self.made[i].hash = hash;
+        for (i, len, hash, spooled) in fixed {
+            let page = &mut self.made[i];
+            (page.len, page.hash, page.spooled) = (len, hash, spooled);
         }
         Ok(())
     }
@@ -491,13 +497,17 @@ fn write_all(
                     }
                     raw = false;
                 }
-                put(&folder.join(&file.file), &file.bytes)?;
-                // A page whose links are still to be rewritten is read back from its file then.
+                // A page whose links are still to be rewritten waits in the spool, and its file is
+                // written once they are (without a spool, it is written now and read back then).
                 let spooled = match writer.spool {
-                    Some(spool) if !raw && packs::packable(&file.file, file.bytes.len()) => {
-                        Some(spool.keep(&file.bytes)?)
+                    Some(spool) if raw => Some(spool.keep(&file.bytes)?),
+                    spool => {
+                        put(&folder.join(&file.file), &file.bytes)?;
+                        spool
+                            .filter(|_| packs::packable(&file.file, file.bytes.len()))
+                            .map(|s| s.keep(&file.bytes))
+                            .transpose()?
                     }
-                    _ => None,
                 };
                 let hash = if raw { Digest16::default() } else { digest(&file.bytes) };
                 let mut written = Written::kept(file, hash);

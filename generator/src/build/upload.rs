@@ -203,6 +203,7 @@ fn escape(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use portal_core::http::media::HTML;
 
     fn file(name: &str, len: usize) -> OutFile {
         OutFile::internal(name, vec![b'x'; len])
@@ -248,6 +249,11 @@ mod tests {
             outputs = outputs.spooled_in(&dir.path().join("cache")).expect("spool");
         }
         outputs.extend(files.iter().cloned());
+        outputs.resolve_links("https://example.org").expect("links");
+        for page in outputs.made().iter().filter(|w| w.route.is_some()) {
+            let written = outputs.read(&page.file).expect("every page is written");
+            assert_eq!(written.len() as u64, page.len, "{}", page.file);
+        }
         prepare(&mut outputs, Layout { split_over: usize::MAX, pack_over: 10 }).expect("prepared");
         let made = outputs.made().iter().filter(|w| w.file.ends_with(".pack"));
         made.map(|w| (w.file.clone(), outputs.read(&w.file).expect("pack"))).collect()
@@ -263,6 +269,17 @@ mod tests {
             })
             .chain([file("api/empty.json", 0)])
             .collect();
+        // Pages whose links are rewritten once every URL is known: one packed, one too big to be.
+        let page = |route: &str, len: usize| {
+            let body = format!("<a href=\"/news/r-001\">r</a><a href=\"/elsewhere\">x</a>{}", " ".repeat(len));
+            OutFile::served(route, format!("{}.html", &route[1..]), HTML, body.into_bytes())
+        };
+        let pages = [page("/news/page/2", 10), page("/tags/big", packs::MAX_PACKED_FILE)];
+        let routed = |f: &OutFile| {
+            OutFile::served(format!("/{}", &f.file[..f.file.len() - 5]), f.file.clone(), HTML, f.bytes.clone())
+        };
+        let files: Vec<OutFile> =
+            files.iter().map(|f| if f.file.ends_with(".html") { routed(f) } else { f.clone() }).chain(pages).collect();
         let from_spool = packs_made(&files, true);
         assert_eq!(from_spool, packs_made(&files, false));
         assert!(from_spool.len() > 1, "{} packs", from_spool.len());
@@ -274,9 +291,22 @@ mod tests {
             }
         }
         members.sort();
-        let mut expected: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.file.clone(), f.bytes.clone())).collect();
+        let listing = members.iter().find(|(name, _)| name == "news/page/2.html").expect("the listing is packed");
+        let text = String::from_utf8_lossy(&listing.1);
+        assert!(
+            text.starts_with("<a href=\"../r-001.html\">r</a><a href=\"https://example.org/elsewhere\">"),
+            "{text}"
+        );
+        assert!(!members.iter().any(|(name, _)| name == "tags/big.html"), "too big for a pack");
+        let names: Vec<&str> = members.iter().map(|(name, _)| name.as_str()).collect();
+        let mut expected: Vec<&str> = files.iter().map(|f| f.file.as_str()).filter(|f| *f != "tags/big.html").collect();
         expected.sort();
-        assert_eq!(members, expected);
+        assert_eq!(names, expected);
+        for (name, bytes) in &members {
+            if let Some(f) = files.iter().find(|f| &f.file == name && !f.file.contains("page/")) {
+                assert_eq!(bytes, &f.bytes, "{name}");
+            }
+        }
     }
 
     #[test]
