@@ -307,8 +307,7 @@ impl Outputs {
                         Err(_) => bytes,
                     };
                     put(&path, &bytes)?;
-                    let packable = spool.filter(|_| packs::packable(&page.file, bytes.len()));
-                    let spooled = packable.map(|s| s.keep(&bytes)).transpose()?;
+                    let spooled = keep_if_packable(spool, &page.file, &bytes)?;
                     Ok((i, bytes.len() as u64, digest(&bytes), spooled))
                 })
                 .collect::<Result<_>>()
@@ -503,10 +502,7 @@ fn write_all(
                     Some(spool) if raw => Some(spool.keep(&file.bytes)?),
                     spool => {
                         put(&folder.join(&file.file), &file.bytes)?;
-                        spool
-                            .filter(|_| packs::packable(&file.file, file.bytes.len()))
-                            .map(|s| s.keep(&file.bytes))
-                            .transpose()?
+                        keep_if_packable(spool, &file.file, &file.bytes)?
                     }
                 };
                 let hash = if raw { Digest16::default() } else { digest(&file.bytes) };
@@ -516,6 +512,14 @@ fn write_all(
             })
             .collect()
     })
+}
+
+/// Sets aside in `spool` a copy of the bytes of `file`, a file written, when a pack may hold it.
+fn keep_if_packable(spool: Option<&Spool>, file: &str, bytes: &[u8]) -> Result<Option<Place>> {
+    match spool {
+        Some(spool) if packs::packable(file, bytes.len()) => Ok(Some(spool.keep(bytes)?)),
+        _ => Ok(None),
+    }
 }
 
 /// Writes a new file, making its folder when it has none yet.

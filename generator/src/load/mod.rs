@@ -343,8 +343,7 @@ pub fn load_records<K: Send>(
         bar.inc(1);
         Ok((index, result, file, found))
     };
-    let parsed = read_ahead::par_map(&files, |(_, path)| path.as_path(), parse);
-    let parsed = parsed.into_iter().collect::<anyhow::Result<Vec<Parsed<K>>>>().map_err(LoadError::Io)?;
+    let parsed = read_ahead::try_par_map(&files, |(_, path)| path.as_path(), parse).map_err(LoadError::Io)?;
     bar.finish();
     let mut collections: BTreeMap<&'static str, Vec<K>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
     let mut seen: HashMap<(usize, String), String> = HashMap::new();

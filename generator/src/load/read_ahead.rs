@@ -25,13 +25,24 @@ const READERS: usize = 8;
 /// `f` of every item, in parallel on the build's worker threads and in order, with the files
 /// `path` names read ahead of it (see the module's comment).
 pub fn par_map<T: Sync, R: Send>(items: &[T], path: impl Fn(&T) -> &Path + Sync, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    match try_par_map(items, path, |item| Ok::<R, Infallible>(f(item))) {
+        Ok(out) => out,
+        Err(never) => match never {},
+    }
+}
+
+/// [`par_map`] of a fallible `f`: the first error ends it, and the chunks after it are not read.
+pub fn try_par_map<T: Sync, R: Send, E: Send>(
+    items: &[T],
+    path: impl Fn(&T) -> &Path + Sync,
+    f: impl Fn(&T) -> Result<R, E> + Sync,
+) -> Result<Vec<R>, E> {
     let mut out = Vec::with_capacity(items.len());
-    let done: Result<(), Infallible> = in_chunks(items, path, |chunk| {
-        out.par_extend(chunk.par_iter().map(&f));
+    in_chunks(items, path, |chunk| {
+        out.extend(chunk.par_iter().map(&f).collect::<Result<Vec<R>, E>>()?);
         Ok(())
-    });
-    let Ok(()) = done;
-    out
+    })?;
+    Ok(out)
 }
 
 /// Hands `items` to `each` a chunk at a time, in order, with the files `path` names read ahead of
@@ -189,5 +200,29 @@ mod tests {
         let read = par_map(&paths, |p| p.as_path(), |p| std::fs::read_to_string(p).expect("read"));
         let expected: Vec<String> = (0..paths.len()).map(|i| format!("file {i}\r\n")).collect();
         assert_eq!(read, expected);
+    }
+
+    #[test]
+    fn try_par_map_ends_at_the_chunk_of_the_first_error() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let paths = files(dir.path(), CHUNK * 3);
+        let calls = AtomicUsize::new(0);
+        let mapped = try_par_map(
+            &paths,
+            |p| p.as_path(),
+            |p| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                if p.ends_with("7.md") {
+                    Err(format!("bad {}", p.display()))
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert!(mapped.is_err_and(|e| e.ends_with("7.md")));
+        let calls = calls.load(Ordering::Relaxed);
+        assert!((1..=CHUNK).contains(&calls), "{calls} calls: the chunks after the first are never mapped");
+        let all = try_par_map(&paths, |p| p.as_path(), |_| Ok::<u8, ()>(1));
+        assert_eq!(all.map(|v| v.len()), Ok(CHUNK * 3));
     }
 }
