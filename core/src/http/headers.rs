@@ -151,9 +151,9 @@ pub fn static_security(iframe_hosts: &[String], sandboxed: bool) -> Vec<(String,
 /// The manifest's header set of the CMS's page and configuration (docs/editing.md#security).
 pub const CMS_ADMIN: &str = "cms-admin";
 
-/// What the CMS's page may load (docs/editing.md#security): its script from the folder of its pinned
-/// release on the CDN (no other package of the CDN), styles inline (both CMSs set styles from script), images and previews from `blob:` and
-/// `data:` and the git host, requests to the site, the CDN and the git host's API (and the local
+/// What the CMS's page may load (docs/editing.md#security): its script from the folder of its
+/// pinned release on the CDN (no other package of the CDN), styles inline (both CMSs set styles
+/// from script), images and previews from `blob:` and `data:` and the git host, requests to the site, the CDN and the git host's API (and the local
 /// proxy of Decap CMS, `decap-server`, when `local_backend` is on). Decap CMS checks its configuration with
 /// code it compiles at run time, so its page also needs `'unsafe-eval'`; Sveltia CMS does not.
 /// Sveltia's fonts come from jsDelivr (Fontsource). No one frames the page, and it posts nowhere.
