@@ -5,7 +5,8 @@ Content-Length) or big-unsized (the same, with no length: the body ends when the
 
 It is also the GitHub of the CMS sign-in: `/oauth/authorize` (which only records the request) and
 `POST /oauth/token`, which trades the code `good-code` for a token when the client id and secret are
-those of CMS_ENV (mode `oauth`: ok, fail, garbage, or refuse, GitHub's 200 with an `error`)."""
+those of CMS_ENV (mode `oauth`: ok, fail, garbage, refuse, GitHub's 200 with an `error`, or redirect,
+a 307 to `/oauth/elsewhere`, which records what it is sent in REDIRECTED and answers a token)."""
 
 import json
 import threading
@@ -28,6 +29,8 @@ CMS_ENV = {
 CMS_TOKEN = "gho_mockToken0123456789"
 # The forms the token endpoint was sent, in order.
 TOKEN_REQUESTS = []
+# The forms a client following the token endpoint's redirect sent on (the secret among them).
+REDIRECTED = []
 
 FORECAST = {
     "latitude": -1.3, "longitude": 30.8, "timezone": "Africa/Kampala",
@@ -56,6 +59,12 @@ class Handler(BaseHTTPRequestHandler):
         form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()}
         TOKEN_REQUESTS.append(form)
         mode = MODES["oauth"]
+        if mode == "redirect":
+            self.send_response(307)
+            self.send_header("Location", f"http://127.0.0.1:{PORT}/oauth/elsewhere")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if mode == "fail":
             self.send_response(500)
             self.end_headers()
@@ -74,7 +83,20 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def elsewhere(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        REDIRECTED.append({k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()})
+        body = json.dumps({"access_token": CMS_TOKEN, "token_type": "bearer"}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_POST(self):
+        if self.path.startswith("/oauth/elsewhere"):
+            self.elsewhere()
+            return
         if self.path.startswith("/oauth/token"):
             SEEN.append(self.path)
             self.token()

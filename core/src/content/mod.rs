@@ -5,6 +5,7 @@
 //! Types and validation only; reading files is the generator's job. Validation reports problems
 //! by front-matter key so the loader, which knows the text, can turn each into `file:line`.
 
+pub mod cms;
 pub mod collections;
 pub mod did_you_mean;
 mod entry;

@@ -61,7 +61,9 @@ impl NativePlatform {
             cache: Mutex::new(FileCache::default()),
             answers: answer_cache(),
             http: reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::limited(3))
+                // No redirect is followed: a 3xx reaches core as it came, so a POST's body (the CMS
+                // sign-in's client secret) goes to the URL asked and nowhere else.
+                .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .unwrap_or_else(|_| reqwest::Client::new()),
         }
