@@ -1,8 +1,8 @@
 //! `GET /search?q=` (docs/spec/api-spec.md#forms): search results as a page people read, grouped by collection
 //! (the encyclopedia included), each hit linking its page with its collection, date and an
 //! excerpt. The page forgives what the API does not (word forms, typos, partial matches: see
-//! [`crate::search::forgiving`]) on the same engine; a query too short to search gets the form back
-//! with a message.
+//! [`crate::search::forgiving`]) on the same engine; a query too short, too long or with too many
+//! words to search ([`crate::search::limits`]) gets the form back with a message.
 
 use std::fmt::Write;
 
@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
 use crate::handlers::page;
-use crate::handlers::search::{asked, long_enough, Asked, MAX_LIMIT, MIN_QUERY_CHARS};
+use crate::handlers::search::{asked, Asked, MAX_LIMIT};
 use crate::handlers::Ctx;
 use crate::http::problem::Problem;
 use crate::http::Response;
@@ -19,7 +19,7 @@ use crate::pages::shell::escape;
 use crate::platform::{internal, Platform};
 use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};
-use crate::search::schema::words;
+use crate::search::limits::{self, Refusal, MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
 use crate::search::shown::Shown;
 use crate::search::Hit;
 
@@ -42,24 +42,34 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         asked.scope.push(ENCYCLOPEDIA.to_string());
     }
     let mut main = format!("<h1>{}</h1>\n{}", escape(strings.get("search_page.title")), form(strings, &asked.query));
-    if long_enough(&asked.query) {
-        let index = ctx.app.search_index(ctx.platform).await?;
-        let forms = index.forms(&ctx.app.manifest().site.language);
-        let forgiven = index
-            .forgiving(&words(&asked.query), &asked.scope, asked.limit, &forms)
-            .map_err(internal(ctx.platform, "searching"))?;
-        let highlight = Highlight::new(&forgiven.words, &forms);
-        let details = details(ctx, &forgiven, &highlight).await;
-        main.push_str(&results(strings, &asked, &forgiven, &details));
-    } else {
-        let min = MIN_QUERY_CHARS.to_string();
-        let _ = writeln!(
-            main,
-            "<p role=\"status\">{}</p>",
-            escape(&strings.fill("search_page.too_short", &[("min", &min)]))
-        );
+    match limits::terms(&asked.query) {
+        Ok(terms) => {
+            let index = ctx.app.search_index(ctx.platform).await?;
+            let forms = index.forms(&ctx.app.manifest().site.language);
+            let forgiven = index
+                .forgiving(&terms, &asked.scope, asked.limit, &forms)
+                .map_err(internal(ctx.platform, "searching"))?;
+            let highlight = Highlight::new(&forgiven.words, &forms);
+            let details = details(ctx, &forgiven, &highlight).await;
+            main.push_str(&results(strings, &asked, &forgiven, &details));
+        }
+        Err(refusal) => {
+            let _ = writeln!(main, "<p role=\"status\">{}</p>", escape(&refused(strings, refusal)));
+        }
     }
     Ok(page::render(ctx.app, ctx.platform, &ctx.request.path, 200, strings.get("search_page.title"), &main).await)
+}
+
+/// What the page says of a query it does not search (docs/spec/api-spec.md#limits): the form
+/// stays, with the limit in the site's language (a page answers 200, as for a short query).
+fn refused(strings: &Strings, refusal: Refusal) -> String {
+    match refusal {
+        Refusal::TooShort => strings.fill("search_page.too_short", &[("min", &MIN_QUERY_CHARS.to_string())]),
+        Refusal::TooLong { .. } => strings.fill("search_page.too_long", &[("max", &MAX_QUERY_CHARS.to_string())]),
+        Refusal::TooManyWords { .. } => {
+            strings.fill("search_page.too_many_words", &[("max", &MAX_QUERY_WORDS.to_string())])
+        }
+    }
 }
 
 /// What a hit shows besides its title, read from its record.

@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 
 use super::forms::Forms;
+use super::limits::{self, MAX_CORRECTED_WORDS, MAX_PARTIAL_WORDS};
 use super::matching::Leniency;
 use super::{engine, Hit, SearchError, SearchIndex};
 use crate::content::did_you_mean::transposition_distance;
@@ -22,9 +23,6 @@ const MIN_TYPO_CHARS: usize = 4;
 
 /// From this many characters a correction may be two edits away (one below).
 const TWO_EDITS_FROM: usize = 8;
-
-/// The most words a partial match is looked for with (each fewer word is one more search).
-const MAX_PARTIAL_WORDS: usize = 8;
 
 /// What the search page shows.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -75,6 +73,7 @@ impl SearchIndex {
         limit: usize,
         forms: &Forms,
     ) -> Result<Forgiven, SearchError> {
+        let words = &limits::distinct(words);
         let all = Leniency { forms: Some(forms), min_words: usize::MAX };
         let found = self.search_lenient(words, &all, collections, limit)?;
         let mut answer = Forgiven { words: words.to_vec(), found, ..Forgiven::default() };
@@ -122,7 +121,8 @@ impl SearchIndex {
     }
 
     /// Each word, or its nearest known word when it matches nothing: `None` when every word
-    /// matches something or no unknown word has a near one.
+    /// matches something, no unknown word has a near one, or more than
+    /// [`MAX_CORRECTED_WORDS`] words could be corrected (see [`limits`]).
     fn corrections(
         &self,
         words: &[String],
@@ -130,12 +130,19 @@ impl SearchIndex {
         leniency: &Leniency,
     ) -> Result<Option<Vec<Nearest>>, SearchError> {
         let wanted = self.wanted(collections);
-        let mut corrected = Vec::with_capacity(words.len());
-        let mut any = false;
+        let mut unknown = Vec::with_capacity(words.len());
         for (i, word) in words.iter().enumerate() {
             let last = i + 1 == words.len();
-            let known = self.engine.knows(word, last, leniency, &wanted).map_err(engine("searching"))?;
-            let nearest = if known { None } else { self.nearest(word, &wanted)? };
+            unknown.push(!self.engine.knows(word, last, leniency, &wanted).map_err(engine("searching"))?);
+        }
+        let correctable = words.iter().zip(&unknown).filter(|(word, &unknown)| unknown && typo_candidate(word));
+        if correctable.count() > MAX_CORRECTED_WORDS {
+            return Ok(None);
+        }
+        let mut corrected = Vec::with_capacity(words.len());
+        let mut any = false;
+        for (word, unknown) in words.iter().zip(unknown) {
+            let nearest = if unknown { self.nearest(word, &wanted)? } else { None };
             any |= nearest.is_some();
             corrected.push(nearest.unwrap_or(Nearest { word: word.clone(), only: true }));
         }
@@ -144,14 +151,19 @@ impl SearchIndex {
 
     /// The known word nearest `word` (see [`nearest`]).
     fn nearest(&self, word: &str, wanted: &[bool]) -> Result<Option<Nearest>, SearchError> {
-        let chars = word.chars().count();
-        if chars < MIN_TYPO_CHARS {
+        if !typo_candidate(word) {
             return Ok(None);
         }
+        let chars = word.chars().count();
         let distance = if chars >= TWO_EDITS_FROM { 2 } else { 1 };
         let near = self.engine.near_words(word, distance, wanted).map_err(engine("looking for near words"))?;
         Ok(nearest(word, &near))
     }
+}
+
+/// Whether a word is long enough to be corrected.
+fn typo_candidate(word: &str) -> bool {
+    word.chars().nth(MIN_TYPO_CHARS - 1).is_some()
 }
 
 /// The word of `near` (each with how many documents have it) fewest edits from `word` (a swap of
