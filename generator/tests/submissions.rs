@@ -107,6 +107,36 @@ fn the_cli_lists_a_d1_export_and_names_a_file_that_is_not_one() {
 }
 
 #[test]
+fn a_d1_export_is_read_as_data_its_attach_never_run_and_a_bad_row_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let attached = dir.path().join("attached.sqlite");
+    let fixture = std::fs::read_to_string(export_fixture()).expect("fixture");
+    let hostile = format!(
+        "ATTACH DATABASE '{}' AS x;\nCREATE TABLE x.t(a);\nINSERT INTO x.t VALUES(1);\n{fixture}\
+         INSERT INTO \"submissions\" VALUES('v-broken','voice','2026-11-23T00:00:00Z');\n",
+        attached.display()
+    );
+    let dump = dir.path().join("dump.sql");
+    std::fs::write(&dump, hostile).expect("write");
+    let listed = portal(dir.path(), &["submissions", "--from-d1-export", &dump.to_string_lossy()]);
+    let stderr = String::from_utf8_lossy(&listed.stderr);
+    assert!(listed.status.success(), "{stderr}");
+    assert!(!attached.exists(), "the dump's ATTACH made a file");
+    let all: Value = serde_json::from_slice(&listed.stdout).expect("JSON");
+    let ids: Vec<&str> = all.as_array().into_iter().flatten().filter_map(|s| s["id"].as_str()).collect();
+    assert_eq!(ids, ["v-0k3j5m7q9s1u3w5y7a9c", "v-8d2f4h6j8k0m2p4r6t8v", "BK-7Q2W9E"], "every good row");
+    let lines = fixture.lines().count();
+    for expected in [
+        format!("warning: {}:1: statement 1 (`ATTACH DATABASE", dump.display()),
+        format!("warning: {}:3: statement 3 (`INSERT INTO x.t`)", dump.display()),
+        format!("warning: {}:{}: ", dump.display(), lines + 4),
+    ] {
+        assert!(stderr.contains(&expected), "missing `{expected}` in:\n{stderr}");
+    }
+    assert!(stderr.contains("a row of `submissions` not read: 3 values for the 4 columns"), "{stderr}");
+}
+
+#[test]
 fn a_published_voice_is_a_draft_that_builds_and_becomes_a_page() {
     let (_parent, site) = new_site();
     let state = state_with_voice(

@@ -4,6 +4,7 @@
 import csv
 import io
 import ipaddress
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -32,6 +33,30 @@ def test_the_rss_feed_parses_newest_first_without_drafts(client):
     assert first.summary == "Three boreholes are back in service after repairs."
     assert [t.term for t in first.tags] == ["water", "zone-b"]
     assert "Unpublished draft" not in r.text
+
+
+CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\\u00[01][0-9a-f]|\\u007f|\\u00[89][0-9a-f]", re.I)
+
+
+def test_control_characters_in_content_never_reach_the_feed_or_the_record(client):
+    """The fixture's water-points record writes a vertical tab, NUL, ESC and BEL into its title,
+    summary, tags and body (YAML escapes and raw bytes): the feed is still XML a reader parses,
+    and no answer about the record carries one (docs/content.md#control-characters)."""
+    r = client.get("/api/rss")
+    assert not CONTROLS.search(r.content.decode("utf-8"))
+    feed = feedparser.parse(r.content)
+    assert not feed.bozo, feed.bozo_exception
+    first = feed.entries[0]
+    assert first.title == "Water points reopen in Zone B", "a vertical tab becomes a space"
+    assert [t.term for t in first.tags] == ["water", "zone-b"]
+    for path in ["/api/news/water-points-reopen", "/news/water-points-reopen", "/news/water-points-reopen.md",
+                 "/api/news", "/news", "/tags/water"]:
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert not CONTROLS.search(answer.text), path
+    record = client.get("/api/news/water-points-reopen").json()["data"]["news"][0]
+    assert record["summary"] == "Three boreholes are back in service after repairs."
+    assert "Three boreholes in **Zone B** are working again." in record["body"]
 
 
 @pytest.mark.parametrize("name", ["alerts", "population", "finance", "charts"])

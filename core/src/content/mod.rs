@@ -15,11 +15,13 @@ pub mod ical;
 mod intro;
 pub mod json_ld;
 pub mod license;
+pub mod limits;
 pub mod phone;
 mod record;
 pub mod record_schema;
 mod site;
 pub mod taxonomy;
+pub mod text;
 pub mod time;
 
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};

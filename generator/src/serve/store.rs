@@ -106,24 +106,15 @@ impl Store {
     }
 
     /// The submissions of a Worker, from the SQL dump `wrangler d1 export` writes of its D1
-    /// database (docs/cli.md#portal-submissions), loaded into an in-memory SQLite database so it is
-    /// read exactly as the store of `portal serve`: D1 runs the same schema (`outbox::SCHEMA`).
-    /// A dump of an older release gains the columns added since; one without the tables (a D1 that
-    /// never stored a submission) lists nothing.
-    pub fn from_d1_export(file: &Path) -> Result<Self> {
+    /// database (docs/cli.md#portal-submissions), its rows read as data (never run) into an
+    /// in-memory SQLite database of the store's schema, so it is listed exactly as the store of
+    /// `portal serve`; with a warning for each statement or row not taken
+    /// (`crate::submissions::d1_export`). One without the tables lists nothing.
+    pub fn from_d1_export(file: &Path) -> Result<(Self, Vec<portal_core::content::ContentError>)> {
         let sql = std::fs::read_to_string(file).with_context(|| format!("reading the D1 export {}", file.display()))?;
-        let conn = Connection::open_in_memory()?;
-        conn.execute_batch(&sql)
-            .with_context(|| format!("{} is not an SQL dump of `wrangler d1 export`", file.display()))?;
-        conn.execute_batch(outbox::SCHEMA).with_context(|| format!("reading the tables of {}", file.display()))?;
-        for migration in outbox::MIGRATIONS {
-            if let Err(e) = conn.execute_batch(migration) {
-                if !outbox::already_migrated(&e.to_string()) {
-                    return Err(e).with_context(|| format!("reading the tables of {}", file.display()));
-                }
-            }
-        }
-        Ok(Store { path: file.to_path_buf(), conn: Mutex::new(conn) })
+        let (conn, warnings) = crate::submissions::d1_export::import(&sql, &file.display().to_string())
+            .with_context(|| format!("reading the D1 export {}", file.display()))?;
+        Ok((Store { path: file.to_path_buf(), conn: Mutex::new(conn) }, warnings))
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> Result<T> {
