@@ -344,6 +344,7 @@ fn submissions_lists_the_store_as_json_or_csv() {
             received_at: "2026-11-22T12:00:00Z".into(),
             data,
             mails: vec![],
+            mail_per_hour: 200,
         };
         store.insert(&submission).expect("insert");
     }

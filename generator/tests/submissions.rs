@@ -52,6 +52,7 @@ fn state_with_voice(id: &str, data: Value) -> tempfile::TempDir {
         received_at: "2026-11-22T12:00:00Z".into(),
         data,
         mails: vec![],
+        mail_per_hour: 200,
     };
     store.insert(&voice).expect("insert");
     state
@@ -78,6 +79,7 @@ fn a_d1_export_is_read_like_the_sqlite_store() {
             received_at: s.received_at.clone(),
             data: s.data.clone(),
             mails: vec![],
+            mail_per_hour: 200,
         };
         store.insert(&submission).expect("insert");
     }
