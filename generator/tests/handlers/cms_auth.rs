@@ -81,7 +81,7 @@ fn a_good_callback_exchanges_the_code_and_posts_the_token_to_the_opener() {
 fn a_state_that_does_not_match_its_cookie_is_refused_before_any_exchange() {
     let site = configured();
     site.platform.with_upstream_now(TOKEN, 200, r#"{"access_token":"gho_T0KEN"}"#);
-    let (upper, longer) = (FIRST_STATE.to_uppercase(), format!("{FIRST_STATE}0"));
+    let (upper, longer) = ("0A".repeat(16), format!("{FIRST_STATE}0"));
     for (query, cookie) in [
         (format!("code=c&state={FIRST_STATE}"), None),
         (format!("code=c&state={FIRST_STATE}"), Some("02020202020202020202020202020202")),

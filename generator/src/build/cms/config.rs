@@ -336,7 +336,8 @@ pub fn key_warnings<'a>(site: &SiteConfig, cards: impl Iterator<Item = &'a Card>
                 1,
                 format!(
                     "the front-matter key {key:?} gets no field in the CMS (/admin): a field's name is a letter, \
-                     then letters, digits, `_` or `-`; the CMS leaves the key as written"
+                     then letters, digits, `_` or `-`, and no name every JavaScript object has; the CMS leaves the \
+                     key as written"
                 ),
             )
         }));

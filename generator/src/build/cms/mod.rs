@@ -9,7 +9,7 @@ pub mod config;
 pub mod shape;
 
 use anyhow::Result;
-use portal_core::content::{Cms, CmsApp, SiteConfig};
+use portal_core::content::{Cms, SiteConfig};
 use portal_core::http::headers::CMS_ADMIN;
 use portal_core::pages::shell::escape;
 
