@@ -82,7 +82,7 @@ pub fn bounded_terms(query: &str) -> Result<Vec<String>, Refusal> {
     if query.chars().nth(MAX_QUERY_CHARS).is_some() {
         return Err(Refusal::TooLong { chars: query.chars().count() });
     }
-    let terms = distinct(&words(query));
+    let terms = unique(&words(query));
     if terms.len() > MAX_QUERY_WORDS {
         return Err(Refusal::TooManyWords { words: terms.len() });
     }
@@ -93,18 +93,21 @@ pub fn bounded_terms(query: &str) -> Result<Vec<String>, Refusal> {
 /// search as you type), and at most [`MAX_QUERY_WORDS`] of them: the first ones and the last.
 /// The engine searches this whatever it is given.
 pub fn distinct(words: &[String]) -> Vec<String> {
+    let mut out = unique(words);
+    if out.len() > MAX_QUERY_WORDS {
+        out.drain(MAX_QUERY_WORDS - 1..out.len() - 1);
+    }
+    out
+}
+
+/// `words` with each word once, in order, the last word last.
+fn unique(words: &[String]) -> Vec<String> {
     let Some((last, rest)) = words.split_last() else {
         return Vec::new();
     };
     let mut seen = std::collections::HashSet::with_capacity(rest.len().min(MAX_QUERY_WORDS * 4));
     seen.insert(last.as_str());
-    let mut out: Vec<String> = Vec::new();
-    for word in rest {
-        if seen.insert(word.as_str()) {
-            out.push(word.clone());
-        }
-    }
-    out.truncate(MAX_QUERY_WORDS - 1);
+    let mut out: Vec<String> = rest.iter().filter(|word| seen.insert(word.as_str())).cloned().collect();
     out.push(last.clone());
     out
 }

@@ -71,6 +71,8 @@ pub fn services(_: &Facts) -> Description {
             ),
         ],
     )
+    // Rate limited (docs/spec/api-spec.md#rate-limit): its `search` runs the search engine.
+    .errors(&[RateLimited])
 }
 
 /// `GET /api/hsds/organizations`.
