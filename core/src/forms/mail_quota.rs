@@ -187,7 +187,7 @@ mod tests {
             assert_eq!(run(&mut store, &confirmation(spelling, 1_000 + n as u64)), Verdict::Allowed);
         }
         let refused = run(&mut store, &confirmation("ana@example.org", 3_600_000));
-        assert_eq!(refused, Verdict::Refused { quota: Quota::Recipient, retry_after_secs: 82_801, reset_at: 86_402 });
+        assert_eq!(refused, Verdict::Refused { quota: Quota::Recipient, retry_after_secs: 82_801, reset_at: 86_401 });
         assert_eq!(run(&mut store, &confirmation("ana@example.net", 3_600_000)), Verdict::Allowed);
         assert_eq!(run(&mut store, &confirmation("ana@example.org", 1_000 + RECIPIENT_WINDOW_MS)), Verdict::Allowed);
         assert!(!store.keys().any(|key| key.contains("ana")), "no address is kept: {store:?}");
