@@ -20,6 +20,7 @@ pub mod record_schema;
 mod site;
 pub mod taxonomy;
 pub mod time;
+pub mod url_policy;
 
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;
