@@ -122,7 +122,9 @@ pub trait Platform {
     fn now_ms(&self) -> u64;
 
     /// Sends a request to an upstream (a POST when it has a body, else a GET). `Err` on a network
-    /// failure or when `timeout_ms` passes.
+    /// failure or when `timeout_ms` passes. It follows no redirect: a 3xx is the answer, returned
+    /// as it came (its `location` among the headers), so a request reaches only the URL core
+    /// built from the site's settings, never one an upstream names (docs/spec/api-spec.md#upstreams).
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError>;
 
     /// Whether a request may wait for work another request started (an upstream fetch under way,

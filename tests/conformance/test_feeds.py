@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import feedparser
 import pytest
 
+import mock_upstream
 from conftest import problem
 
 
@@ -262,6 +263,37 @@ def test_only_an_ip_address_is_ever_sent_to_the_geolocation_upstream(client, ups
     assert all(ipaddress.ip_address(address) for address in lookups), lookups
     if not lookups:
         problem(r, 503, "upstream_unavailable")
+
+
+@pytest.mark.parametrize("mode", ["redirect", "redirect-307"])
+def test_an_upstream_redirect_is_not_followed(client, upstream, upstream_mode, target, mode):
+    """A 3xx from an upstream is a failure with the endpoint's fallback; what it points at (here
+    an internal service on loopback) is never asked, and its body never reaches a client."""
+    for endpoint in ["weather", "alerts", "geo"]:
+        upstream_mode(endpoint, mode)
+    upstream.SEEN.clear()
+    weather = client.get("/api/weather")
+    assert weather.status_code == 200 and weather.json()["source"] == "fallback", weather.text
+    alerts = client.get("/api/weather-alerts")
+    problem(alerts, 503, "upstream_unavailable")
+    geo = client.get("/api/geolocation")
+    if target == "native":
+        problem(geo, 503, "upstream_unavailable")
+    page = client.get("/weather")
+    assert page.status_code == 200
+    for answer in [weather, alerts, geo, page]:
+        assert mock_upstream.SECRET not in answer.text, answer.request.url
+    assert not [path for path in upstream.SEEN if path.startswith("/internal")], upstream.SEEN
+
+
+def test_alert_links_other_than_web_addresses_never_reach_clients(client, upstream_mode):
+    upstream_mode("alerts", "hostile")
+    r = client.get("/api/weather-alerts")
+    assert r.status_code == 200
+    links = [alert["link"] for alert in r.json()["data"]["alerts"]]
+    assert links == [None, None, "https://alerts.example.org/3"]
+    page = client.get("/weather").text
+    assert "javascript:" not in page and "data:text" not in page
 
 
 def test_features_carry_their_id_and_csv_numbers_print_plainly(client):

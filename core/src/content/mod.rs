@@ -23,6 +23,7 @@ mod site;
 pub mod taxonomy;
 pub mod text;
 pub mod time;
+pub mod url_policy;
 
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;

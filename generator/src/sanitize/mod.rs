@@ -22,20 +22,9 @@ pub struct Sanitizer {
     builder: Option<Builder<'static>>,
 }
 
-/// The URL schemes links and images may use wherever content URLs are published (the HTML, the
-/// markdown twins, front-matter images); relative URLs are allowed too. Never `javascript:`,
-/// `vbscript:` or `data:`: each can run script or show a page that looks like the site's.
-pub const URL_SCHEMES: [&str; 4] = ["http", "https", "mailto", "tel"];
-
-/// Whether `url` is relative or has one of [`URL_SCHEMES`], its scheme read as a browser reads it
-/// (spaces around it and tabs or line breaks inside ignored, so `java\tscript:` is `javascript:`).
-pub fn allowed_url(url: &str) -> bool {
-    match url::Url::parse(url) {
-        Ok(parsed) => URL_SCHEMES.contains(&parsed.scheme()),
-        Err(url::ParseError::RelativeUrlWithoutBase) => true,
-        Err(_) => false,
-    }
-}
+/// The one URL policy of links and images, owned by core so the handlers hand on the same rule
+/// (`portal_core::content::url_policy`).
+pub use portal_core::content::url_policy::{allowed_url, URL_SCHEMES};
 
 /// A body as a markdown twin publishes it: cleaned by [`markdown::clean`], unless the site
 /// publishes raw HTML as written (`markdown: {unsafe_html: true}`, for twins as for pages).
