@@ -32,8 +32,14 @@ fn control_in(text: &str) -> Option<String> {
         .filter(|c| ![0x09, 0x0a, 0x0d].contains(c))
         .chain(0x7f..0xa0)
         .map(|c| format!("\\u{c:04x}"))
-        .find(|escape| text.to_lowercase().contains(escape.as_str()));
+        .find(|escape| escaped_in(&text.to_lowercase(), escape));
     raw.or(escaped)
+}
+
+/// Whether `text` holds the JSON escape `escape` itself, not an escaped backslash followed by its
+/// letters (`\\u0000` in a pattern of the OpenAPI document is text, no control character).
+fn escaped_in(text: &str, escape: &str) -> bool {
+    text.match_indices(escape).any(|(at, _)| text[..at].chars().rev().take_while(|c| *c == '\\').count() % 2 == 0)
 }
 
 #[test]

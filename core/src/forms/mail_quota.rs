@@ -43,7 +43,9 @@ pub const SWEEP: &str = "DELETE FROM mail_quota WHERE start_ms <= ?";
 /// The parameter of [`SWEEP`] at `now_ms`: every window that opened this long ago has ended, the
 /// longest (a recipient's) included, so no hash of an address outlives its window.
 pub fn sweep_before(now_ms: u64) -> i64 {
-    i64::try_from(now_ms.saturating_sub(RECIPIENT_WINDOW_MS)).unwrap_or(i64::MAX)
+    // Before the first day of the clock nothing has ended yet: the bound goes below zero rather
+    // than to zero, which would sweep a window that opened at 0.
+    i64::try_from(now_ms).unwrap_or(i64::MAX).saturating_sub(i64::try_from(RECIPIENT_WINDOW_MS).unwrap_or(i64::MAX))
 }
 
 /// What is asked of the quotas.
