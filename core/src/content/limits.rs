@@ -23,7 +23,7 @@ pub fn size(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
     if bytes >= MIB {
         let tenths = bytes * 10 / MIB;
-        if tenths % 10 == 0 {
+        if tenths.is_multiple_of(10) {
             format!("{} MiB", tenths / 10)
         } else {
             format!("{}.{} MiB", tenths / 10, tenths % 10)
