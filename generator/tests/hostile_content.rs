@@ -84,7 +84,7 @@ fn control_characters_in_any_content_text_reach_no_output() {
     for text in [
         "<title>Camp Portal news</title>",
         "<title>Water news</title>",
-        "Sum mary here",
+        "Summary here",
         "<category>water</category>",
         "<title>JSON title</title>",
     ] {
