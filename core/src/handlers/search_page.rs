@@ -196,8 +196,11 @@ fn notices(strings: &Strings, asked: &Asked, forgiven: &Forgiven) -> String {
     );
     if let Some(suggestion) = &forgiven.suggestion {
         let link = format!("<a href=\"{}\">{}</a>", escape(&search_link(suggestion)), escape(suggestion));
-        let text = escape(&strings.fill("search_page.did_you_mean", &[("suggestion", "\u{0}")]));
-        let _ = writeln!(out, "<p class=\"did-you-mean\">{}</p>", text.replace('\u{0}', &link));
+        // The sentence is escaped around the link: a NUL marks where it goes (escaping drops control
+        // characters, so each piece is escaped on its own).
+        let filled = strings.fill("search_page.did_you_mean", &[("suggestion", "\u{0}")]);
+        let text: Vec<String> = filled.split('\u{0}').map(escape).collect();
+        let _ = writeln!(out, "<p class=\"did-you-mean\">{}</p>", text.join(&link));
         if forgiven.corrected && forgiven.total() > 0 {
             let _ =
                 writeln!(out, "<p>{}</p>", escape(&strings.fill("search_page.corrected", &[("query", suggestion)])));

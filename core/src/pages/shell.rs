@@ -91,6 +91,6 @@ mod tests {
 
     #[test]
     fn escaped_text_carries_no_control_character() {
-        assert_eq!(escape("a\u{0B}b\u{0}c\u{1B}\u{9B}d\te"), "a bc d\te");
+        assert_eq!(escape("a\u{0B}b\u{0}c\u{1B}\u{9B}d\te"), "a bcd\te");
     }
 }
