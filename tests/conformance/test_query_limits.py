@@ -80,9 +80,9 @@ def test_the_hsds_services_search_counts_against_the_budget(client):
 
 
 def test_every_search_entry_shares_one_budget(client):
-    client.get("/api/search", params={"q": "water"})
-    client.get("/search", params={"q": "water"})
-    client.get("/api/hsds/services", params={"search": "water"})
-    client.get("/api/encyclopedia", params={"q": "water"})
+    client.get("/api/search", params={"q": "budget"})
+    client.get("/search", params={"q": "budget"})
+    client.get("/api/hsds/services", params={"search": "budget"})
+    client.get("/api/encyclopedia", params={"q": "budget"})
     r = client.get("/api/hsds/services", params={"search": REPEATED})
     assert r.status_code == 400 and r.headers["RateLimit-Remaining"] == str(RATE_LIMIT - 5)
