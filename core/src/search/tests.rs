@@ -461,3 +461,31 @@ fn the_page_shows_partial_matches_when_no_record_has_every_word() {
         assert!(!forgiven(&index, "clinic hours").partial);
     }
 }
+
+#[test]
+fn a_correct_word_is_offered_a_suggestion_but_never_rewritten() {
+    for lexicon in [true, false] {
+        let index = forgiving_index(lexicon);
+        // "bases" is an English word one edit from the index's "cases".
+        let word = forgiven(&index, "bases");
+        assert_eq!(word.suggestion.as_deref(), Some("cases"));
+        assert!(!word.corrected && word.total() == 0, "{word:?}");
+        assert!(forgiven(&index, "vacination").corrected, "a word of no language is corrected");
+    }
+}
+
+#[test]
+fn stop_words_and_extra_words_never_knock_out_the_page_that_answers() {
+    for lexicon in [true, false] {
+        let index = forgiving_index(lexicon);
+        let question = forgiven(&index, "when are the clinic hours zebra");
+        assert_eq!(question.words, ["clinic", "hours", "zebra"]);
+        assert_eq!(slugs_of(&question), ["clinic-hours", "clinics-list"]);
+        assert!(question.partial);
+        // The records with more of the words come before those with fewer.
+        let more = forgiven(&index, "clinic hours water");
+        assert_eq!(slugs_of(&more)[..2], ["clinic-hours", "clinics-list"]);
+        assert!(slugs_of(&more).contains(&"cholera".to_string()), "{more:?}");
+        assert_eq!(more.best[0].map(|(words, _)| words), Some(2));
+    }
+}
