@@ -1,5 +1,7 @@
 //! The search page's search: the API's (docs/spec/api-spec.md#search-matching) with what people typing on a phone need more.
 //!
+//! 0. Words also match the front matter's other text (opening hours, contacts...: the `facts`
+//!    field), with the lowest weight.
 //! 1. A word also matches its other forms in the site's language and in the records' languages
 //!    ([`super::forms`]), ranked below the word as written.
 //! 2. When a word matches nothing, the index's words a typo away from it (accents folded, as the
@@ -75,7 +77,7 @@ impl SearchIndex {
         limit: usize,
         forms: &Forms,
     ) -> Result<Forgiven, SearchError> {
-        let all = Leniency { forms: Some(forms), min_words: usize::MAX };
+        let all = Leniency { forms: Some(forms), min_words: usize::MAX, fields: Leniency::ALL_FIELDS };
         let found = self.search_lenient(words, &all, collections, limit)?;
         let mut answer = Forgiven { words: words.to_vec(), found, ..Forgiven::default() };
         if answer.total() > 0 || words.is_empty() {
@@ -110,7 +112,7 @@ impl SearchIndex {
             return Ok(answer);
         }
         for at_least in (1..count).rev() {
-            let some = Leniency { forms: Some(forms), min_words: at_least };
+            let some = Leniency { forms: Some(forms), min_words: at_least, fields: Leniency::ALL_FIELDS };
             let found = self.search_lenient(&answer.words, &some, collections, limit)?;
             if total(&found) > 0 {
                 answer.found = found;

@@ -461,3 +461,53 @@ fn the_page_shows_partial_matches_when_no_record_has_every_word() {
         assert!(!forgiven(&index, "clinic hours").partial);
     }
 }
+
+#[test]
+fn the_page_searches_the_front_matters_text_the_api_does_not() {
+    let hours = SearchDoc {
+        facts: "Emergencies 24 hours; outpatient clinics Mon-Fri".into(),
+        ..doc("services", "health-centre", "Amani Health Centre", "Maternity and vaccination.")
+    };
+    let docs = vec![hours, doc("services", "water", "Water point repairs", "Report a broken tap.")];
+    for lexicon in [true, false] {
+        let mut index = index(docs.clone());
+        if !lexicon {
+            index.engine.without_lexicon();
+        }
+        assert_eq!(slugs_of(&forgiven(&index, "clinic")), ["health-centre"], "a form, in the facts");
+        assert_eq!(slugs_of(&forgiven(&index, "outpatient")), ["health-centre"]);
+        assert_eq!(slugs_of(&forgiven(&index, "outpa")), ["health-centre"], "as a prefix");
+        assert_eq!(slugs_of(&forgiven(&index, "ou")), ["health-centre"], "through the twin");
+        // docs/spec/api-spec.md#search-matching: titles, summaries, tags and bodies only.
+        assert!(ids(&index, "outpatient", "services").is_empty());
+        assert!(ids(&index, "outpa", "services").is_empty());
+        // A word in the title outranks the same word in the facts.
+        let ranked = forgiven(&index, "maternity hours");
+        assert_eq!(slugs_of(&ranked), ["health-centre"]);
+    }
+}
+
+#[test]
+fn arabic_letter_forms_diacritics_and_the_article_are_folded_in_both_searches() {
+    let arabic =
+        |id: &str, title: &str, body: &str| SearchDoc { language: "ar".into(), ..doc("news", id, title, body) };
+    let docs = vec![
+        arabic("clinic", "افتتاح العيادة الجديدة", "تفتح العِيادة أبوابها للتسجيل يوم الأحد."),
+        arabic("water", "إصلاح الآبار", "عادت إمدادات المياه وفُحصت مياه الآبار."),
+        doc("news", "english", "Clinic opens", "Registration on Sunday."),
+    ];
+    let index = index(docs);
+    for (q, expected) in [
+        ("عيادة", "clinic"),
+        ("العيادة", "clinic"),
+        ("والعيادة", "clinic"),
+        ("تسجيل", "clinic"),
+        ("مياه", "water"),
+        ("المياة", "water"),
+        ("ابار", "water"),
+        ("فحصت", "water"),
+    ] {
+        assert_eq!(ids(&index, q, "news"), [expected], "{q} on the API");
+        assert_eq!(slugs_of(&forgiven(&index, q)), [expected], "{q} on the page");
+    }
+}
