@@ -481,7 +481,7 @@ fn the_page_searches_the_front_matters_text_the_api_does_not() {
         // docs/spec/api-spec.md#search-matching: titles, summaries, tags and bodies only.
         assert!(ids(&index, "outpatient", "services").is_empty());
         assert!(ids(&index, "outpa", "services").is_empty());
-        // A word in the title outranks the same word in the facts.
+        // Each word may match in another field: `maternity` in the body, `hours` in the facts.
         let ranked = forgiven(&index, "maternity hours");
         assert_eq!(slugs_of(&ranked), ["health-centre"]);
     }
