@@ -68,6 +68,19 @@ def test_an_arabic_excerpt_marks_its_words_in_order(client):
 
 
 
+@pytest.mark.parametrize("q", ["fri", "society"])
+def test_the_page_finds_front_matter_text_the_api_does_not(client, q):
+    # The legal aid desk says `Fri` only in its `hours`, `Society` only in `organization.name`.
+    assert '<a href="/services/legal-aid' in page(client, q, collections="services")
+    assert api_slugs(client, q, "services") == [], "the API searches titles, summaries, tags and bodies"
+
+
+@pytest.mark.parametrize("q", ["هواء", "والهواء", "نِقَاش", "نقـاش"])
+def test_arabic_letter_forms_marks_and_the_article_are_folded_on_both(client, q):
+    # The event says الهواء ("the air") and نقاش ("discussion").
+    assert '<a href="/events/film-evening-ar">' in page(client, q, collections="events")
+    assert api_slugs(client, q, "events") == ["film-evening-ar"]
+
 
 @pytest.mark.parametrize("q", ["my husband beats me", "viol", "mtoto amepotea", "طفل مفقود", "I want to KILL myself"])
 def test_a_query_asking_for_help_shows_the_help_page_first_with_its_numbers(client, q):

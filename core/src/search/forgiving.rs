@@ -1,6 +1,8 @@
 //! The search page's search: the API's (docs/spec/api-spec.md#search-matching) with what people typing on a phone need more
 //! (docs/spec/api-spec.md#search-page-ranking).
 //!
+//! 0. Words also match the front matter's other text (opening hours, contacts...: the `facts`
+//!    field), with the lowest weight.
 //! 1. Stop words of the languages ([`super::stopwords`]: where, is, the, wapi, où...) do not count.
 //! 2. A word also matches its other forms in the site's language and in the records' languages
 //!    ([`super::forms`]), ranked below the word as written.
@@ -99,7 +101,7 @@ impl SearchIndex {
             answer.best = vec![None; collections.len()];
             return Ok(answer);
         }
-        let all = Leniency { forms: Some(forms), min_words: usize::MAX };
+        let all = Leniency { forms: Some(forms), min_words: usize::MAX, fields: Leniency::ALL_FIELDS };
         if let Some(corrections) = self.corrections(&typed, collections, &all)? {
             let corrected: Vec<String> = corrections.iter().map(|c| c.word.clone()).collect();
             answer.suggestion = Some(corrected.join(" "));
@@ -128,7 +130,7 @@ impl SearchIndex {
         let mut tiers: Tiers = vec![(Vec::new(), 0); collections.len()];
         let mut all_words = false;
         for at_least in (1..=words.len()).rev() {
-            let some = Leniency { forms: Some(forms), min_words: at_least };
+            let some = Leniency { forms: Some(forms), min_words: at_least, fields: Leniency::ALL_FIELDS };
             let buckets = self.rank_with(words, &some, collections, limit)?;
             for ((hits, total), bucket) in tiers.iter_mut().zip(buckets) {
                 *total = bucket.total;

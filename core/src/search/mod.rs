@@ -6,8 +6,10 @@
 //! serve` and by the Worker alike ([`SearchIndex`]), so both answer every query identically.
 //! Queries mean what [`query::matching`] says and run on [`matching`].
 
+pub mod arabic;
 pub mod collector;
 pub mod excerpt;
+pub mod facts;
 pub mod forgiving;
 pub mod forms;
 pub mod known;

@@ -164,3 +164,30 @@ fn a_correct_word_is_never_rewritten_and_stop_words_do_not_count() {
     let question = crate::text(&site.get("/search?q=where%20is%20the%20water"));
     assert!(question.contains("points reopen in Zone B"), "{question}");
 }
+
+#[test]
+fn the_search_page_finds_front_matter_text_the_api_does_not() {
+    let site = Site::new();
+    // The legal aid desk says `Fri` only in its `hours`, `Society` only in `organization.name`.
+    for q in ["fri", "society"] {
+        let page = crate::text(&site.get(&format!("/search?q={q}&collections=services")));
+        assert!(page.contains("href=\"/services/legal-aid"), "{q}: {page}");
+        // docs/spec/api-spec.md#search-matching: titles, summaries, tags and bodies only.
+        assert_eq!(search(&site, &format!("q={q}&collections=services"))["totalResults"], 0, "{q}");
+    }
+}
+
+#[test]
+fn arabic_letter_forms_marks_and_the_article_are_folded() {
+    let site = Site::new();
+    // The event says الهواء ("the air") and نقاش ("discussion").
+    for q in [
+        "%D9%87%D9%88%D8%A7%D8%A1",
+        "%D9%86%D9%90%D9%82%D9%8E%D8%A7%D8%B4",
+        "%D9%88%D8%A7%D9%84%D9%87%D9%88%D8%A7%D8%A1",
+    ] {
+        assert_eq!(slugs(&search(&site, &format!("q={q}&collections=events")), "events"), ["film-evening-ar"], "{q}");
+        let page = crate::text(&site.get(&format!("/search?q={q}&collections=events")));
+        assert!(page.contains("href=\"/events/film-evening-ar\""), "{q}: {page}");
+    }
+}
