@@ -312,10 +312,12 @@ def bench_serving(size, seconds, pairs=5):
         # are in the system's cache, while here the builds measured before have pushed them out.
         read_through(dist / "api")
         search_page = search.measure_page(native.base_url, distinct_queries[300:], warm=distinct_queries[:300])
+        cpu = search.measure_cpu(native, search.median_query(native.base_url, distinct_queries[300:500]))
     finally:
         native.stop()
         nginx.stop()
-    return {"static": static, "page": page, "search_mix": mix, "search_distinct": distinct, "search_page": search_page}
+    return {"static": static, "page": page, "search_mix": mix, "search_distinct": distinct, "search_page": search_page,
+            "search_cpu": cpu}
 
 
 def bench_edge(size):
@@ -461,6 +463,26 @@ def serving_section(args, serving):
         page_cell = f"{page[0]:.2f} / **{page[1]:.2f}** ms" if page else "–"
         lines.append(f"| {size:,} | {m['rps']:,.0f} | {m['p50']:.2f} / {m['p99']:.2f} ms | {d50:.2f} ms | **{d99:.2f} ms** | "
                      f"{matched:,.0f} | {real_cells} | {page_cell} |")
+    return lines + cpu_lines(serving)
+
+
+def cpu_lines(serving):
+    """The CPU of the median query beside the worst ones (see `search.measure_cpu`)."""
+    sized = {size: s["search_cpu"] for size, s in serving.items() if s.get("search_cpu")}
+    if not sized:
+        return []
+    names = list(next(iter(sized.values())))
+    lines = ["", "Search CPU per query (docs/spec/api-spec.md#query-limits): the server's CPU time for one request "
+             "(user and system, every thread; 20 requests one after the other, each with another `limit` so none "
+             "comes from the cache), for the median query of the distinct ones above and the worst a client can "
+             "send: one short word 8,000 times (inside the URL limit: refused by the query limits, once 21 s) and "
+             "16 of the commonest words (the most words a query may have, each in most records), the last a "
+             "prefix; 8 words of which 3 are two edits from a corpus word (the page corrects them, then looks for "
+             "partial matches). API `/api/search` / page `/search`.", "",
+             "| records | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for size, cpu in sized.items():
+        cells = " | ".join(f"{cpu[name][0]:.2f} / {cpu[name][1]:.2f} ms" for name in names)
+        lines.append(f"| {size:,} | {cells} |")
     return lines
 
 

@@ -88,6 +88,51 @@ def measure_page(base_url, qs, warm=()):
     return statistics.median(times), times[int(len(times) * 0.99) - 1]
 
 
+def worst_queries():
+    """The queries that cost the most, by name: one short word 8,000 times (inside the URL limit;
+    refused by the query limits, docs/spec/api-spec.md#query-limits), and the most a query may ask
+    of the engine: 16 of the corpus's commonest words (each in most records), the last cut to a
+    prefix; and for the search page, words to correct and to match in part."""
+    words = list(corpus.WORDS[:16])
+    words[-1] = words[-1][:3]
+    # Three long words each two edits from a word of the corpus, with five common ones: the page
+    # looks for their corrections, then for partial matches.
+    typos = [*corpus.WORDS[:5], "registraton", "vacinnation", "matarnity"]
+    return {"one word 8,000 times": " ".join(["a"] * 8000), "16 common words": " ".join(words),
+            "8 words, 3 typos": " ".join(typos)}
+
+
+def process_cpu_seconds(pid):
+    """User and system CPU time of process `pid`, every thread counted (Linux `/proc`)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def query_cpu_ms(server, q, path="/api/search", repeats=20):
+    """Milliseconds of the server's CPU one request for `q` takes, over `repeats` requests one after
+    the other from one client (each with another `limit`, so none is answered from the cache; the
+    page has none): the process's CPU time is counted in clock ticks, too coarse for one request."""
+    session = requests.Session()
+    session.get(server.base_url + path, params={"q": "warm up"})
+    before = process_cpu_seconds(server.process.pid)
+    for n in range(repeats):
+        session.get(server.base_url + path, params={"q": q, "limit": n + 1})
+    return (process_cpu_seconds(server.process.pid) - before) / repeats * 1000
+
+
+def measure_cpu(server, median_query):
+    """Per query (the median one of a run, then the worst ones): the server's CPU for it through
+    the API and through the search page, in ms."""
+    chosen = {"median query": median_query, **worst_queries()}
+    return {name: (query_cpu_ms(server, q), query_cpu_ms(server, q, path="/search")) for name, q in chosen.items()}
+
+
+def median_query(base_url, qs):
+    """The query of `qs` whose time (see `curl_times`, one more pass) is the median."""
+    times = curl_times(base_url, qs)
+    return sorted(zip(times, qs))[len(qs) // 2][1]
+
+
 def measure(base_url, qs):
     session = requests.Session()
     addresses = (f"10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256}" for i in itertools.count(1))
@@ -141,6 +186,7 @@ def main():
     try:
         native_p = measure(native.base_url, qs)
         page_p = measure_page(native.base_url, qs)
+        cpu = measure_cpu(native, median_query(native.base_url, qs[:200]))
     finally:
         native.stop()
     rows = [("portal serve", native_p)]
@@ -167,6 +213,10 @@ def main():
     for name, (p50, p99, matched) in rows:
         print(f"| {name} | {p50:.2f} ms | {p99:.2f} ms | {matched:.0f} |")
     print(f"| portal serve, the page `/search` (forgiving, with excerpts) | {page_p[0]:.2f} ms | {page_p[1]:.2f} ms | – |")
+    print("\nServer CPU per query (`portal serve`), API / page:\n")
+    print("| query | API | page |\n|---|---|---|")
+    for name, (api, page) in cpu.items():
+        print(f"| {name} | {api:.2f} ms | {page:.2f} ms |")
 
 
 if __name__ == "__main__":

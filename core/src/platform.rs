@@ -83,6 +83,9 @@ pub struct Submission {
     pub data: serde_json::Value,
     /// The mails to send once it is stored.
     pub mails: Vec<Mail>,
+    /// The site's hourly mail cap (`mail.max_per_hour`) its mails are sent under: they wait in the
+    /// outbox while the cap has no room (`crate::forms::outbox::admit`).
+    pub mail_per_hour: u32,
 }
 
 /// What core needs from the machine it runs on.
@@ -119,7 +122,9 @@ pub trait Platform {
     fn now_ms(&self) -> u64;
 
     /// Sends a request to an upstream (a POST when it has a body, else a GET). `Err` on a network
-    /// failure or when `timeout_ms` passes.
+    /// failure or when `timeout_ms` passes. It follows no redirect: a 3xx is the answer, returned
+    /// as it came (its `location` among the headers), so a request reaches only the URL core
+    /// built from the site's settings, never one an upstream names (docs/spec/api-spec.md#upstreams).
     async fn fetch(&self, request: UpstreamRequest) -> Result<UpstreamResponse, PlatformError>;
 
     /// Whether a request may wait for work another request started (an upstream fetch under way,
@@ -150,9 +155,10 @@ pub trait Platform {
     /// Caches `value` under `key` for `ttl_secs` seconds. Best effort: a full cache may drop it.
     async fn cache_put(&self, key: &str, value: Bytes, ttl_secs: u64);
 
-    /// Counts a submission's mails against the mail quotas at `ask.now_ms`, durably (a restart
-    /// forgets nothing), and says whether they may be sent. Called once per submission that sends
-    /// mail, before it is stored. Implementations hold a [`crate::http::ratelimit::Window`] per key of
+    /// Counts an ask against the mail quotas at its time, durably (a restart forgets nothing), and
+    /// says whether it fits: a booking's confirmation before the booking is stored (one that does
+    /// not fit is not queued), and, by the platform's own outbox, each mail before it is sent (one
+    /// that does not fit waits). Implementations hold a [`crate::http::ratelimit::Window`] per key of
     /// [`crate::forms::mail_quota::Ask::keys`] and run [`crate::forms::mail_quota::decide`] over them as one
     /// atomic step, storing the windows it returns.
     async fn count_mail(&self, ask: &MailAsk) -> Result<MailVerdict, PlatformError>;

@@ -1,11 +1,14 @@
 //! Submissions on the edge: D1 holds them with their mail outbox, written in one batch (a
 //! transaction) before the 202; the `send_email` binding delivers the mails after the answer, and
-//! a cron trigger retries what failed. The schema, the statements and the retry and give-up rules
-//! are the core's (`portal_core::forms::outbox`), the same `portal serve` runs on SQLite.
+//! a cron trigger retries what failed and sends what waited for the site's hourly mail cap (each
+//! mail is counted against it, in the `MailQuota` object, just before it is sent). The schema, the
+//! statements and the retry, wait and give-up rules are the core's (`portal_core::forms::outbox`),
+//! the same `portal serve` runs on SQLite.
 
 use std::cell::Cell;
 
-use portal_core::forms::outbox::{self, Outcome, SqlValue, Statement, SCHEMA};
+use portal_core::forms::mail_quota::SITE_WINDOW_MS;
+use portal_core::forms::outbox::{self, Admission, Outcome, SqlValue, Statement, SCHEMA};
 use portal_core::platform::{Mail, PlatformError, Submission};
 use serde::Deserialize;
 use worker::wasm_bindgen::JsValue;
@@ -69,9 +72,11 @@ struct Due {
     id: f64,
     attempts: f64,
     mail: String,
+    per_hour: Option<f64>,
 }
 
-/// Sends the mails that are due at `now_ms`; returns how many were sent.
+/// Sends the mails that are due at `now_ms`, or makes them wait when the site's hourly cap has no
+/// room; returns how many were sent.
 pub async fn deliver_due(env: &Env, now_ms: i64) -> Result<usize, PlatformError> {
     let db = database(env).await?;
     let due: Vec<Due> = prepare(&db, &outbox::due(now_ms, BATCH))?
@@ -86,6 +91,13 @@ pub async fn deliver_due(env: &Env, now_ms: i64) -> Result<usize, PlatformError>
         // Claim the row first, so two passes never send the same mail.
         let claimed = prepare(&db, &outbox::claim(id, now_ms))?.run().await.map_err(error("claiming a mail"))?;
         if claimed.meta().ok().flatten().and_then(|m| m.changes).unwrap_or(0) != 1 {
+            continue;
+        }
+        let verdict =
+            crate::mail_quota::ask(env, &outbox::send_ask(row.per_hour.map(|n| n as i64), SITE_WINDOW_MS, now_ms))
+                .await?;
+        if let Admission::Wait(wait) = outbox::admit(id, &verdict, now_ms) {
+            prepare(&db, &wait)?.run().await.map_err(error("making a mail wait"))?;
             continue;
         }
         let outcome = match serde_json::from_str::<Mail>(&row.mail) {

@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
-use worker::{AbortController, Cache, Context, Delay, Env, Fetch, Headers, Method, RequestInit};
+use worker::{AbortController, Cache, Context, Delay, Env, Fetch, Headers, Method, RequestInit, RequestRedirect};
 
 use crate::outbox;
 use crate::rate_limiter::Ask;
@@ -135,7 +135,10 @@ impl Platform for EdgePlatform {
             Some(body) => init.with_method(Method::Post).with_body(Some(js_bytes(body))),
             None => init.with_method(Method::Get),
         };
-        init.with_headers(headers);
+        // No redirect is followed, as natively (docs/spec/api-spec.md#upstreams): the runtime hands
+        // the 3xx back as it came, so a POST's body (the CMS sign-in's client secret) goes to the URL
+        // asked and nowhere else, and core counts it as a failed upstream.
+        init.with_headers(headers).with_redirect(RequestRedirect::Manual);
         let outgoing = worker::Request::new_with_init(&request.url, &init).map_err(error("upstream request"))?;
         let controller = AbortController::default();
         let signal = controller.signal();

@@ -3,6 +3,7 @@
 //! draft ([`publish`]). Reads the SQLite store of `portal serve --state`, or the Worker's D1
 //! database from a `wrangler d1 export` file, the same way.
 
+pub mod d1_export;
 pub mod publish;
 
 use std::io::Write;
@@ -33,11 +34,18 @@ pub enum Source {
 }
 
 impl Source {
-    /// The store of this source (an error naming the folder or file when it cannot be read).
+    /// The store of this source (an error naming the folder or file when it cannot be read);
+    /// what a D1 export held that was not taken is a warning on stderr.
     pub fn open(&self) -> Result<Store> {
         match self {
             Source::State(dir) => Store::open_existing(dir),
-            Source::D1Export(file) => Store::from_d1_export(file),
+            Source::D1Export(file) => {
+                let (store, warnings) = Store::from_d1_export(file)?;
+                for warning in warnings {
+                    eprintln!("warning: {warning}");
+                }
+                Ok(store)
+            }
         }
     }
 }

@@ -344,6 +344,7 @@ fn submissions_lists_the_store_as_json_or_csv() {
             received_at: "2026-11-22T12:00:00Z".into(),
             data,
             mails: vec![],
+            mail_per_hour: 200,
         };
         store.insert(&submission).expect("insert");
     }
@@ -441,6 +442,26 @@ fn an_image_with_a_script_url_is_a_content_error_from_build_and_check() {
         assert_eq!(checked.status.code(), Some(1), "{image}");
         assert!(String::from_utf8_lossy(&checked.stderr).contains("news/x.md:3: `image` `"), "{image}");
     }
+}
+
+#[test]
+fn a_protocol_relative_image_is_no_local_path_from_build_and_check() {
+    let site = one_record_site("---\ntitle: X\nimage: //evil.example/x.png\n---\n");
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(site.path(), out.path());
+    assert_eq!(built.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(
+        stderr.contains("news/x.md:3: `image` `//evil.example/x.png` is not published: it names another host"),
+        "{stderr}"
+    );
+    let checked = portal(&["check", "--content", &site.path().to_string_lossy()]);
+    assert_eq!(checked.status.code(), Some(1));
+    let site = one_record_site("---\ntitle: X\n---\n\nText\n\n![A pump](//evil.example/x.png)\n");
+    let built = build(site.path(), out.path());
+    assert!(built.status.success(), "a body image from another host is a warning");
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(stderr.contains("news/x.md:7: warning: image `//evil.example/x.png`: it names another host"), "{stderr}");
 }
 
 #[test]

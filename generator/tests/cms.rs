@@ -165,10 +165,14 @@ fn the_admin_page_loads_the_pinned_cms_under_a_policy_of_its_own() {
     );
     let headers = std::fs::read_to_string(out.join("_headers")).expect("_headers");
     let rule = headers.split("\n/admin.html\n").nth(1).expect("a rule for the admin page");
-    assert!(rule.contains("! content-security-policy\n  content-security-policy: default-src 'self'; script-src 'self' https://unpkg.com 'unsafe-eval';"), "{rule}");
+    assert!(rule.contains("! content-security-policy\n  content-security-policy: default-src 'self'; script-src 'self' https://unpkg.com/decap-cms@3.16.3/ 'unsafe-eval';"), "{rule}");
     let nginx = std::fs::read_to_string(out.join("_portal/nginx.conf")).expect("nginx snippet");
     let location = nginx.lines().find(|l| l.starts_with("location = /admin ")).expect("a location for /admin");
-    assert!(location.contains("https://unpkg.com") && location.contains("api.github.com"), "{location}");
+    assert!(
+        location.contains("https://unpkg.com/decap-cms@3.16.3/ ") && location.contains("api.github.com"),
+        "{location}"
+    );
+    assert!(!location.contains("https://unpkg.com ") && !location.contains("https://unpkg.com;"), "{location}");
     let sveltia = "cms: {repo: amani/site}\n";
     std::fs::write(content.join("site.yaml"), format!("{SITE}{sveltia}")).expect("write");
     assert!(build(&content, &out).status.success());
@@ -196,4 +200,39 @@ fn bad_cms_settings_are_errors_naming_site_yaml_and_the_key() {
         assert!(!built.status.success(), "{block}");
         assert!(stderr.contains(&format!("site.yaml:{line}")) && stderr.contains(says), "{block}: {stderr}");
     }
+}
+
+#[test]
+fn keys_that_are_no_plain_name_get_no_field_and_a_warning_naming_their_file() {
+    let odd = "---\ntitle: Odd\n__proto__: {polluted: true}\nconstructor: x\n\"<img src=x onerror=alert(1)>\": y\n\
+\"a b\": z\n\"it's\": w\ndotted.key: v\ncontact: {phone: '+256', \"<b>\": 1, toString: 2}\nvenue: Hall\n---\nBody.\n";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let content = site(dir.path(), &format!("{SITE}{CMS}"), &[("news/odd.md", odd)]);
+    let out = dir.path().join("dist");
+    let built = build(&content, &out);
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "{stderr}");
+    let text = std::fs::read_to_string(out.join("admin/config.yml")).expect("config.yml is written");
+    let config: Value = serde_yaml::from_str(&text).expect("config.yml is YAML");
+    let news = collection(&config, "news");
+    assert_eq!(field(news, "venue").and_then(|f| f["widget"].as_str()), Some("string"));
+    for bad in ["__proto__", "constructor", "<img src=x onerror=alert(1)>", "a b", "it's", "dotted.key"] {
+        assert!(field(news, bad).is_none(), "{bad} became a field: {text}");
+        assert!(stderr.contains("news/odd.md") && stderr.contains(&format!("{bad:?}")), "{bad}: {stderr}");
+    }
+    let contact = field(news, "contact").expect("contact");
+    let names: Vec<&str> =
+        contact["fields"].as_sequence().expect("fields").iter().filter_map(|f| f["name"].as_str()).collect();
+    assert_eq!(names, ["phone"], "nested keys are held to the same rule");
+    assert!(stderr.contains("\"contact.<b>\"") && stderr.contains("\"contact.toString\""), "{stderr}");
+    assert!(!text.contains("<img") && !text.contains("__proto__"), "{text}");
+}
+
+#[test]
+fn a_site_without_a_cms_is_not_warned_of_keys_the_cms_would_leave_out() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let content = site(dir.path(), SITE, &[("news/odd.md", "---\ntitle: Odd\n\"a b\": z\n---\n")]);
+    let built = build(&content, &dir.path().join("dist"));
+    assert!(built.status.success());
+    assert!(!String::from_utf8_lossy(&built.stderr).contains("gets no field"));
 }

@@ -52,6 +52,7 @@ fn state_with_voice(id: &str, data: Value) -> tempfile::TempDir {
         received_at: "2026-11-22T12:00:00Z".into(),
         data,
         mails: vec![],
+        mail_per_hour: 200,
     };
     store.insert(&voice).expect("insert");
     state
@@ -78,6 +79,7 @@ fn a_d1_export_is_read_like_the_sqlite_store() {
             received_at: s.received_at.clone(),
             data: s.data.clone(),
             mails: vec![],
+            mail_per_hour: 200,
         };
         store.insert(&submission).expect("insert");
     }
@@ -104,6 +106,36 @@ fn the_cli_lists_a_d1_export_and_names_a_file_that_is_not_one() {
     let refused = portal(dir.path(), &["submissions", "--from-d1-export", &junk.to_string_lossy()]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("junk.sql"));
+}
+
+#[test]
+fn a_d1_export_is_read_as_data_its_attach_never_run_and_a_bad_row_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let attached = dir.path().join("attached.sqlite");
+    let fixture = std::fs::read_to_string(export_fixture()).expect("fixture");
+    let hostile = format!(
+        "ATTACH DATABASE '{}' AS x;\nCREATE TABLE x.t(a);\nINSERT INTO x.t VALUES(1);\n{fixture}\
+         INSERT INTO \"submissions\" VALUES('v-broken','voice','2026-11-23T00:00:00Z');\n",
+        attached.display()
+    );
+    let dump = dir.path().join("dump.sql");
+    std::fs::write(&dump, hostile).expect("write");
+    let listed = portal(dir.path(), &["submissions", "--from-d1-export", &dump.to_string_lossy()]);
+    let stderr = String::from_utf8_lossy(&listed.stderr);
+    assert!(listed.status.success(), "{stderr}");
+    assert!(!attached.exists(), "the dump's ATTACH made a file");
+    let all: Value = serde_json::from_slice(&listed.stdout).expect("JSON");
+    let ids: Vec<&str> = all.as_array().into_iter().flatten().filter_map(|s| s["id"].as_str()).collect();
+    assert_eq!(ids, ["v-0k3j5m7q9s1u3w5y7a9c", "v-8d2f4h6j8k0m2p4r6t8v", "BK-7Q2W9E"], "every good row");
+    let lines = fixture.lines().count();
+    for expected in [
+        format!("warning: {}:1: statement 1 (`ATTACH DATABASE", dump.display()),
+        format!("warning: {}:3: statement 3 (`INSERT INTO x.t`)", dump.display()),
+        format!("warning: {}:{}: ", dump.display(), lines + 4),
+    ] {
+        assert!(stderr.contains(&expected), "missing `{expected}` in:\n{stderr}");
+    }
+    assert!(stderr.contains("a row of `submissions` not read: 3 values for the 4 columns"), "{stderr}");
 }
 
 #[test]

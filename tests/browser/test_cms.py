@@ -27,7 +27,7 @@ from conftest import DESKTOP
 CMS_TESTS = servers.ROOT / "tests" / "cms"
 DECAP_DIST = CMS_TESTS / "node_modules" / ".unpacked" / "decap-cms"
 DECAP_SERVER = CMS_TESTS / "node_modules" / "decap-server" / "dist" / "index.js"
-# The release generator/src/build/cms/mod.rs pins.
+# The release core/src/content/cms.rs pins.
 DECAP_CDN = "https://unpkg.com/decap-cms@3.16.3/"
 SVELTIA_DIST = CMS_TESTS / "node_modules" / ".unpacked" / "@sveltia" / "cms"
 SVELTIA_CDN = "https://unpkg.com/@sveltia/cms@0.221.1/"

@@ -4,12 +4,14 @@
 import csv
 import io
 import ipaddress
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import feedparser
 import pytest
 
+import mock_upstream
 from conftest import problem
 
 
@@ -32,6 +34,32 @@ def test_the_rss_feed_parses_newest_first_without_drafts(client):
     assert first.summary == "Three boreholes are back in service after repairs."
     assert [t.term for t in first.tags] == ["water", "zone-b"]
     assert "Unpublished draft" not in r.text
+
+
+CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\\u00[01][0-9a-f]|\\u007f|\\u00[89][0-9a-f]", re.I)
+
+
+def test_control_characters_in_content_never_reach_the_feed_or_the_record(client):
+    """The fixture's water-points record writes a vertical tab, NUL, ESC and BEL into its title,
+    summary, tags and body (YAML escapes and raw bytes): the feed is still XML a reader parses,
+    and no answer about the record carries one (docs/content.md#control-characters)."""
+    r = client.get("/api/rss")
+    assert not CONTROLS.search(r.content.decode("utf-8"))
+    feed = feedparser.parse(r.content)
+    assert not feed.bozo, feed.bozo_exception
+    first = feed.entries[0]
+    assert first.title == "Water points reopen in Zone B", "a vertical tab becomes a space"
+    assert [t.term for t in first.tags] == ["water", "zone-b"]
+    # The page's markdown twin is the same URL asked for `text/markdown` (api-spec.md#markdown-twins).
+    for path, accept in [("/api/news/water-points-reopen", "*/*"), ("/news/water-points-reopen", "*/*"),
+                         ("/news/water-points-reopen", "text/markdown"), ("/api/news", "*/*"), ("/news", "*/*"),
+                         ("/tags/water", "*/*")]:
+        answer = client.get(path, headers={"Accept": accept})
+        assert answer.status_code == 200, path
+        assert not CONTROLS.search(answer.text), path
+    record = client.get("/api/news/water-points-reopen").json()["data"]["news"][0]
+    assert record["summary"] == "Three boreholes are back in service after repairs."
+    assert "Three boreholes in **Zone B** are working again." in record["body"]
 
 
 @pytest.mark.parametrize("name", ["alerts", "population", "finance", "charts"])
@@ -237,6 +265,37 @@ def test_only_an_ip_address_is_ever_sent_to_the_geolocation_upstream(client, ups
     assert all(ipaddress.ip_address(address) for address in lookups), lookups
     if not lookups:
         problem(r, 503, "upstream_unavailable")
+
+
+@pytest.mark.parametrize("mode", ["redirect", "redirect-307"])
+def test_an_upstream_redirect_is_not_followed(client, upstream, upstream_mode, target, mode):
+    """A 3xx from an upstream is a failure with the endpoint's fallback; what it points at (here
+    an internal service on loopback) is never asked, and its body never reaches a client."""
+    for endpoint in ["weather", "alerts", "geo"]:
+        upstream_mode(endpoint, mode)
+    upstream.SEEN.clear()
+    weather = client.get("/api/weather")
+    assert weather.status_code == 200 and weather.json()["source"] == "fallback", weather.text
+    alerts = client.get("/api/weather-alerts")
+    problem(alerts, 503, "upstream_unavailable")
+    geo = client.get("/api/geolocation")
+    if target == "native":
+        problem(geo, 503, "upstream_unavailable")
+    page = client.get("/weather")
+    assert page.status_code == 200
+    for answer in [weather, alerts, geo, page]:
+        assert mock_upstream.SECRET not in answer.text, answer.request.url
+    assert not [path for path in upstream.SEEN if path.startswith("/internal")], upstream.SEEN
+
+
+def test_alert_links_other_than_web_addresses_never_reach_clients(client, upstream_mode):
+    upstream_mode("alerts", "hostile")
+    r = client.get("/api/weather-alerts")
+    assert r.status_code == 200
+    links = [alert["link"] for alert in r.json()["data"]["alerts"]]
+    assert links == [None, None, "https://alerts.example.org/3"]
+    page = client.get("/weather").text
+    assert "javascript:" not in page and "data:text" not in page
 
 
 def test_features_carry_their_id_and_csv_numbers_print_plainly(client):

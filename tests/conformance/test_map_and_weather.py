@@ -97,6 +97,17 @@ def test_the_weather_page_shows_the_upstream_forecast_as_a_chart_and_a_table(cli
     assert "Heavy rain & flooding" in page and "Severe" in page
 
 
+def test_the_weather_page_draws_a_finite_chart_whatever_figures_the_upstream_sends(client, upstream_mode):
+    upstream_mode("weather", "absurd")
+    r = client.get("/weather")
+    assert r.status_code == 200
+    svg = re.search(r'<svg class="weather-chart".*?</svg>', r.text, re.S)
+    assert svg, "a chart of the plausible figures"
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?", svg.group(0))]
+    assert numbers and all(abs(n) <= 1000 for n in numbers), svg.group(0)
+    assert "30.5°" in svg.group(0) and "17°" in svg.group(0) and "3 mm" in svg.group(0)
+
+
 @pytest.mark.parametrize("mode", ["fail", "garbage"])
 def test_the_weather_page_says_when_it_shows_the_seasonal_fallback(client, upstream_mode, mode):
     upstream_mode("weather", mode)

@@ -93,8 +93,10 @@ def test_the_cms_page_is_served_with_its_own_policy_and_the_site_keeps_its_own(t
         status, headers, body = fetch(server.base_url + "/admin")
         assert status == 200, body
         policy = headers["Content-Security-Policy"]
-        assert "script-src 'self' https://unpkg.com 'unsafe-eval';" in policy
-        assert "connect-src 'self' blob: data: https://unpkg.com https://api.github.com" in policy
+        # Only the pinned release's folder of the CDN, not every package on it.
+        assert "script-src 'self' https://unpkg.com/decap-cms@3.16.3/ 'unsafe-eval';" in policy
+        assert "connect-src 'self' blob: data: https://unpkg.com/decap-cms@3.16.3/ https://api.github.com" in policy
+        assert "https://unpkg.com " not in policy and "https://unpkg.com;" not in policy
         assert "frame-ancestors 'none'" in policy
         assert headers["X-Robots-Tag"] == "noindex"
         assert b'rel="cms-config-url"' in body and b"https://unpkg.com/decap-cms@3.16.3/" in body

@@ -168,20 +168,44 @@ def test_a_declared_body_over_64_kib_is_refused_before_reading_it(server):
     conn.close()
 
 
-def test_connections_beyond_the_cap_wait_their_turn():
-    # A header deadline longer than the test: the four silent connections must stay open until closed here.
+def test_connections_beyond_the_cap_wait_while_every_connection_is_answering():
+    # Deadlines longer than the test: the four requests must stay in flight until closed here.
     s = servers.start_portal(["serve", "--dist", str(servers.conformance_dist()), "--port", "0"],
-                             env={**LIMITS, "PORTAL_HEADER_TIMEOUT_MS": "10000"})
+                             env={**LIMITS, "PORTAL_HEADER_TIMEOUT_MS": "10000", "PORTAL_BODY_TIMEOUT_MS": "10000"})
     try:
-        idle = [connect(s) for _ in range(4)]
+        busy = [connect(s) for _ in range(4)]
+        for conn in busy:
+            conn.sendall(b"POST /api/news HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
         time.sleep(0.2)
         with ThreadPoolExecutor(1) as pool:
             waiting = pool.submit(lambda: requests.get(s.base_url + "/api/news/pinned", timeout=10).status_code)
             time.sleep(0.3)
-            assert not waiting.done(), "a fifth connection is served only when one of four closes"
-            for conn in idle:
+            assert not waiting.done(), "a fifth connection is served only when one of four answering ones closes"
+            for conn in busy:
                 conn.close()
             assert waiting.result(timeout=10) == 200
+    finally:
+        s.stop()
+
+
+def test_a_connection_beyond_the_cap_takes_the_place_of_the_oldest_idle_one():
+    s = servers.start_portal(["serve", "--dist", str(servers.conformance_dist()), "--port", "0"],
+                             env={**LIMITS, "PORTAL_HEADER_TIMEOUT_MS": "10000"})
+    try:
+        idle = []
+        for _ in range(4):
+            idle.append(connect(s))
+            time.sleep(0.05)
+        time.sleep(0.2)
+        started = time.monotonic()
+        assert requests.get(s.base_url + "/api/news/pinned", timeout=10).status_code == 200
+        assert time.monotonic() - started < 1, "served at once, not when an idle connection times out"
+        assert refused(idle[0]), "the oldest idle connection made room"
+        for conn in idle[1:]:
+            conn.setblocking(False)
+            with pytest.raises(BlockingIOError):
+                conn.recv(1)  # still open, nothing sent
+            conn.close()
     finally:
         s.stop()
 

@@ -52,10 +52,13 @@ def test_shared_and_special_headers(nginx):
     assert "Sunset" in deprecated.headers and deprecated.headers["API-Version"] == "1.0.0"
 
 
-def test_static_files_carry_the_security_headers_and_an_svg_its_sandbox(nginx):
-    svg = requests.get(nginx + "/media/badge.svg", timeout=10)
-    assert "sandbox" in [d.strip() for d in svg.headers["Content-Security-Policy"].split(";")]
-    assert svg.headers["X-Content-Type-Options"] == "nosniff"
+def test_static_files_carry_the_security_headers_and_static_documents_their_sandbox(nginx):
+    for path in ["/media/badge.svg", "/files/leaflet.html"]:
+        document = requests.get(nginx + path, timeout=10)
+        directives = [d.strip() for d in document.headers["Content-Security-Policy"].split(";")]
+        assert any(d.startswith("sandbox") for d in directives) and "script-src 'none'" in directives, path
+        assert "allow-scripts" not in document.headers["Content-Security-Policy"], path
+        assert document.headers["X-Content-Type-Options"] == "nosniff"
     image = requests.get(nginx + "/media/pump.jpg", timeout=10)
     assert "frame-ancestors 'none'" in image.headers["Content-Security-Policy"]
     assert "sandbox" not in image.headers["Content-Security-Policy"]

@@ -4,6 +4,7 @@
 
 import email
 import json
+import shutil
 import signal
 import socket
 import subprocess
@@ -73,9 +74,10 @@ def state_dir():
     return tempfile.mkdtemp(prefix="outbox-state-", dir=servers.ROOT / "target")
 
 
-def serve(state, smtp_port=None):
-    env = {"PORTAL_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}" if smtp_port else ""}
-    args = ["serve", "--dist", str(servers.conformance_dist()), "--port", "0", "--state", state, "--rate-limit", "1000"]
+def serve(state, smtp_port=None, dist=None, env=None):
+    env = {"PORTAL_SMTP_URL": f"smtp://127.0.0.1:{smtp_port}" if smtp_port else "", **(env or {})}
+    dist = dist or servers.conformance_dist()
+    args = ["serve", "--dist", str(dist), "--port", "0", "--state", state, "--rate-limit", "1000"]
     server = servers.start_portal(args, env=env)
     server.state = state
     return server
@@ -266,23 +268,111 @@ def test_a_sigkill_loses_no_accepted_submission_and_no_mail(sink):
         restarted.stop()
 
 
-def test_the_mail_quota_survives_a_restart_on_the_same_state():
+def visitor_mails(sink, ref, visitor):
+    return [m for m in sink.about(ref) if m["to"] == [visitor]]
+
+
+def test_the_recipient_quota_survives_a_restart_and_only_drops_the_confirmation(sink):
     state = state_dir()
-    address = "quota.restart@example.org"
-    server = serve(state)
+    server = serve(state, sink.port)
+    refs = []
     try:
-        for n in range(3):
-            r = post(server, "/api/send-booking-confirmation", booking(email=address), address=f"10.20.1.{n}")
+        for n, spelling in enumerate(["Foo+x@Example.org", "foo@example.org", "f.oo+y@EXAMPLE.org"]):
+            r = post(server, "/api/send-booking-confirmation", booking(email=spelling), address=f"10.20.1.{n}")
             assert r.status_code == 202, r.text
+            refs.append(r.json()["reference"])
+        sink.wait_for(lambda _: all(len(sink.about(ref)) == 2 for ref in refs), "three bookings' mails")
     finally:
         server.stop()
-    server = serve(state)
+    server = serve(state, sink.port)
     try:
-        refused = post(server, "/api/send-booking-confirmation", booking(email=address.upper()), address="10.20.1.9")
+        fourth = post(server, "/api/send-booking-confirmation", booking(email="FOO@example.org"), address="10.20.1.9")
         other = post(server, "/api/send-booking-confirmation", booking(email="someone.else@example.org"), address="10.20.1.10")
+        assert (fourth.status_code, other.status_code) == (202, 202), fourth.text
+        ref, other_ref = fourth.json()["reference"], other.json()["reference"]
+        sink.wait_for(lambda _: len(sink.about(other_ref)) == 2 and sink.about(ref), "the later bookings' mails")
+        time.sleep(2)  # a confirmation wrongly queued would be sent by now
     finally:
         server.stop()
-    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited", refused.text
-    assert 0 < int(refused.headers["Retry-After"]) <= 86_400
-    assert other.status_code == 202
-    assert len(stored(state)) == 4, "the refused booking stored nothing"
+    assert [m["to"] for m in sink.about(ref)] == [[BOOKINGS]], "the office's copy only: the address had its 3"
+    assert all(len(visitor_mails(sink, r, addr)) == 1 for r, addr in zip(refs, ["Foo+x@Example.org", "foo@example.org", "f.oo+y@EXAMPLE.org"]))
+    kept = stored(state)
+    assert len(kept) == 5 and kept[ref]["data"]["email"] == "FOO@example.org", "every booking is stored"
+    assert (kept[ref]["mailsSent"], kept[ref]["mailsPending"]) == (1, 0)
+
+
+def comparable(response):
+    """An answer with what differs by design blanked: the date, the client's rate-limit counts, the
+    reference and the address the booking echoes back."""
+    body = response.json()
+    typed = body["booking"]["email"]
+    body["message"] = body["message"].replace(typed, "EMAIL")
+    body["reference"], body["booking"]["email"] = "REF", "EMAIL"
+    headers = {k.lower(): v for k, v in response.headers.items() if k.lower() not in {"date", "content-length"}}
+    return response.status_code, headers, json.dumps(body, sort_keys=True)
+
+
+def test_an_address_seen_before_is_answered_byte_for_byte_like_a_new_one(server, sink):
+    seen = "Seen.Before+tag@Example.org"
+    for n in range(3):
+        assert post(server, "/api/send-booking-confirmation", booking(email=seen), address=f"10.23.0.{n}").status_code == 202
+    again = post(server, "/api/send-booking-confirmation", booking(email="seenbefore@example.org"), address="10.23.0.8")
+    new = post(server, "/api/send-booking-confirmation", booking(email="never.seen@example.org"), address="10.23.0.9")
+    assert comparable(again) == comparable(new)
+    assert len(again.content) - len(again.json()["booking"]["email"]) * 2 == len(new.content) - len(new.json()["booking"]["email"]) * 2
+    ref = again.json()["reference"]
+    sink.wait_for(lambda _: sink.about(ref) and len(sink.about(new.json()["reference"])) == 2, "the office's copy")
+    time.sleep(2)
+    assert [m["to"] for m in sink.about(ref)] == [[BOOKINGS]]
+
+
+CAP = 4
+WINDOW = 12  # seconds: PORTAL_MAIL_WINDOW_SECS, the window of the site's cap in this test
+
+
+@pytest.fixture(scope="module")
+def capped_dist():
+    """fixtures/site built with `mail.max_per_hour: 4`."""
+    content = Path(tempfile.mkdtemp(prefix="capped-", dir=servers.ROOT / "target")) / "content"
+    shutil.copytree(servers.ROOT / "fixtures" / "site", content)
+    with open(content / "site.yaml", "a", encoding="utf-8") as settings:
+        settings.write(f"\nmail:\n  max_per_hour: {CAP}\n")
+    out = content.parent / "dist"
+    built = subprocess.run([str(servers.PORTAL), "build", "--content", str(content), "--out", str(out)],
+                           capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    return out
+
+
+def test_past_the_site_cap_submissions_are_stored_and_their_mail_waits_for_the_window(sink, capped_dist):
+    state = state_dir()
+    server = serve(state, sink.port, dist=capped_dist, env={"PORTAL_MAIL_WINDOW_SECS": str(WINDOW)})
+    try:
+        started = time.monotonic()
+        refs = []
+        for n in range(CAP + 1):  # 2 mails each: 10 mails under a cap of 4
+            r = post(server, "/api/send-booking-confirmation", booking(email=f"capped.{n}@example.org"), address=f"10.24.0.{n}")
+            assert r.status_code == 202, r.text
+            refs.append(r.json()["reference"])
+        voice_answer = post(server, "/api/submit-voice", voice(40), address="10.24.1.1")
+        assert voice_answer.status_code == 202, "a story is not refused either"
+        sink.wait_for(lambda msgs: len(msgs) >= CAP, "the first window's mails")
+        time.sleep(1.5)  # anything past the cap would be sent by now if it were not held back
+        held_back = len(sink.snapshot())
+        early = time.monotonic() - started < WINDOW - 1
+        kept = stored(state)
+        assert all(ref in kept for ref in refs) and voice_answer.json()["id"] in kept, "every submission is stored"
+        if early:  # (only meaningful while the first window is still open)
+            assert held_back == CAP, f"{held_back} mails went out under a cap of {CAP}"
+            assert sum(s["mailsPending"] for s in kept.values()) == 2 * len(refs) + 1 - CAP
+        sink.wait_for(lambda msgs: len(msgs) >= 2 * CAP, "the second window's mails", timeout=WINDOW * 3 + WAIT)
+        assert time.monotonic() - started >= WINDOW - 1, "the second window's mails waited for the first to end"
+        sink.wait_for(lambda msgs: len(msgs) == 2 * len(refs) + 1, "every waiting mail", timeout=WINDOW * 3 + WAIT)
+        order = [m["message"]["Message-ID"] for m in sink.snapshot()]
+        outbox_ids = [int(i.split("-")[1].split(".")[0]) for i in order]
+        assert outbox_ids == sorted(outbox_ids), "oldest first"
+        assert len(set(order)) == len(order), "each mail once"
+    finally:
+        server.stop()
+    kept = stored(state)
+    assert all(s["mailsPending"] == 0 and s["mailsUndeliverable"] == 0 for s in kept.values()), kept

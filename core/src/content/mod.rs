@@ -5,6 +5,7 @@
 //! Types and validation only; reading files is the generator's job. Validation reports problems
 //! by front-matter key so the loader, which knows the text, can turn each into `file:line`.
 
+pub mod cms;
 pub mod collections;
 pub mod did_you_mean;
 mod entry;
@@ -15,12 +16,15 @@ pub mod ical;
 mod intro;
 pub mod json_ld;
 pub mod license;
+pub mod limits;
 pub mod phone;
 mod record;
 pub mod record_schema;
 mod site;
 pub mod taxonomy;
+pub mod text;
 pub mod time;
+pub mod url_policy;
 
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;

@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use crate::content::collections::record_url;
+use crate::content::limits::{MAX_TAGS, MAX_TERM_CHARS};
 use crate::content::time::{parse_content_date, DateTime};
 
 /// Members every record leads with, computed by the build; front-matter keys of these names set
@@ -132,6 +133,19 @@ fn optional_date(fields: &Map<String, Value>, key: &str, issues: &mut Vec<Issue>
     }
 }
 
+/// A tag or category longer than [`MAX_TERM_CHARS`] (its slug names a file) is an issue at its key.
+fn check_term_lengths(tags: &[String], category: Option<&str>, issues: &mut Vec<Issue>) {
+    let long = |term: &&str| term.chars().count() > MAX_TERM_CHARS;
+    let terms = tags.iter().map(|t| ("tags", t.as_str())).chain(category.map(|c| ("category", c)));
+    for (key, term) in terms.filter(|(_, term)| long(term)) {
+        let start: String = term.chars().take(20).collect();
+        issues.push(Issue::at(
+            key,
+            format!("`{key}`: `{start}...` has more than {MAX_TERM_CHARS} characters; shorten it"),
+        ));
+    }
+}
+
 fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -186,6 +200,11 @@ impl Record {
         let category = optional_string(&fields, "category", &mut issues);
         let tags = match fields.get("tags") {
             None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) if items.len() > MAX_TAGS => {
+                let message = format!("`tags` lists {} tags; a record may have at most {MAX_TAGS}", items.len());
+                issues.push(Issue::at("tags", message));
+                Vec::new()
+            }
             Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
                 items.iter().filter_map(|t| t.as_str().map(str::to_string)).collect()
             }
@@ -194,6 +213,7 @@ impl Record {
                 Vec::new()
             }
         };
+        check_term_lengths(&tags, category.as_deref(), &mut issues);
         let draft = match fields.get("draft") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
@@ -328,6 +348,29 @@ mod tests {
         .expect_err("invalid");
         let keys: Vec<Option<String>> = issues.iter().map(|i| i.key.clone()).collect();
         assert_eq!(keys, [None, None, Some("date".into()), Some("tags".into()), Some("weight".into())]);
+    }
+
+    #[test]
+    fn too_many_tags_or_a_term_too_long_is_an_issue_at_its_key() {
+        let many: Vec<String> = (0..=MAX_TAGS).map(|n| format!("t{n}")).collect();
+        let issues = Record::from_fields("news", "a", fields(json!({"title": "T", "tags": many})), None)
+            .expect_err("too many tags");
+        assert_eq!(issues, [Issue::at("tags", format!("`tags` lists 101 tags; a record may have at most {MAX_TAGS}"))]);
+        let enough: Vec<String> = (0..MAX_TAGS).map(|n| format!("t{n}")).collect();
+        assert!(Record::from_fields("news", "a", fields(json!({"title": "T", "tags": enough})), None).is_ok());
+        let long = "ش".repeat(MAX_TERM_CHARS + 1);
+        let issues =
+            Record::from_fields("news", "a", fields(json!({"title": "T", "tags": [long], "category": long})), None)
+                .expect_err("long terms");
+        let keys: Vec<Option<&str>> = issues.iter().map(|i| i.key.as_deref()).collect();
+        assert_eq!(keys, [Some("tags"), Some("category")]);
+        assert!(Record::from_fields(
+            "news",
+            "a",
+            fields(json!({"title": "T", "category": "ش".repeat(MAX_TERM_CHARS)})),
+            None
+        )
+        .is_ok());
     }
 
     #[test]

@@ -3,11 +3,16 @@
 //!
 //! At most [`PER_RECIPIENT`] confirmations go to one recipient address per
 //! [`RECIPIENT_WINDOW_MS`] (24 hours), and at most `site.yaml` `mail.max_per_hour` mails of any kind
-//! per hour from the whole site. Both are fixed windows of the rate-limit machine
-//! ([`Window::check`], a window opening at its first mail), keyed here (a recipient trimmed and
-//! lower-cased, then hashed, so no address is kept) and stored durably by the platform (SQLite
-//! natively, a Durable Object on the Worker). A submission whose mails do not fit both is refused
-//! whole and counts against neither. Sans-IO: callers pass the windows they hold and `now`.
+//! leave the site per hour. Both are fixed windows of the rate-limit machine ([`Window::check`], a
+//! window opening at its first mail), keyed here (a recipient [`normalise`]d, then hashed, so no
+//! address is kept) and stored durably by the platform (SQLite natively, a Durable Object on the
+//! Worker). Sans-IO: callers pass the windows they hold and `now`.
+//!
+//! Neither quota ever refuses a submission (docs/spec/api-spec.md#mail-quotas): a form must not
+//! go down because mail is short. A confirmation past its recipient's quota is not queued, and
+//! the answer is the same as when it is, so it tells nobody whether the address booked before;
+//! a mail past the site's hour waits in the outbox until the window allows it
+//! (`crate::forms::outbox::admit`).
 
 use serde::{Deserialize, Serialize};
 
@@ -38,24 +43,36 @@ pub const SWEEP: &str = "DELETE FROM mail_quota WHERE start_ms <= ?";
 /// The parameter of [`SWEEP`] at `now_ms`: every window that opened this long ago has ended, the
 /// longest (a recipient's) included, so no hash of an address outlives its window.
 pub fn sweep_before(now_ms: u64) -> i64 {
-    i64::try_from(now_ms.saturating_sub(RECIPIENT_WINDOW_MS)).unwrap_or(i64::MAX)
+    // Before the first day of the clock nothing has ended yet: the bound goes below zero rather
+    // than to zero, which would sweep a window that opened at 0.
+    i64::try_from(now_ms).unwrap_or(i64::MAX).saturating_sub(i64::try_from(RECIPIENT_WINDOW_MS).unwrap_or(i64::MAX))
 }
 
-/// What a submission asks of the quotas: `mails` mails now, one of them a confirmation to
-/// `recipient` (a key from [`recipient_key`]) when there is one.
+/// What is asked of the quotas.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Ask {
-    /// The recipient's key, for a confirmation to an address a visitor typed.
-    pub recipient: Option<String>,
-    /// How many mails the submission sends.
-    pub mails: u32,
-    /// The site-wide cap per hour (`mail.max_per_hour`).
-    pub per_hour: u32,
-    /// The time of the submission (Unix ms).
-    pub now_ms: u64,
+pub enum Ask {
+    /// One confirmation to an address a visitor typed, asked when its submission is stored;
+    /// `recipient` is a key from [`recipient_key`].
+    Confirmation {
+        /// The recipient's key.
+        recipient: String,
+        /// The time of the submission (Unix ms).
+        now_ms: u64,
+    },
+    /// `mails` mails about to leave the outbox, asked by the delivery pass before it sends them.
+    Send {
+        /// How many mails.
+        mails: u32,
+        /// The site-wide cap per window (`mail.max_per_hour`, as stored with the mail).
+        per_hour: u32,
+        /// The window of the cap: [`SITE_WINDOW_MS`] (`portal serve` lets tests shorten it).
+        window_ms: u64,
+        /// The time of the pass (Unix ms).
+        now_ms: u64,
+    },
 }
 
-/// Which quota refused a submission.
+/// Which quota refused an ask.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Quota {
     /// The recipient has had its confirmations for the window.
@@ -69,44 +86,74 @@ pub enum Quota {
 pub enum Verdict {
     /// The mails may be sent; they are counted.
     Allowed,
-    /// Refused by `quota`, whose window resets in `retry_after_secs` (at least 1).
+    /// Refused by `quota`, whose window resets in `retry_after_secs` (at least 1), at `reset_at`.
     Refused {
         /// The quota that refused.
         quota: Quota,
         /// Seconds until it admits again.
         retry_after_secs: u64,
+        /// When it admits again (Unix seconds, rounded up): the same for every ask refused in
+        /// one window, so mails that wait for it are due together and go oldest first.
+        reset_at: u64,
     },
 }
 
-/// The key of a recipient's window: the address trimmed and lower-cased, hashed.
+/// An address as the recipient quota counts it: trimmed and lower-cased, with a `+tag` and every
+/// dot of the local part dropped, so that `Ana.M+x@Example.org` and `anam@example.org` are one
+/// recipient. Dots are dropped whatever the domain: Gmail delivers `a.na@` and `ana@` to one
+/// mailbox, and two real mailboxes elsewhere that differ only in dots merely share a quota, which
+/// errs towards sending less (docs/spec/api-spec.md#mail-quotas).
+pub fn normalise(address: &str) -> String {
+    let address = address.trim().to_lowercase();
+    let Some((local, domain)) = address.rsplit_once('@') else { return address };
+    let local = local.split('+').next().unwrap_or(local).replace('.', "");
+    format!("{local}@{domain}")
+}
+
+/// The key of a recipient's window: the address [`normalise`]d, hashed.
 pub fn recipient_key(address: &str) -> String {
-    let normalised = address.trim().to_lowercase();
-    format!("mail-to:{}", base32(digest(&[normalised.as_bytes()]), 25))
+    format!("mail-to:{}", base32(digest(&[normalise(address).as_bytes()]), 25))
 }
 
 impl Ask {
     /// The keys of the windows the ask counts against, in the order [`decide`] takes them.
     pub fn keys(&self) -> Vec<String> {
-        std::iter::once(SITE_KEY.to_string()).chain(self.recipient.clone()).collect()
+        match self {
+            Ask::Confirmation { recipient, .. } => vec![recipient.clone()],
+            Ask::Send { .. } => vec![SITE_KEY.to_string()],
+        }
     }
 
-    /// Each key's limits and cost, in the order of [`Ask::keys`].
+    /// The time of the ask (Unix ms).
+    pub fn now_ms(&self) -> u64 {
+        match self {
+            Ask::Confirmation { now_ms, .. } | Ask::Send { now_ms, .. } => *now_ms,
+        }
+    }
+
+    /// Each key's quota, limits and cost, in the order of [`Ask::keys`].
     fn charges(&self) -> Vec<(Quota, Limits, u32)> {
-        let site = (Quota::Site, Limits { limit: self.per_hour, window_ms: SITE_WINDOW_MS }, self.mails);
-        let recipient = (Quota::Recipient, Limits { limit: PER_RECIPIENT, window_ms: RECIPIENT_WINDOW_MS }, 1);
-        std::iter::once(site).chain(self.recipient.as_ref().map(|_| recipient)).collect()
+        match self {
+            Ask::Confirmation { .. } => {
+                vec![(Quota::Recipient, Limits { limit: PER_RECIPIENT, window_ms: RECIPIENT_WINDOW_MS }, 1)]
+            }
+            Ask::Send { mails, per_hour, window_ms, .. } => {
+                vec![(Quota::Site, Limits { limit: *per_hour, window_ms: *window_ms }, *mails)]
+            }
+        }
     }
 }
 
 /// Decides an ask over the windows held for its [`Ask::keys`] (`None`: none yet), in that order.
-/// Returns the windows to store (none when refused: a refused submission counts nowhere) and the
+/// Returns the windows to store (none when refused: a refused ask counts nowhere) and the
 /// verdict.
 pub fn decide(ask: &Ask, held: &[Option<Window>]) -> (Vec<(String, Window)>, Verdict) {
     let mut updated = Vec::new();
     for ((key, (quota, limits, cost)), current) in ask.keys().into_iter().zip(ask.charges()).zip(held) {
-        let (window, decision) = Window::check(*current, ask.now_ms, limits, cost);
+        let (window, decision) = Window::check(*current, ask.now_ms(), limits, cost);
         if !decision.allowed {
-            return (Vec::new(), Verdict::Refused { quota, retry_after_secs: decision.reset_secs });
+            let (retry_after_secs, reset_at) = (decision.reset_secs, decision.reset_at);
+            return (Vec::new(), Verdict::Refused { quota, retry_after_secs, reset_at });
         }
         updated.push((key, window));
     }
@@ -126,33 +173,54 @@ mod tests {
         verdict
     }
 
-    fn booking(address: &str, per_hour: u32, now_ms: u64) -> Ask {
-        Ask { recipient: Some(recipient_key(address)), mails: 2, per_hour, now_ms }
+    fn confirmation(address: &str, now_ms: u64) -> Ask {
+        Ask::Confirmation { recipient: recipient_key(address), now_ms }
+    }
+
+    fn send(per_hour: u32, now_ms: u64) -> Ask {
+        Ask::Send { mails: 1, per_hour, window_ms: SITE_WINDOW_MS, now_ms }
     }
 
     #[test]
     fn a_recipient_gets_three_confirmations_a_day_whatever_its_spelling() {
         let mut store = HashMap::new();
-        for (n, spelling) in ["ana@example.org", " Ana@Example.org", "ANA@EXAMPLE.ORG "].iter().enumerate() {
-            assert_eq!(run(&mut store, &booking(spelling, 200, 1_000 + n as u64)), Verdict::Allowed);
+        let spellings = [" Ana@Example.org", "ANA+booking@EXAMPLE.ORG ", "a.n.a+x+y@example.org"];
+        for (n, spelling) in spellings.iter().enumerate() {
+            assert_eq!(run(&mut store, &confirmation(spelling, 1_000 + n as u64)), Verdict::Allowed);
         }
-        let refused = run(&mut store, &booking("ana@example.org", 200, 3_600_000));
-        assert_eq!(refused, Verdict::Refused { quota: Quota::Recipient, retry_after_secs: 82_801 });
-        assert_eq!(run(&mut store, &booking("eve@example.org", 200, 3_600_000)), Verdict::Allowed);
-        assert_eq!(run(&mut store, &booking("ana@example.org", 200, 1_000 + RECIPIENT_WINDOW_MS)), Verdict::Allowed);
+        let refused = run(&mut store, &confirmation("ana@example.org", 3_600_000));
+        assert_eq!(refused, Verdict::Refused { quota: Quota::Recipient, retry_after_secs: 82_801, reset_at: 86_401 });
+        assert_eq!(run(&mut store, &confirmation("ana@example.net", 3_600_000)), Verdict::Allowed);
+        assert_eq!(run(&mut store, &confirmation("ana@example.org", 1_000 + RECIPIENT_WINDOW_MS)), Verdict::Allowed);
         assert!(!store.keys().any(|key| key.contains("ana")), "no address is kept: {store:?}");
     }
 
     #[test]
-    fn the_site_cap_counts_every_mail_and_a_refused_submission_counts_nowhere() {
+    fn normalising_drops_case_tags_and_dots_of_the_local_part_only() {
+        assert_eq!(normalise(" Foo+x@Example.org"), "foo@example.org");
+        assert_eq!(normalise("f.o.o@mail.example.org"), "foo@mail.example.org");
+        assert_eq!(normalise("+only@example.org"), "@example.org");
+        assert_eq!(normalise("no-at-sign"), "no-at-sign");
+    }
+
+    #[test]
+    fn the_site_cap_counts_every_mail_and_a_refused_ask_counts_nowhere() {
         let mut store = HashMap::new();
-        assert_eq!(run(&mut store, &booking("a@example.org", 5, 0)), Verdict::Allowed);
-        assert_eq!(run(&mut store, &booking("b@example.org", 5, 1)), Verdict::Allowed);
-        let refused = run(&mut store, &booking("c@example.org", 5, 2));
-        assert!(matches!(refused, Verdict::Refused { quota: Quota::Site, retry_after_secs: 3_600 }), "{refused:?}");
-        assert!(!store.contains_key(&recipient_key("c@example.org")), "the refused recipient was not counted");
-        let voice = Ask { recipient: None, mails: 1, per_hour: 5, now_ms: 3 };
-        assert_eq!(run(&mut store, &voice), Verdict::Allowed, "one mail still fits");
-        assert_eq!(run(&mut store, &booking("c@example.org", 5, SITE_WINDOW_MS)), Verdict::Allowed);
+        assert_eq!(run(&mut store, &send(2, 0)), Verdict::Allowed);
+        assert_eq!(run(&mut store, &send(2, 1)), Verdict::Allowed);
+        let refused = run(&mut store, &send(2, 2));
+        assert_eq!(refused, Verdict::Refused { quota: Quota::Site, retry_after_secs: 3_600, reset_at: 3_600 });
+        assert_eq!(store[SITE_KEY].count, 2, "the refused mail was not counted");
+        assert_eq!(run(&mut store, &send(2, SITE_WINDOW_MS)), Verdict::Allowed);
+        let short = Ask::Send { mails: 1, per_hour: 1, window_ms: 2_000, now_ms: SITE_WINDOW_MS + 2_000 };
+        assert_eq!(run(&mut store, &short), Verdict::Allowed, "a shorter window ends sooner");
+    }
+
+    #[test]
+    fn confirmations_and_the_site_cap_count_apart() {
+        let mut store = HashMap::new();
+        assert_eq!(run(&mut store, &send(1, 0)), Verdict::Allowed);
+        assert_eq!(run(&mut store, &confirmation("ana@example.org", 1)), Verdict::Allowed, "the site's hour is no bar");
+        assert_eq!(store.len(), 2);
     }
 }

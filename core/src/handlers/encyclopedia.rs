@@ -11,7 +11,8 @@ use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
 use crate::queries::encyclopedia::{facets, sort, suggest, Filters, Sort};
-use crate::search::schema::{fold, words};
+use crate::search::limits::bounded_terms;
+use crate::search::schema::fold;
 
 /// Default and largest `pageSize`.
 pub const PAGE_SIZE: (i64, i64) = (20, 100);
@@ -32,10 +33,13 @@ async fn filters<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Filters, Problem> {
     let matches = match ctx.query.text("q") {
         None => None,
         Some(q) => {
+            // The length as sent, as the OpenAPI document's `maxLength` counts it.
+            let sent = ctx.query.get("q").unwrap_or(q);
+            let terms = bounded_terms(sent).map_err(|refusal| Problem::bad_request(refusal.message("q")))?;
             let index = ctx.app.search_index(ctx.platform).await?;
             let catalog = ctx.app.catalog(ctx.platform).await?;
             let (hits, _) = index
-                .search(&words(q), ENCYCLOPEDIA, catalog.entries.len().max(1))
+                .search(&terms, ENCYCLOPEDIA, catalog.entries.len().max(1))
                 .map_err(internal(ctx.platform, "searching the encyclopedia"))?;
             Some(hits.into_iter().map(|h| h.slug).collect())
         }

@@ -38,6 +38,25 @@ fn answer(source: &str, location: &Location) -> Response {
     Response::json(&body).with_header("cache-control", cache_control::PRIVATE).with_header("vary", vary)
 }
 
+/// The location in a lookup's answer, or why there is none. An answer without one is kept only as
+/// long as a failure (see [`upstream::get`]): the address may be found moments later.
+fn location_of(bytes: &[u8]) -> Result<Location, &'static str> {
+    let found: Value = serde_json::from_slice(bytes).map_err(|_| "it answered no JSON")?;
+    let text = |key: &str| found.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+    let number = |key: &str| found.get(key).and_then(Value::as_f64);
+    let location = Location {
+        country: text("country_name").or_else(|| text("country")),
+        region: text("region"),
+        city: text("city"),
+        latitude: number("latitude"),
+        longitude: number("longitude"),
+    };
+    if location.country.is_none() && location.latitude.is_none() {
+        return Err("it found nothing for this address");
+    }
+    Ok(location)
+}
+
 /// Answers `/api/geolocation`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     if let Some(location) = ctx.request.location.as_ref().filter(|l| l.country.is_some() || l.latitude.is_some()) {
@@ -53,22 +72,10 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     }
     let encoded: String = percent_encoding::utf8_percent_encode(&address, ADDRESS).to_string();
     let url = template.replace("{ip}", &encoded);
-    let bytes = upstream::get(ctx, Upstream::Geolocation, &url, "application/json")
+    let bytes = upstream::get(ctx, Upstream::Geolocation, &url, "application/json", |b| location_of(b).is_ok())
         .await
         .map_err(|failure| Upstream::Geolocation.unavailable(failure))?;
-    let found: Value = serde_json::from_slice(&bytes).map_err(|_| unavailable("it answered no JSON"))?;
-    let text = |key: &str| found.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
-    let number = |key: &str| found.get(key).and_then(Value::as_f64);
-    let location = Location {
-        country: text("country_name").or_else(|| text("country")),
-        region: text("region"),
-        city: text("city"),
-        latitude: number("latitude"),
-        longitude: number("longitude"),
-    };
-    if location.country.is_none() && location.latitude.is_none() {
-        return Err(unavailable("it found nothing for this address"));
-    }
+    let location = location_of(&bytes).map_err(unavailable)?;
     Ok(answer("upstream", &location))
 }
 
@@ -76,6 +83,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
 mod tests {
     use crate::app::App;
     use crate::dist::manifest::{Manifest, Routes};
+    use crate::http::upstream::FAILURE_MEMORY_SECS;
     use crate::http::{Method, Request, Response};
     use crate::testing::{block_on, FakePlatform};
 
@@ -96,6 +104,21 @@ mod tests {
         assert_eq!(response.status, 200);
         assert_eq!(response.header("cache-control"), Some("private, no-store"));
         assert_eq!(response.header("vary"), Some("X-Forwarded-For, X-Real-IP, CF-Connecting-IP"));
+    }
+
+    #[test]
+    fn an_answer_without_a_location_is_kept_five_seconds_not_the_cache_time() {
+        // Manifest::default() caches upstream answers for 300 s.
+        let url = "http://geo.test/192.0.2.8";
+        let platform = FakePlatform::default().with_upstream(url, 200, r#"{"country":""}"#);
+        assert_eq!(ask(&platform, Some("192.0.2.8")).status, 503);
+        platform.with_upstream_now(url, 200, r#"{"country":"UG"}"#);
+        assert_eq!(ask(&platform, Some("192.0.2.8")).status, 503, "within the failure memory");
+        platform.advance(FAILURE_MEMORY_SECS * 1000);
+        assert_eq!(ask(&platform, Some("192.0.2.8")).status, 200, "asked again after 5 s");
+        platform.with_upstream_now(url, 200, r#"{}"#);
+        platform.advance(FAILURE_MEMORY_SECS * 1000);
+        assert_eq!(ask(&platform, Some("192.0.2.8")).status, 200, "a location is kept cache_seconds");
     }
 
     #[test]

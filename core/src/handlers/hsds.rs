@@ -5,13 +5,12 @@
 use serde_json::Value;
 
 use crate::content::time::parse_content_date;
-use crate::handlers::search::long_enough;
 use crate::handlers::Ctx;
 use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
 use crate::queries::hsds::{id_of, list_item, Dataset, Kind, Paging};
-use crate::search::schema::words;
+use crate::search::limits;
 
 /// The list parameters of `/api/hsds/services` besides paging.
 pub const SERVICE_FILTERS: &[&str] =
@@ -57,7 +56,7 @@ async fn services<'d, P: Platform>(ctx: &Ctx<'_, P>, data: &'d Dataset) -> Resul
         })?),
         None => None,
     };
-    let found = match ctx.query.get("search").map(str::trim) {
+    let found = match ctx.query.get("search") {
         Some(query) => Some(search(ctx, query, data.services.len()).await?),
         None => None,
     };
@@ -84,15 +83,10 @@ async fn services<'d, P: Platform>(ctx: &Ctx<'_, P>, data: &'d Dataset) -> Resul
 
 /// The ids of the services the site's search finds for `query`.
 async fn search<P: Platform>(ctx: &Ctx<'_, P>, query: &str, limit: usize) -> Result<Vec<String>, Problem> {
-    if !long_enough(query) {
-        return Err(Problem::bad_request(format!(
-            "`search` must have at least {} characters.",
-            crate::handlers::search::MIN_QUERY_CHARS
-        )));
-    }
+    let terms = limits::terms(query).map_err(|refusal| Problem::bad_request(refusal.message("search")))?;
     let index = ctx.app.search_index(ctx.platform).await?;
     let (hits, _) =
-        index.search(&words(query), "services", limit.max(1)).map_err(internal(ctx.platform, "searching services"))?;
+        index.search(&terms, "services", limit.max(1)).map_err(internal(ctx.platform, "searching services"))?;
     let base = ctx.app.manifest().site.base();
     Ok(hits.iter().map(|hit| id_of(&format!("{base}{}", hit.url))).collect())
 }

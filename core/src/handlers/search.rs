@@ -10,11 +10,10 @@ use crate::http::envelope::SUCCESS;
 use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
-use crate::search::schema::words;
+use crate::search::limits;
 use crate::search::Hit;
 
-/// Shortest query, in Unicode scalar values after trimming (docs/spec/api-spec.md#limits).
-pub const MIN_QUERY_CHARS: usize = 2;
+pub use crate::search::limits::{long_enough, MIN_QUERY_CHARS};
 /// Default hits per collection (docs/spec/api-spec.md#limits).
 pub const DEFAULT_LIMIT: i64 = 10;
 /// Largest `limit` (docs/spec/api-spec.md#limits).
@@ -63,7 +62,7 @@ pub struct Asked {
 }
 
 /// Reads `limit` and `collections` of the request (400 `bad_request` when malformed); `query` is
-/// the raw `q`, whose length each caller checks in its own way.
+/// the raw `q`, whose limits each caller checks in its own way ([`crate::search::limits`]).
 pub fn asked<P>(ctx: &Ctx<'_, P>) -> Result<Asked, Problem> {
     let query = ctx.query.get("q").unwrap_or_default().to_string();
     let limit = ctx.query.integer("limit", 1, MAX_LIMIT)?.unwrap_or(DEFAULT_LIMIT) as usize;
@@ -71,20 +70,22 @@ pub fn asked<P>(ctx: &Ctx<'_, P>) -> Result<Asked, Problem> {
     Ok(Asked { query, limit, scope })
 }
 
-/// Whether a query is long enough to search (docs/spec/api-spec.md#limits).
-pub fn long_enough(query: &str) -> bool {
-    query.trim().chars().count() >= MIN_QUERY_CHARS
-}
-
 /// The answer of a search (the JSON document of `/api/search`): from the cache when the same
 /// search ran within [`CACHE_SECONDS`], else from the index (and cached).
 pub async fn run<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<Value, Problem> {
-    let text = answer(ctx, asked).await?;
+    let text = answer(ctx, asked, &terms(asked, "q")?).await?;
     serde_json::from_str(&text).map_err(internal(ctx.platform, "reading a search answer"))
 }
 
-/// [`run`]'s document as JSON text, written once for the cache and the response alike.
-async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<String, Problem> {
+/// The words of the query asked, or 400 `bad_request` naming the limit it is over, the query
+/// being parameter `name` (docs/spec/api-spec.md#query-limits).
+pub fn terms(asked: &Asked, name: &str) -> Result<Vec<String>, Problem> {
+    limits::terms(&asked.query).map_err(|refusal| Problem::bad_request(refusal.message(name)))
+}
+
+/// [`run`]'s document as JSON text for the words `terms` of `asked`, written once for the cache and
+/// the response alike.
+async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked, terms: &[String]) -> Result<String, Problem> {
     let Asked { query, limit, scope } = asked;
     let key = format!("search\u{1f}{limit}\u{1f}{}\u{1f}{query}", scope.join(","));
     if let Some(cached) = ctx.platform.cache_get(&key).await {
@@ -94,7 +95,7 @@ async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked) -> Result<String, 
         }
     }
     let index = ctx.app.search_index(ctx.platform).await?;
-    let found = index.search_collections(&words(query), scope, *limit).map_err(internal(ctx.platform, "searching"))?;
+    let found = index.search_collections(terms, scope, *limit).map_err(internal(ctx.platform, "searching"))?;
     let body = Body { query, scope, found: &found };
     let text = serde_json::to_string(&body).map_err(internal(ctx.platform, "writing a search answer"))?;
     ctx.platform.cache_put(&key, text.clone().into(), CACHE_SECONDS).await;
@@ -167,10 +168,8 @@ impl Serialize for Body<'_> {
 /// Answers `/api/search`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let asked = asked(ctx)?;
-    if !long_enough(&asked.query) {
-        return Err(Problem::bad_request(format!("`q` must have at least {MIN_QUERY_CHARS} characters.")));
-    }
-    Ok(Response::new(200).with_body(crate::http::media::JSON, answer(ctx, &asked).await?))
+    let terms = terms(&asked, "q")?;
+    Ok(Response::new(200).with_body(crate::http::media::JSON, answer(ctx, &asked, &terms).await?))
 }
 
 #[cfg(test)]

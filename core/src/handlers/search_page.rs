@@ -1,8 +1,8 @@
 //! `GET /search?q=` (docs/spec/api-spec.md#forms): search results as a page people read, grouped by collection
 //! (the encyclopedia included), each hit linking its page with its collection, date and an
 //! excerpt. The page forgives what the API does not (word forms, typos, partial matches: see
-//! [`crate::search::forgiving`]) on the same engine; a query too short to search gets the form back
-//! with a message.
+//! [`crate::search::forgiving`]) on the same engine; a query too short, too long or with too many
+//! words to search ([`crate::search::limits`]) gets the form back with a message.
 
 use std::fmt::Write;
 
@@ -12,7 +12,7 @@ use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
 use crate::content::{HelpPage, SearchSettings};
 use crate::handlers::files::read_json;
 use crate::handlers::page;
-use crate::handlers::search::{asked, long_enough, Asked, MAX_LIMIT, MIN_QUERY_CHARS};
+use crate::handlers::search::{asked, Asked, MAX_LIMIT};
 use crate::handlers::Ctx;
 use crate::http::problem::Problem;
 use crate::http::Response;
@@ -21,8 +21,8 @@ use crate::pages::shell::escape;
 use crate::platform::{internal, Platform};
 use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};
+use crate::search::limits::{self, Refusal, MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
 use crate::search::safety::HelpWords;
-use crate::search::schema::words;
 use crate::search::shown::Shown;
 use crate::search::stopwords::meaningful;
 use crate::search::Hit;
@@ -46,37 +46,47 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         asked.scope.push(ENCYCLOPEDIA.to_string());
     }
     let mut main = format!("<h1>{}</h1>\n{}", escape(strings.get("search_page.title")), form(strings, &asked.query));
-    if long_enough(&asked.query) {
-        let index = ctx.app.search_index(ctx.platform).await?;
-        let forms = index.forms(&ctx.app.manifest().site.language);
-        let forgiven = index
-            .forgiving(&words(&asked.query), &asked.scope, asked.limit, &forms)
-            .map_err(internal(ctx.platform, "searching"))?;
-        let highlight = Highlight::new(&forgiven.words, &forms);
-        let details = details(ctx, &forgiven, &highlight).await;
-        let manifest = ctx.app.manifest();
-        let help = manifest.help.as_ref();
-        let settings = &manifest.site.search;
-        let asks = help.is_some()
-            && HelpWords::new(&settings.help_words, settings.help_words_replace).asks_for_help(&asked.query);
-        let page = Page { strings, asked: &asked, help, help_first: asks, settings };
-        let named = named_collections(strings, &asked.scope, &asked.query);
-        let mut listed = Vec::new();
-        for collection in named {
-            if let Some(records) = listing(ctx, &collection).await {
-                listed.push((collection, records));
+    match limits::terms(&asked.query) {
+        Ok(terms) => {
+            let index = ctx.app.search_index(ctx.platform).await?;
+            let forms = index.forms(&ctx.app.manifest().site.language);
+            let forgiven = index
+                .forgiving(&terms, &asked.scope, asked.limit, &forms)
+                .map_err(internal(ctx.platform, "searching"))?;
+            let highlight = Highlight::new(&forgiven.words, &forms);
+            let details = details(ctx, &forgiven, &highlight).await;
+            let manifest = ctx.app.manifest();
+            let help = manifest.help.as_ref();
+            let settings = &manifest.site.search;
+            let asks = help.is_some()
+                && HelpWords::new(&settings.help_words, settings.help_words_replace).asks_for_help(&asked.query);
+            let page = Page { strings, asked: &asked, help, help_first: asks, settings };
+            let named = named_collections(strings, &asked.scope, &asked.query);
+            let mut listed = Vec::new();
+            for collection in named {
+                if let Some(records) = listing(ctx, &collection).await {
+                    listed.push((collection, records));
+                }
             }
+            main.push_str(&results(&page, &forgiven, &details, &listed));
         }
-        main.push_str(&results(&page, &forgiven, &details, &listed));
-    } else {
-        let min = MIN_QUERY_CHARS.to_string();
-        let _ = writeln!(
-            main,
-            "<p role=\"status\">{}</p>",
-            escape(&strings.fill("search_page.too_short", &[("min", &min)]))
-        );
+        Err(refusal) => {
+            let _ = writeln!(main, "<p role=\"status\">{}</p>", escape(&refused(strings, refusal)));
+        }
     }
     Ok(page::render(ctx.app, ctx.platform, &ctx.request.path, 200, strings.get("search_page.title"), &main).await)
+}
+
+/// What the page says of a query it does not search (docs/spec/api-spec.md#limits): the form
+/// stays, with the limit in the site's language (a page answers 200, as for a short query).
+fn refused(strings: &Strings, refusal: Refusal) -> String {
+    match refusal {
+        Refusal::TooShort => strings.fill("search_page.too_short", &[("min", &MIN_QUERY_CHARS.to_string())]),
+        Refusal::TooLong { .. } => strings.fill("search_page.too_long", &[("max", &MAX_QUERY_CHARS.to_string())]),
+        Refusal::TooManyWords { .. } => {
+            strings.fill("search_page.too_many_words", &[("max", &MAX_QUERY_WORDS.to_string())])
+        }
+    }
 }
 
 /// What a hit shows besides its title, read from its record.
@@ -208,8 +218,11 @@ fn notices(page: &Page<'_>, forgiven: &Forgiven) -> String {
     // A query asking for help gets the help page, never a "did you mean" of its words.
     if let Some(suggestion) = forgiven.suggestion.as_ref().filter(|_| !page.help_first) {
         let link = format!("<a href=\"{}\">{}</a>", escape(&search_link(suggestion)), escape(suggestion));
-        let text = escape(&strings.fill("search_page.did_you_mean", &[("suggestion", "\u{0}")]));
-        let _ = writeln!(out, "<p class=\"did-you-mean\">{}</p>", text.replace('\u{0}', &link));
+        // The sentence is escaped around the link: a NUL marks where it goes (escaping drops control
+        // characters, so each piece is escaped on its own).
+        let filled = strings.fill("search_page.did_you_mean", &[("suggestion", "\u{0}")]);
+        let text: Vec<String> = filled.split('\u{0}').map(escape).collect();
+        let _ = writeln!(out, "<p class=\"did-you-mean\">{}</p>", text.join(&link));
         if forgiven.corrected && forgiven.total() > 0 {
             let _ =
                 writeln!(out, "<p>{}</p>", escape(&strings.fill("search_page.corrected", &[("query", suggestion)])));

@@ -4,6 +4,9 @@
 //! on another's: not the Worker), and a failure remembered for a few seconds, so that an upstream
 //! that is down is not asked again by every request meanwhile.
 //!
+//! Only the URL of `site.yaml` is ever asked: the platform follows no redirect, and a 3xx is a
+//! failure like a 5xx (docs/spec/api-spec.md#upstreams).
+//!
 //! A failure is told to clients by the upstream's role ("the weather-alert feed") and what went
 //! wrong, never by its URL: the URLs of `site.yaml` are the operator's business.
 
@@ -15,8 +18,17 @@ use crate::platform::{Platform, UpstreamRequest, UpstreamResponse};
 pub use crate::http::upstream::{Failure, Upstream, FAILURE_MEMORY_SECS, MAX_BODY_BYTES};
 
 /// GETs `url` of `upstream`: from the cache when a fresh answer is there; else, unless it failed
-/// moments ago, by one fetch shared with every request asking for `url` meanwhile.
-pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, upstream: Upstream, url: &str, accept: &str) -> Result<Bytes, Failure> {
+/// moments ago, by one fetch shared with every request asking for `url` meanwhile. An answer is
+/// cached for `upstreams.cache_seconds` when `usable` says the caller can read it (a forecast, a
+/// feed, a location); one it cannot read is a failure to the caller, so it is kept no longer than
+/// a failure is remembered (docs/spec/api-spec.md#upstreams).
+pub async fn get<P: Platform>(
+    ctx: &Ctx<'_, P>,
+    upstream: Upstream,
+    url: &str,
+    accept: &str,
+    usable: impl Fn(&[u8]) -> bool,
+) -> Result<Bytes, Failure> {
     let settings = &ctx.app.manifest().site.upstreams;
     let key = format!("upstream\u{1f}{url}");
     if settings.cache_seconds > 0 {
@@ -34,8 +46,11 @@ pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, upstream: Upstream, url: &str, a
         fetch(ctx, url, accept).await
     };
     match &outcome {
-        Ok(body) if settings.cache_seconds > 0 => {
-            ctx.platform.cache_put(&key, body.clone(), settings.cache_seconds).await
+        Ok(body) => {
+            let keep = if usable(body) { settings.cache_seconds } else { memory };
+            if keep > 0 {
+                ctx.platform.cache_put(&key, body.clone(), keep).await
+            }
         }
         Err(failure) if memory > 0 && failure.is_outage() => {
             ctx.platform.cache_put(&upstream.failure_key(), Bytes::new(), memory).await
@@ -96,7 +111,7 @@ mod tests {
         let request = Request::new(Method::Get, "/api/weather-alerts");
         let params = Params::default();
         let ctx = Ctx { app, platform, request: &request, params: &params, query: Query::parse(None), now_ms: 0 };
-        block_on(get(&ctx, Upstream::WeatherAlerts, URL, "application/xml"))
+        block_on(get(&ctx, Upstream::WeatherAlerts, URL, "application/xml", |body| body.starts_with(b"<rss")))
     }
 
     #[test]
@@ -129,6 +144,33 @@ mod tests {
         assert_eq!(ask(&app, &platform), Err(Failure::Status(404)));
         assert_eq!(ask(&app, &platform), Err(Failure::Status(404)));
         assert_eq!(platform.fetched.borrow().len(), 2);
+    }
+
+    #[test]
+    fn a_redirect_is_a_failure_and_its_target_is_never_asked() {
+        let platform = FakePlatform::default().with_upstream(URL, 302, "").with_upstream(
+            "http://127.0.0.1:9/internal",
+            200,
+            "<rss>secret</rss>",
+        );
+        assert_eq!(ask(&app(300), &platform), Err(Failure::Status(302)));
+        let asked: Vec<String> = platform.fetched.borrow().iter().map(|r| r.url.clone()).collect();
+        assert_eq!(asked, [URL]);
+    }
+
+    #[test]
+    fn an_answer_the_caller_cannot_use_is_kept_only_as_long_as_a_failure() {
+        let platform = FakePlatform::default().with_upstream(URL, 200, "<html>not a feed</html>");
+        let app = app(300);
+        assert_eq!(ask(&app, &platform), Ok(Bytes::from("<html>not a feed</html>")));
+        platform.with_upstream_now(URL, 200, "<rss/>");
+        platform.advance(FAILURE_MEMORY_SECS * 1000 - 1);
+        assert_eq!(ask(&app, &platform), Ok(Bytes::from("<html>not a feed</html>")), "kept for the failure memory");
+        platform.advance(1);
+        assert_eq!(ask(&app, &platform), Ok(Bytes::from("<rss/>")), "asked again once it is over");
+        platform.with_upstream_now(URL, 200, "<html>changed</html>");
+        platform.advance(FAILURE_MEMORY_SECS * 1000 * 10);
+        assert_eq!(ask(&app, &platform), Ok(Bytes::from("<rss/>")), "a usable answer is kept cache_seconds");
     }
 
     #[test]

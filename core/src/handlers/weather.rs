@@ -73,8 +73,10 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
 pub async fn forecast<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, Problem> {
     let now = DateTime::from_unix((ctx.now_ms / 1000) as i64);
     if let Some(url) = ctx.app.manifest().site.upstreams.weather.clone() {
-        if let Ok(bytes) = upstream::get(ctx, Upstream::Weather, &url, "application/json").await {
-            if let Some(answer) = serde_json::from_slice(&bytes).ok().and_then(|v| from_open_meteo(&v, now)) {
+        let read = |bytes: &[u8]| serde_json::from_slice::<Value>(bytes).ok().and_then(|v| from_open_meteo(&v, now));
+        if let Ok(bytes) = upstream::get(ctx, Upstream::Weather, &url, "application/json", |b| read(b).is_some()).await
+        {
+            if let Some(answer) = read(&bytes) {
                 return Ok(answer);
             }
         }

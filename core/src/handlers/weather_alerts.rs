@@ -29,6 +29,7 @@ pub async fn alerts<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Option<Vec<Alert>>,
     let Some(url) = ctx.app.manifest().site.upstreams.weather_alerts.clone() else { return Ok(None) };
     let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9";
     let feed = Upstream::WeatherAlerts;
-    let bytes = upstream::get(ctx, feed, &url, accept).await.map_err(|failure| feed.unavailable(failure))?;
-    alert_feed::parse(&String::from_utf8_lossy(&bytes)).map(Some).map_err(|e| feed.unavailable(e.0))
+    let read = |bytes: &[u8]| alert_feed::parse(&String::from_utf8_lossy(bytes));
+    let bytes = upstream::get(ctx, feed, &url, accept, |b| read(b).is_ok()).await.map_err(|f| feed.unavailable(f))?;
+    read(&bytes).map(Some).map_err(|e| feed.unavailable(e.0))
 }

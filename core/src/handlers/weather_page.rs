@@ -9,6 +9,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
+use crate::content::url_policy::web_address;
 use crate::handlers::files::{prefers_markdown, MARKDOWN};
 use crate::handlers::{page, weather, weather_alerts, Ctx};
 use crate::http::problem::Problem;
@@ -265,8 +266,8 @@ fn alerts_html(strings: &Strings, alerts: &Result<Option<Vec<Alert>>, Problem>) 
 /// One alert: its headline (linked when the feed links it) and what CAP says of it.
 fn alert_item(strings: &Strings, alert: &Alert) -> String {
     let title = escape(&alert.title);
-    let headline = match alert.link.as_deref().filter(|l| l.starts_with("https://") || l.starts_with("http://")) {
-        Some(link) => format!("<a href=\"{}\">{title}</a>", escape(link)),
+    let headline = match alert.link.as_deref().and_then(web_address) {
+        Some(link) => format!("<a href=\"{}\">{title}</a>", escape(&link)),
         None => title,
     };
     let mut out = format!("<li><h3>{headline}</h3>\n");

@@ -59,13 +59,18 @@ pub fn apply_common(response: &mut Response) {
 /// pictures elsewhere) and `data:` (the empty favicon), frames only from `iframe_hosts`, forms post
 /// to the site only, and no one frames the site's pages.
 pub fn content_security_policy(iframe_hosts: &[String]) -> String {
+    policy("'self'", iframe_hosts)
+}
+
+/// The pages' policy with `scripts` as its `script-src`.
+fn policy(scripts: &str, iframe_hosts: &[String]) -> String {
     let frames = if iframe_hosts.is_empty() {
         "'none'".to_string()
     } else {
         iframe_hosts.iter().map(|h| format!("https://{}", h.trim())).collect::<Vec<_>>().join(" ")
     };
     format!(
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; media-src 'self' https:; \
+        "default-src 'self'; script-src {scripts}; style-src 'self'; img-src 'self' data: https:; media-src 'self' https:; \
          font-src 'self'; connect-src 'self'; frame-src {frames}; object-src 'none'; base-uri 'self'; \
          form-action 'self'; frame-ancestors 'none'"
     )
@@ -84,31 +89,59 @@ pub fn page_security(iframe_hosts: &[String]) -> Vec<(String, String)> {
 }
 
 /// The manifest's header set of the files the site serves from its static folder (and their
-/// resized images): the page security headers, so a file opened on its own is held to the policy
-/// of the pages (SECURITY.md, "What content may run").
+/// resized images) that a browser shows without running anything of theirs: the page security
+/// headers, so a file opened on its own is held to the policy of the pages (SECURITY.md, "What
+/// content may run").
 pub const STATIC_FILES: &str = "static";
 
-/// The manifest's header set of static SVG images: [`STATIC_FILES`]'s, with `sandbox` added to the
-/// CSP. An SVG opened on its own is a document that can run its scripts; sandboxed, it runs none
-/// and has no origin of its own to act for.
-pub const STATIC_SVG: &str = "static-svg";
+/// The manifest's header set of the static files that are documents able to run script (HTML,
+/// SVG, XML and any type not known to be inert, see [`static_set`]): the pages' headers with no
+/// script at all and [`SANDBOX`]. Opened on its own, such a file runs nothing, and has no origin
+/// of its own to act for: it can read no storage of the site (the CMS's token) and is no
+/// same-origin opener of the CMS's sign-in (docs/editing.md#security).
+pub const STATIC_SANDBOXED: &str = "static-sandboxed";
 
-/// The header set of a static file of media type `content_type`.
+/// The `sandbox` directive of [`STATIC_SANDBOXED`] files: no script, forms, plugins or same
+/// origin; links may still open in a new tab (which leaves the sandbox, as a typed address would).
+pub const SANDBOX: &str = "sandbox allow-popups allow-popups-to-escape-sandbox";
+
+/// The header set of a static file of media type `content_type`: [`STATIC_FILES`] for the types a
+/// browser shows or plays without running the file (images but SVG, audio, video, fonts, PDF,
+/// plain text and data, archives), [`STATIC_SANDBOXED`] for every other. A script (`.js`) is
+/// inert opened on its own; it runs only when a page of the site loads it, and only the theme's
+/// pages load scripts (markdown cannot, static documents run none).
 pub fn static_set(content_type: &str) -> &'static str {
-    if content_type.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case(crate::http::media::SVG)) {
-        STATIC_SVG
-    } else {
+    if is_inert(content_type) {
         STATIC_FILES
+    } else {
+        STATIC_SANDBOXED
     }
 }
 
-/// The headers of a header set of static files ([`STATIC_FILES`], or [`STATIC_SVG`] when `svg`).
-pub fn static_security(iframe_hosts: &[String], svg: bool) -> Vec<(String, String)> {
+/// Whether a browser opening a file of `content_type` runs nothing of the file's own.
+fn is_inert(content_type: &str) -> bool {
+    let base = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let (kind, sub) = base.split_once('/').unwrap_or((base.as_str(), ""));
+    match kind {
+        "audio" | "video" | "font" => true,
+        "image" => sub != "svg+xml",
+        "text" => matches!(sub, "plain" | "css" | "csv" | "markdown" | "vtt" | "calendar" | "javascript"),
+        "application" => matches!(
+            sub,
+            "pdf" | "zip" | "epub+zip" | "octet-stream" | "json" | "geo+json" | "manifest+json" | "yaml" | "wasm"
+        ),
+        _ => false,
+    }
+}
+
+/// The headers of a header set of static files ([`STATIC_FILES`], or [`STATIC_SANDBOXED`] when
+/// `sandboxed`).
+pub fn static_security(iframe_hosts: &[String], sandboxed: bool) -> Vec<(String, String)> {
     let mut headers = page_security(iframe_hosts);
-    if svg {
+    if sandboxed {
         for (name, value) in &mut headers {
             if name == "content-security-policy" {
-                value.push_str("; sandbox");
+                *value = format!("{}; {SANDBOX}", policy("'none'", iframe_hosts));
             }
         }
     }
@@ -118,15 +151,16 @@ pub fn static_security(iframe_hosts: &[String], svg: bool) -> Vec<(String, Strin
 /// The manifest's header set of the CMS's page and configuration (docs/editing.md#security).
 pub const CMS_ADMIN: &str = "cms-admin";
 
-/// What the CMS's page may load (docs/editing.md#security): its script from the CDN it is pinned
-/// on, styles inline (both CMSs set styles from script), images and previews from `blob:` and
-/// `data:` and the git host, requests to the site, the CDN and the git host's API (and the local
+/// What the CMS's page may load (docs/editing.md#security): its script from the folder of its
+/// pinned release on the CDN (no other package of the CDN), styles inline (both CMSs set styles
+/// from script), images and previews from `blob:` and `data:` and the git host, requests to the site, the CDN and the git host's API (and the local
 /// proxy of Decap CMS, `decap-server`, when `local_backend` is on). Decap CMS checks its configuration with
 /// code it compiles at run time, so its page also needs `'unsafe-eval'`; Sveltia CMS does not.
 /// Sveltia's fonts come from jsDelivr (Fontsource). No one frames the page, and it posts nowhere.
 pub fn cms_content_security_policy(cms: &crate::content::Cms) -> String {
     use crate::content::{CmsApp, CmsBackend};
-    let mut connect = vec!["'self'", "blob:", "data:", "https://unpkg.com"];
+    let release = crate::content::cms::release(cms.app).folder();
+    let mut connect = vec!["'self'", "blob:", "data:", release.as_str()];
     let mut images = vec!["'self'", "blob:", "data:"];
     let api_root = cms.api_root.as_deref().map(origin_of);
     match (cms.backend, api_root) {
@@ -151,8 +185,8 @@ pub fn cms_content_security_policy(cms: &crate::content::Cms) -> String {
         connect.extend(["http://localhost:8081", "http://127.0.0.1:8081"]);
     }
     let (scripts, styles, fonts) = match cms.app {
-        CmsApp::Sveltia => ("'self' https://unpkg.com", "'self' 'unsafe-inline'", "'self' https://cdn.jsdelivr.net"),
-        CmsApp::Decap => ("'self' https://unpkg.com 'unsafe-eval'", "'self' 'unsafe-inline'", "'self' data:"),
+        CmsApp::Sveltia => (format!("'self' {release}"), "'self' 'unsafe-inline'", "'self' https://cdn.jsdelivr.net"),
+        CmsApp::Decap => (format!("'self' {release} 'unsafe-eval'"), "'self' 'unsafe-inline'", "'self' data:"),
     };
     format!(
         "default-src 'self'; script-src {scripts}; style-src {styles}; font-src {fonts}; img-src {}; \
@@ -236,20 +270,32 @@ mod tests {
     }
 
     #[test]
-    fn static_svg_images_are_sandboxed_and_other_static_files_keep_the_page_policy() {
-        assert_eq!(static_set("image/svg+xml"), STATIC_SVG);
-        assert_eq!(static_set("image/jpeg"), STATIC_FILES);
-        let csp =
-            |svg| static_security(&[], svg).into_iter().find(|(n, _)| n == "content-security-policy").map(|h| h.1);
+    fn static_documents_that_can_run_script_are_sandboxed_and_inert_files_keep_the_page_policy() {
+        for (extension, content_type) in crate::http::media::BY_EXTENSION {
+            let sandboxed = ["htm", "html", "svg", "xml", "gpx", "kml"].contains(extension);
+            assert_eq!(static_set(content_type) == STATIC_SANDBOXED, sandboxed, "{extension}");
+        }
+        assert_eq!(static_set("application/xhtml+xml"), STATIC_SANDBOXED, "an unknown type is not trusted");
+        assert_eq!(static_set("IMAGE/SVG+XML; charset=utf-8"), STATIC_SANDBOXED);
+        assert_eq!(static_set(crate::http::media::UNKNOWN), STATIC_FILES, "downloaded, never sniffed");
+        let csp = |sandboxed| {
+            static_security(&[], sandboxed).into_iter().find(|(n, _)| n == "content-security-policy").map(|h| h.1)
+        };
         assert_eq!(csp(false), Some(content_security_policy(&[])));
-        assert!(csp(true).is_some_and(|c| c.starts_with(&content_security_policy(&[])) && c.ends_with("; sandbox")));
+        let sandboxed = csp(true).unwrap_or_default();
+        assert!(
+            sandboxed.contains("script-src 'none';") && sandboxed.ends_with(&format!("; {SANDBOX}")),
+            "{sandboxed}"
+        );
+        assert!(!sandboxed.contains("allow-scripts") && !sandboxed.contains("allow-same-origin"), "{sandboxed}");
     }
 
     #[test]
     fn the_cms_page_allows_its_pinned_cdn_and_git_host_and_only_decap_evaluates_code() {
         use crate::content::{Cms, CmsApp, CmsBackend};
         let sveltia = cms_content_security_policy(&Cms::default());
-        assert!(sveltia.contains("script-src 'self' https://unpkg.com;"), "{sveltia}");
+        assert!(sveltia.contains("script-src 'self' https://unpkg.com/@sveltia/cms@0.221.1/;"), "{sveltia}");
+        assert!(!sveltia.contains("https://unpkg.com ") && !sveltia.contains("https://unpkg.com;"), "{sveltia}");
         assert!(sveltia.contains("https://api.github.com") && !sveltia.contains("8081"), "{sveltia}");
         assert!(sveltia.contains("font-src 'self' https://cdn.jsdelivr.net;"), "{sveltia}");
         let local = cms_content_security_policy(&Cms { app: CmsApp::Decap, ..Cms::default() });
@@ -257,14 +303,16 @@ mod tests {
         assert!(sveltia.contains("frame-ancestors 'none'") && !sveltia.contains("unsafe-eval"), "{sveltia}");
         let decap = Cms { app: CmsApp::Decap, local_backend: false, ..Cms::default() };
         let decap = cms_content_security_policy(&decap);
-        assert!(decap.contains("'unsafe-eval'") && !decap.contains("8081"), "{decap}");
+        assert!(decap.contains("script-src 'self' https://unpkg.com/decap-cms@3.16.3/ 'unsafe-eval';"), "{decap}");
+        assert!(!decap.contains("8081") && !decap.contains("@sveltia"), "{decap}");
         let gitea = Cms {
             backend: CmsBackend::Gitea,
             api_root: Some("https://git.example.org/api/v1".into()),
             ..Cms::default()
         };
         let gitea = cms_content_security_policy(&gitea);
-        assert!(gitea.contains("https://unpkg.com https://git.example.org;") && !gitea.contains("github"), "{gitea}");
+        assert!(gitea.contains("https://unpkg.com/@sveltia/cms@0.221.1/ https://git.example.org;"), "{gitea}");
+        assert!(!gitea.contains("github"), "{gitea}");
         let headers = cms_security(&Cms::default());
         assert!(headers.iter().any(|(n, v)| n == "content-security-policy" && *v == sveltia));
         assert!(headers.iter().any(|(n, v)| n == "x-frame-options" && v == "DENY"));

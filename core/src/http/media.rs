@@ -31,7 +31,7 @@ pub const API_CATALOG: &str = "application/linkset+json; profile=\"https://www.r
 pub const SCHEMA_JSON: &str = "application/schema+json";
 /// The sitemap.
 pub const XML: &str = "application/xml";
-/// SVG images (sandboxed when served on their own: see [`crate::http::headers::STATIC_SVG`]).
+/// SVG images (sandboxed when served on their own: see [`crate::http::headers::STATIC_SANDBOXED`]).
 pub const SVG: &str = "image/svg+xml";
 
 /// A media type without its parameters (`text/markdown` of `text/markdown; charset=utf-8`), as

@@ -20,7 +20,9 @@ pub const DESCRIPTION_MARKER: &str = "<!--portal:description-->";
 
 pub use crate::http::media::HTML;
 
-/// Escapes the five HTML-significant characters (text and attribute values alike).
+/// Escapes the five HTML-significant characters (text and attribute values alike), and drops
+/// the control characters no content text keeps ([`crate::content::text`]): what is written per
+/// request (a search query) and the inline SVG of charts are then clean XML too.
 pub fn escape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
@@ -30,7 +32,7 @@ pub fn escape(value: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+            c => out.extend(crate::content::text::replacement(c)),
         }
     }
     out
@@ -85,5 +87,10 @@ mod tests {
         assert!(Filling { title: "T", description: "", main: "<p>x</p>" }
             .fill("<html></html>")
             .contains("<main id=\"content\">\n<p>x</p>"));
+    }
+
+    #[test]
+    fn escaped_text_carries_no_control_character() {
+        assert_eq!(escape("a\u{0B}b\u{0}c\u{1B}\u{9B}d\te"), "a bcd\te");
     }
 }

@@ -49,6 +49,26 @@ const BOTTOM: f64 = 150.0;
 /// Room kept above the highest and below the lowest temperature, so their marks clear the axes.
 const PAD: f64 = 10.0;
 
+/// Temperatures the chart draws, in °C or °F: a little beyond what Earth has seen (−89 °C or
+/// −128 °F, 57 °C or 134 °F). A figure outside is an upstream's error (`1e308`), and drawing it
+/// would squash every other day to a line, or make the scale infinite.
+const TEMPERATURES: std::ops::RangeInclusive<f64> = -130.0..=140.0;
+/// Rain in a day the chart draws, in mm or inches (the wettest day known had under 2 m).
+const RAIN: std::ops::RangeInclusive<f64> = 0.0..=2_000.0;
+
+/// `days` with every figure outside its plausible range (or not finite) left out.
+fn plausible(days: &[Day]) -> Vec<Day> {
+    let within = |value: Option<f64>, range: &std::ops::RangeInclusive<f64>| value.filter(|v| range.contains(v));
+    days.iter()
+        .map(|day| Day {
+            label: day.label.clone(),
+            high: within(day.high, &TEMPERATURES),
+            low: within(day.low, &TEMPERATURES),
+            rain: within(day.rain, &RAIN),
+        })
+        .collect()
+}
+
 /// A number with at most one decimal, without a trailing `.0`.
 fn short(value: f64) -> String {
     let text = format!("{value:.1}");
@@ -65,8 +85,9 @@ fn range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
     Some(if high - low < 2.0 { (low - 1.0, high + 1.0) } else { (low, high) })
 }
 
-/// The chart of `days` as an SVG element (empty when no day has a figure).
+/// The chart of `days` as an SVG element (empty when no day has a figure it can draw).
 pub fn chart(days: &[Day], labels: Labels<'_>) -> String {
+    let days = &plausible(days);
     let temperatures = range(days.iter().flat_map(|d| [d.high, d.low]).flatten());
     let rain_max = days.iter().filter_map(|d| d.rain).filter(|r| r.is_finite() && *r >= 0.0).fold(0.0, f64::max);
     if days.is_empty() || (temperatures.is_none() && rain_max <= 0.0) {
@@ -212,6 +233,28 @@ mod tests {
         assert!(svg.contains("height=\"136.0\"") && svg.contains("height=\"68.0\""), "{svg}");
         assert!(svg.contains(">30°</text>") && svg.contains(">16°</text>") && svg.contains(">10 mm</text>"));
         assert!(svg.contains(">High</text>") && svg.contains(">Rain</text>"));
+    }
+
+    /// The numbers of an SVG's attributes and texts.
+    fn numbers(svg: &str) -> Vec<f64> {
+        svg.split(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | 'e')))
+            .filter_map(|word| word.parse::<f64>().ok())
+            .collect()
+    }
+
+    #[test]
+    fn absurd_figures_are_left_out_and_the_scale_stays_finite() {
+        let days = [
+            day("22", 1e308, -1e308, 1e308),
+            day("23", 30.0, 18.0, 10.0),
+            Day { label: "24".into(), high: Some(f64::INFINITY), low: Some(16.0), rain: Some(f64::NAN) },
+        ];
+        let svg = chart(&days, LABELS);
+        assert!(!svg.contains("inf") && !svg.contains("NaN") && !svg.contains("e308"), "{svg}");
+        assert!(numbers(&svg).iter().all(|n| n.is_finite() && n.abs() <= 1000.0), "{svg}");
+        assert!(svg.contains(">30°</text>") && svg.contains(">16°</text>") && svg.contains(">10 mm</text>"), "{svg}");
+        let only_absurd = [day("22", 1e308, -1e308, -1e308)];
+        assert_eq!(chart(&only_absurd, LABELS), "", "nothing to draw");
     }
 
     #[test]

@@ -3,17 +3,23 @@
 //! `cap:areaDesc`, `cap:sent`) some publishers add, through the feed crates the build already uses
 //! (`rss`, `atom_syndication`) rather than a parser of our own: they handle entities, CDATA and the
 //! RSS variants.
+//!
+//! A feed is a third party's text: an alert's `link` is kept only when it is an absolute `http(s)`
+//! address ([`web_address`]); any other (`javascript:`, `data:`, relative) is dropped here, before
+//! the API or the weather page sees it.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+
+use crate::content::url_policy::web_address;
 
 /// One alert as the API shows it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Alert {
     /// Headline.
     pub title: String,
-    /// Where to read it.
+    /// Where to read it: an absolute `http(s)` address, or none.
     pub link: Option<String>,
     /// When it was published (as the feed wrote it).
     pub published: Option<String>,
@@ -81,7 +87,7 @@ fn from_rss(channel: &rss::Channel) -> Vec<Alert> {
             with_cap(
                 Alert {
                     title: item.title().unwrap_or_default().trim().to_string(),
-                    link: item.link().map(str::to_string),
+                    link: item.link().and_then(web_address),
                     published,
                     ..Alert::default()
                 },
@@ -101,7 +107,7 @@ fn from_atom(feed: &atom_syndication::Feed) -> Vec<Alert> {
                 .iter()
                 .find(|l| l.rel() == "alternate")
                 .or_else(|| entry.links().first())
-                .map(|l| l.href().to_string());
+                .and_then(|l| web_address(l.href()));
             let published = entry.published().unwrap_or(entry.updated()).to_rfc3339();
             with_cap(
                 Alert {
@@ -180,6 +186,22 @@ mod tests {
         let alerts = parse(xml).expect("feed");
         assert_eq!(alerts[0].link.as_deref(), Some("https://example.org/h"));
         assert_eq!(alerts[0].published.as_deref(), Some("2026-11-22T10:00:00+00:00"));
+    }
+
+    #[test]
+    fn links_other_than_web_addresses_are_dropped() {
+        let xml = r#"<rss version="2.0"><channel><title>A</title>
+            <item><title>a</title><link>javascript:alert(document.domain)</link></item>
+            <item><title>b</title><link> JavaScript:alert(1)</link></item>
+            <item><title>c</title><link>data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;</link></item>
+            <item><title>d</title><link>/relative/path</link></item>
+            <item><title>e</title><link>https://example.org/e</link></item>
+            </channel></rss>"#;
+        let links: Vec<Option<String>> = parse(xml).expect("feed").into_iter().map(|a| a.link).collect();
+        assert_eq!(links, [None, None, None, None, Some("https://example.org/e".into())]);
+        let xml = r#"<feed xmlns="http://www.w3.org/2005/Atom"><title>A</title><id>x</id><updated>2026-11-22T10:00:00Z</updated>
+            <entry><title>H</title><id>h</id><link href="java&#9;script:alert(1)"/><updated>2026-11-22T10:00:00Z</updated></entry></feed>"#;
+        assert_eq!(parse(xml).expect("feed")[0].link, None);
     }
 
     #[test]

@@ -273,20 +273,31 @@ macro_rules! route {
 }
 
 /// A list of the HSDS API: its first page is a built file; paging and filters go to the handler.
+/// `limited` puts it under the rate limit (the services, whose `search` runs the search engine).
 macro_rules! hsds_list {
     ($kind:ident, $id:expr, $summary:expr, $describe:expr) => {
+        route!(concat!("/api/hsds/", hsds_segment!($kind)), "hsds", [hsds_list_op!($kind, $id, $summary, $describe)])
+    };
+    (limited $kind:ident, $id:expr, $summary:expr, $describe:expr) => {
         route!(
             concat!("/api/hsds/", hsds_segment!($kind)),
             "hsds",
-            [doc(
-                get(
-                    $id,
-                    $summary,
-                    Serve::FileUnlessQuery(FileRule::Extension("json"), HSDS_PARAMS, Handler::HsdsList(Kind::$kind)),
-                    JSON
-                ),
-                $describe
-            )]
+            [limited(hsds_list_op!($kind, $id, $summary, $describe))]
+        )
+    };
+}
+
+/// The GET of an HSDS list (see [`hsds_list`]).
+macro_rules! hsds_list_op {
+    ($kind:ident, $id:expr, $summary:expr, $describe:expr) => {
+        doc(
+            get(
+                $id,
+                $summary,
+                Serve::FileUnlessQuery(FileRule::Extension("json"), HSDS_PARAMS, Handler::HsdsList(Kind::$kind)),
+                JSON,
+            ),
+            $describe,
         )
     };
 }
@@ -602,7 +613,9 @@ pub const ROUTES: &[Route] = &[
         "hsds",
         [doc(get("getHsdsRoot", "HSDS version, profile and OpenAPI.", JSON_FILE, JSON), hsds::root)]
     ),
-    hsds_list!(Services, "listHsdsServices", "HSDS services, paged and filtered.", hsds::services),
+    // Rate limited like every entry that searches (docs/spec/api-spec.md#rate-limit): `search`
+    // runs the search engine. The built first page counts too, as a collection listing's does.
+    hsds_list!(limited Services, "listHsdsServices", "HSDS services, paged and filtered.", hsds::services),
     hsds_item!(Services, "getHsdsService", "One HSDS service, fully nested."),
     hsds_list!(Organizations, "listHsdsOrganizations", "HSDS organizations, paged.", hsds::organizations),
     hsds_item!(Organizations, "getHsdsOrganization", "One HSDS organization with its services."),

@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use super::collector::Ranked;
 use super::forms::Forms;
 use super::known::is_known_word;
+use super::limits::{self, MAX_CORRECTED_WORDS, MAX_PARTIAL_WORDS};
 use super::matching::Leniency;
 use super::stopwords::meaningful;
 use super::{engine, Hit, SearchError, SearchIndex};
@@ -32,10 +33,6 @@ const MIN_TYPO_CHARS: usize = 4;
 
 /// From this many characters a correction may be two edits away (one below).
 const TWO_EDITS_FROM: usize = 8;
-
-/// The most words ranked by how many of them a document has (one search per count); past it, the
-/// first ones.
-const MAX_RANKED_WORDS: usize = 8;
 
 /// What the search page shows.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -93,8 +90,8 @@ impl SearchIndex {
         limit: usize,
         forms: &Forms,
     ) -> Result<Forgiven, SearchError> {
-        let mut typed = meaningful(words);
-        typed.truncate(MAX_RANKED_WORDS);
+        let mut typed = meaningful(&limits::distinct(words));
+        typed.truncate(MAX_PARTIAL_WORDS);
         let mut answer = Forgiven { words: typed.clone(), ..Forgiven::default() };
         if typed.is_empty() {
             answer.found = vec![Default::default(); collections.len()];
@@ -155,8 +152,9 @@ impl SearchIndex {
     }
 
     /// Each word, or its nearest known word when it matches nothing: `None` when every word
-    /// matches something or no unknown word has a near one. A word of a language is never the
-    /// only correction (see [`is_known_word`]).
+    /// matches something, no unknown word has a near one, or more than
+    /// [`MAX_CORRECTED_WORDS`] words could be corrected (see [`limits`]). A word of a language is
+    /// never the only correction (see [`is_known_word`]).
     fn corrections(
         &self,
         words: &[String],
@@ -164,12 +162,19 @@ impl SearchIndex {
         leniency: &Leniency,
     ) -> Result<Option<Vec<Nearest>>, SearchError> {
         let wanted = self.wanted(collections);
-        let mut corrected = Vec::with_capacity(words.len());
-        let mut any = false;
+        let mut unknown = Vec::with_capacity(words.len());
         for (i, word) in words.iter().enumerate() {
             let last = i + 1 == words.len();
-            let known = self.engine.knows(word, last, leniency, &wanted).map_err(engine("searching"))?;
-            let mut nearest = if known { None } else { self.nearest(word, &wanted)? };
+            unknown.push(!self.engine.knows(word, last, leniency, &wanted).map_err(engine("searching"))?);
+        }
+        let correctable = words.iter().zip(&unknown).filter(|(word, &unknown)| unknown && typo_candidate(word));
+        if correctable.count() > MAX_CORRECTED_WORDS {
+            return Ok(None);
+        }
+        let mut corrected = Vec::with_capacity(words.len());
+        let mut any = false;
+        for (word, unknown) in words.iter().zip(unknown) {
+            let mut nearest = if unknown { self.nearest(word, &wanted)? } else { None };
             if let Some(near) = nearest.as_mut() {
                 near.only &= !is_known_word(word);
             }
@@ -181,14 +186,19 @@ impl SearchIndex {
 
     /// The known word nearest `word` (see [`nearest`]).
     fn nearest(&self, word: &str, wanted: &[bool]) -> Result<Option<Nearest>, SearchError> {
-        let chars = word.chars().count();
-        if chars < MIN_TYPO_CHARS {
+        if !typo_candidate(word) {
             return Ok(None);
         }
+        let chars = word.chars().count();
         let distance = if chars >= TWO_EDITS_FROM { 2 } else { 1 };
         let near = self.engine.near_words(word, distance, wanted).map_err(engine("looking for near words"))?;
         Ok(nearest(word, &near))
     }
+}
+
+/// Whether a word is long enough to be corrected.
+fn typo_candidate(word: &str) -> bool {
+    word.chars().nth(MIN_TYPO_CHARS - 1).is_some()
 }
 
 /// The word of `near` (each with how many documents have it) fewest edits from `word` (a swap of

@@ -41,6 +41,7 @@ use tantivy::{DocAddress, InvertedIndexReader, Score, Searcher, Term};
 use super::collector::{Bucket, Ranked, TopK};
 use super::forms::{Forms, WordForms};
 use super::lexicon::Lexicon;
+use super::limits;
 use super::query::PREFIX_DISCOUNT;
 use super::schema::{Fields, API_FIELDS, PREFIX_CHARS, TEXT_FIELDS};
 
@@ -150,6 +151,12 @@ impl Found {
 /// holding about half of them (below it, waking a second thread costs more than it saves).
 #[cfg(not(target_arch = "wasm32"))]
 const TWO_THREADS_OVER: usize = 24_576;
+
+/// What one search reads: its words (bounded) and their clauses.
+struct Plan {
+    words: Vec<String>,
+    clauses: Vec<Clause>,
+}
 
 /// One clause of a query.
 struct Clause {
@@ -539,6 +546,32 @@ impl Engine {
         &self.segments
     }
 
+    /// What a search of `words` reads: whatever the caller gives, each word once and at most
+    /// [`limits::MAX_QUERY_WORDS`] of them ([`limits::distinct`]), so one query's work stays
+    /// bounded (docs/spec/api-spec.md#query-limits).
+    fn plan(&self, words: &[String], searched: &[bool], leniency: &Leniency) -> tantivy::Result<Plan> {
+        let words = limits::distinct(words);
+        let clauses = self.clauses(&words, searched, leniency)?;
+        Ok(Plan { words, clauses })
+    }
+
+    /// The size of a search's [`Engine::plan`] over every segment: its words, clauses, and the
+    /// terms its prefix and form clauses expand to (counted per segment).
+    #[cfg(test)]
+    pub(crate) fn plan_size(&self, words: &[String], leniency: &Leniency) -> (usize, usize, usize) {
+        let every = vec![true; self.segments.len()];
+        let plan = self.plan(words, &every, leniency).expect("a plan");
+        let expansions = plan
+            .clauses
+            .iter()
+            .map(|clause| match &clause.kind {
+                Kind::Prefix { terms, .. } => terms.iter().map(Vec::len).sum(),
+                Kind::Exact { .. } | Kind::ShortPrefix { .. } => 0,
+            })
+            .sum();
+        (plan.words.len(), plan.clauses.len(), expansions)
+    }
+
     /// The clauses of `words`, in the order tantivy's query adds their scores. Exact terms are
     /// looked up in every segment (their statistics count the whole index), prefix twins only in
     /// the segments `searched`.
@@ -764,7 +797,7 @@ impl Engine {
         if !words.is_empty() {
             let wanted: Vec<bool> =
                 (0..self.segments.len()).map(|o| buckets.get(o).copied().flatten().is_some()).collect();
-            let clauses = self.clauses(words, &wanted, leniency)?;
+            let Plan { words, clauses } = self.plan(words, &wanted, leniency)?;
             let searched: Vec<(usize, usize)> = (0..self.segments.len())
                 .filter_map(|ordinal| buckets.get(ordinal).copied().flatten().map(|bucket| (ordinal, bucket)))
                 .collect();

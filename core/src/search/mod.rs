@@ -4,7 +4,7 @@
 //! ([`plan`](mod@plan)), written by `portal build` ([`writer`]), carried through `dist/` as one
 //! file per segment plus a manifest ([`pack`]), and opened read-only from those bytes by `portal
 //! serve` and by the Worker alike ([`SearchIndex`]), so both answer every query identically.
-//! Queries mean what [`query::matching`] says and run on [`matching`].
+//! Queries mean what [`query::matching`] says and run on [`matching`], within [`limits`].
 
 pub mod arabic;
 pub mod collector;
@@ -14,6 +14,7 @@ pub mod forgiving;
 pub mod forms;
 pub mod known;
 pub mod lexicon;
+pub mod limits;
 pub mod matching;
 pub mod pack;
 pub mod plan;

@@ -539,3 +539,50 @@ fn arabic_letter_forms_diacritics_and_the_article_are_folded_in_both_searches() 
         assert_eq!(slugs_of(&forgiven(&index, q)), [expected], "{q} on the page");
     }
 }
+
+/// docs/spec/api-spec.md#query-limits: whatever words the engine is given, it plans at most
+/// [`limits::MAX_QUERY_WORDS`] words, each once: per word its exact clause in each field, the last
+/// word's prefix clause in each field, and (on the page) a forms clause in each field.
+#[test]
+fn a_query_of_any_words_plans_bounded_work() {
+    use limits::MAX_QUERY_WORDS;
+    let index = index(corpus(300, &["news", "jobs"], 7));
+    let forms = index.forms("en");
+    let strict = Leniency::STRICT;
+    let page = Leniency { forms: Some(&forms), min_words: 1 };
+    let most_clauses = MAX_QUERY_WORDS * 4 + 4 + MAX_QUERY_WORDS * 4;
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        ("one word repeated", vec!["water".to_string(); 10_000]),
+        ("a short word repeated", schema::words(&"a ".repeat(10_000))),
+        ("distinct short words", (0..10_000).map(|n| format!("w{n}")).collect()),
+        ("long words", (0..10_000).map(|n| format!("{n}{}", "x".repeat(60))).collect()),
+        ("known prefixes", ["wa", "sc", "cl", "ma", "so"].iter().cycle().take(10_000).map(|w| w.to_string()).collect()),
+        ("known words", corpus(1, &["news"], 1)[0].body.split(' ').cycle().take(10_000).map(String::from).collect()),
+    ];
+    for (name, words) in &cases {
+        for leniency in [&strict, &page] {
+            let (planned, clauses, expansions) = index.engine.plan_size(words, leniency);
+            assert!(planned <= MAX_QUERY_WORDS, "{name}: {planned} words planned");
+            assert!(clauses <= most_clauses, "{name}: {clauses} clauses");
+            // Only the last word expands to a prefix, and each word to its forms once: at most
+            // the index's terms per planned word and field.
+            let terms = index.engine.segments().len() * 1000;
+            assert!(expansions <= terms * 4 * (planned + 1), "{name}: {expansions} expansions");
+        }
+    }
+    let (planned, _, _) = index.engine.plan_size(&cases[0].1, &strict);
+    assert_eq!(planned, 1, "a repeated word is planned once");
+    let a_repeated = index.search(&cases[0].1, "news", 5).expect("search");
+    assert_eq!(a_repeated, index.search(&["water".to_string()], "news", 5).expect("search"), "and ranks as once");
+}
+
+/// The search page corrects at most [`limits::MAX_CORRECTED_WORDS`] unknown words: past that it
+/// looks for no near word at all.
+#[test]
+fn the_page_corrects_only_a_few_unknown_words() {
+    let index = forgiving_index(true);
+    let two = forgiven(&index, "vacination cloinic");
+    assert_eq!(two.suggestion.as_deref(), Some("vaccination clinic"));
+    let many = forgiven(&index, "vacination cloinic vacinaton cloinik");
+    assert_eq!(many.suggestion, None, "{many:?}");
+}

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use portal_core::dist::manifest::{Manifest, Routes};
 use portal_core::http::cache_control::{is_fingerprinted, IMMUTABLE};
-use portal_core::http::headers::{common, STATIC_FILES};
+use portal_core::http::headers::{common, STATIC_FILES, STATIC_SANDBOXED};
 use portal_core::http::media;
 
 use super::output::OutFile;
@@ -77,7 +77,10 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
     }
     let everywhere: Vec<&str> =
         manifest.header_sets.get("html").into_iter().flatten().map(|(n, _)| n.as_str()).collect();
-    for asset in routes.values() {
+    // Sandboxed static documents first: past the cap a rule is left out, and theirs must not be.
+    let (sandboxed, others): (Vec<_>, Vec<_>) =
+        routes.values().partition(|asset| asset.headers.as_deref() == Some(STATIC_SANDBOXED));
+    for asset in sandboxed.into_iter().chain(others) {
         let extra = manifest.headers_of(asset);
         let special = asset.headers.as_deref().is_some_and(|set| !COVERED_BY_ALL.contains(&set));
         if rules >= MAX_RULES || (!special && inferred(&asset.file, &asset.content_type)) {
@@ -102,7 +105,6 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
 mod tests {
     use super::*;
     use portal_core::dist::manifest::Asset;
-    use portal_core::http::headers::STATIC_SVG;
 
     #[test]
     fn every_file_gets_cors_and_special_files_their_own_rule() {
@@ -129,15 +131,15 @@ mod tests {
     }
 
     #[test]
-    fn a_static_svg_replaces_the_page_policy_with_its_sandboxed_one() {
+    fn a_sandboxed_static_file_replaces_the_page_policy_with_its_own_and_comes_first() {
         let mut manifest = Manifest::default();
         let csp = |value: &str| vec![("content-security-policy".to_string(), value.to_string())];
         manifest.header_sets.insert("html".into(), csp("default-src 'self'"));
         manifest.header_sets.insert(STATIC_FILES.into(), csp("default-src 'self'"));
-        manifest.header_sets.insert(STATIC_SVG.into(), csp("default-src 'self'; sandbox"));
+        manifest.header_sets.insert(STATIC_SANDBOXED.into(), csp("default-src 'self'; sandbox"));
         let mut routes = Routes::new();
         for (file, content_type, set) in
-            [("media/a.svg", "image/svg+xml", STATIC_SVG), ("media/b.jpg", "image/jpeg", STATIC_FILES)]
+            [("media/a.svg", "image/svg+xml", STATIC_SANDBOXED), ("media/b.jpg", "image/jpeg", STATIC_FILES)]
         {
             let asset = Asset {
                 file: file.into(),
@@ -155,5 +157,20 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("/media/b.jpg"), "{text}");
+        // More special files than rules: the sandboxed ones keep theirs.
+        manifest.header_sets.insert("old".into(), vec![("sunset".into(), "Mon, 01 Mar 2027 00:00:00 GMT".into())]);
+        for i in 0..MAX_RULES {
+            let asset = Asset {
+                file: format!("a/{i}.json"),
+                content_type: "application/json".into(),
+                etag: "\"x\"".into(),
+                headers: Some("old".into()),
+                markdown: None,
+            };
+            routes.insert(format!("/a/{i}"), asset);
+        }
+        let text = String::from_utf8(headers_file(&manifest, &routes).bytes).unwrap_or_default();
+        assert!(text.contains("/media/a.svg\n"), "{text}");
+        assert!(!text.contains(&format!("/a/{}.json", MAX_RULES - 1)), "the cap holds");
     }
 }

@@ -14,7 +14,7 @@ use portal_core::content::time::DateTime;
 use portal_core::content::SiteConfig;
 use portal_core::http::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
 use portal_core::http::envelope::success;
-use portal_core::http::headers::{static_security, HTML_LINKS, STATIC_FILES, STATIC_SVG};
+use portal_core::http::headers::{static_security, HTML_LINKS, STATIC_FILES, STATIC_SANDBOXED};
 use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -31,8 +31,8 @@ pub fn header_sets(site: &SiteConfig) -> BTreeMap<String, Vec<(String, String)>>
     let mut page = vec![("link".to_string(), HTML_LINKS.to_string())];
     page.extend(portal_core::http::headers::page_security(&site.markdown.iframe_hosts));
     sets.insert("html".to_string(), page);
-    for (set, svg) in [(STATIC_FILES, false), (STATIC_SVG, true)] {
-        sets.insert(set.to_string(), static_security(&site.markdown.iframe_hosts, svg));
+    for (set, sandboxed) in [(STATIC_FILES, false), (STATIC_SANDBOXED, true)] {
+        sets.insert(set.to_string(), static_security(&site.markdown.iframe_hosts, sandboxed));
     }
     sets.insert(
         "api-catalog".to_string(),

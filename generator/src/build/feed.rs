@@ -37,18 +37,24 @@ pub fn first_paragraph(markdown: &str) -> String {
     words.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Text as the feed may carry it: without the control characters XML refuses. The loader removed
+/// them from content already; the feed checks again, since one makes the whole feed unreadable.
+fn xml_text(text: &str) -> String {
+    portal_core::content::text::clean(text).into_owned()
+}
+
 /// An item. Its description is plain text (the summary, or the first paragraph's words), escaped
 /// as HTML since readers render a description as HTML: a summary's `<script>` is shown, not run.
 fn item(card: &Card, base: &str) -> rss::Item {
-    let link = format!("{base}{}", card.url);
-    let description = escape_text(card.excerpt.as_deref().unwrap_or_default());
+    let link = xml_text(&format!("{base}{}", card.url));
+    let description = escape_text(&xml_text(card.excerpt.as_deref().unwrap_or_default()));
     ItemBuilder::default()
-        .title(Some(card.title.clone()))
+        .title(Some(xml_text(&card.title)))
         .link(Some(link.clone()))
         .guid(Some(GuidBuilder::default().value(link).permalink(true).build()))
         .pub_date(card.date.map(|d| d.http_date()))
         .description((!description.is_empty()).then_some(description))
-        .categories(card.tags.iter().map(|t| CategoryBuilder::default().name(t.clone()).build()).collect::<Vec<_>>())
+        .categories(card.tags.iter().map(|t| CategoryBuilder::default().name(xml_text(t)).build()).collect::<Vec<_>>())
         .build()
 }
 
@@ -66,14 +72,14 @@ pub fn file(content: &Content, model: &Model, built: DateTime) -> anyhow::Result
         ..Link::default()
     };
     let channel = ChannelBuilder::default()
-        .title(format!("{} news", site.title))
-        .link(base.to_string())
-        .description(if site.description.is_empty() {
+        .title(xml_text(&format!("{} news", site.title)))
+        .link(xml_text(base))
+        .description(xml_text(&if site.description.is_empty() {
             format!("News from {}", site.title)
         } else {
             site.description.clone()
-        })
-        .language(Some(site.language.clone()))
+        }))
+        .language(Some(xml_text(&site.language)))
         .last_build_date(Some(built.http_date()))
         .generator(Some(format!("portal {}", env!("CARGO_PKG_VERSION"))))
         .namespaces(BTreeMap::from([("atom".to_string(), "http://www.w3.org/2005/Atom".to_string())]))
@@ -109,5 +115,17 @@ mod tests {
         card.excerpt = Some("<script>alert(1)</script> & more".into());
         let item = item(&card, "https://t.example");
         assert_eq!(item.description(), Some("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more"));
+    }
+
+    #[test]
+    fn an_item_carries_no_control_character_even_from_a_card_made_otherwise() {
+        let record = parse("news", "a", "news/a.md", Format::Markdown, "---\ntitle: A\n---\n", &[]).expect("record");
+        let mut card = Card::bare(&record);
+        card.title = "Water\u{0B}news\u{0}".into();
+        card.excerpt = Some("x\u{1B}y".into());
+        card.tags = vec!["t\u{7}".into()];
+        let item = item(&card, "https://t.example");
+        assert_eq!((item.title(), item.description()), (Some("Water news"), Some("xy")));
+        assert_eq!(item.categories()[0].name(), "t");
     }
 }

@@ -270,7 +270,9 @@ pub fn render_into(
     // `check` writes nothing of its own: its shelf goes to the system's temporary folder.
     let shelf = if folder.is_some() { options.cache_root() } else { std::env::temp_dir() };
     let (mut content, model) = steps.time("load", || load_shelved(options, &shelf, progress))?;
-    let warnings = site_warnings(&content, &options.content, content.warnings.clone());
+    let mut warnings = site_warnings(&content, &options.content, content.warnings.clone());
+    warnings.extend(cms::config::key_warnings(&content.site, model.all()));
+    warnings.sort();
     if strict && !warnings.is_empty() {
         return Err(BuildError::Content(
             warnings

@@ -37,7 +37,10 @@ pub fn json_url(name: &str) -> String {
 pub fn parse(file: &str, json: bool, text: &str) -> Result<Value, ContentError> {
     let value = if json {
         match serde_json::from_str::<Value>(text) {
-            Ok(v) => v,
+            Ok(mut v) => {
+                portal_core::content::text::clean_value(&mut v);
+                v
+            }
             Err(e) => return Err(ContentError::new(file, e.line(), format!("invalid JSON: {e}"))),
         }
     } else {
@@ -100,10 +103,10 @@ pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> (BTreeMap<String,
             ));
             continue;
         }
-        let text = match std::fs::read_to_string(&path) {
+        let text = match super::file::read_other(&path) {
             Ok(text) => text,
             Err(e) => {
-                errors.push(ContentError::new(&file, 1, format!("cannot read: {e}")));
+                errors.push(e);
                 continue;
             }
         };

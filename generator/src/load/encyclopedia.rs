@@ -129,7 +129,7 @@ pub fn load_one(
 /// The `related` slugs an entry that failed to load names, so they are checked with its other
 /// problems (every problem of a file is reported, not only the first).
 fn related_of(path: &Path) -> Vec<String> {
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    let Ok(text) = read_text(path) else { return Vec::new() };
     let Ok(parsed) = parse_source(&path.display().to_string(), Format::Markdown, &text) else { return Vec::new() };
     let related = parsed.fields.get("related").and_then(|v| v.as_array());
     related.into_iter().flatten().filter_map(|v| v.as_str().map(str::to_string)).collect()

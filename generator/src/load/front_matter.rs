@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use portal_core::content::text;
 use serde_json::{Map, Number, Value};
 
 /// A file split into front matter and body, with the line the front matter starts on.
@@ -98,7 +99,10 @@ pub fn yaml_object(yaml: &str) -> Result<Map<String, Value>, SyntaxError> {
 /// Parses a JSON record file into an object.
 pub fn json_object(text: &str) -> Result<Map<String, Value>, SyntaxError> {
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(map)) => Ok(map),
+        Ok(Value::Object(mut map)) => {
+            text::clean_map(&mut map);
+            Ok(map)
+        }
         Ok(_) => Err(SyntaxError { line: 1, message: "a JSON record must be an object".into() }),
         Err(e) => {
             Err(SyntaxError { line: e.line(), message: format!("invalid JSON: {}", strip_location(&e.to_string())) })
@@ -113,7 +117,9 @@ fn strip_location(message: &str) -> String {
     }
 }
 
-/// Converts a YAML value to JSON, in order. Scalar keys become strings; `.nan`/`.inf` become null.
+/// Converts a YAML value to JSON, in order. Scalar keys become strings; `.nan`/`.inf` become null;
+/// strings and keys lose their control characters (`portal_core::content::text`: a YAML escape
+/// such as `"\v"` writes one into a value however clean the file is).
 pub fn to_json(value: serde_yaml::Value) -> Result<Value, String> {
     use serde_yaml::Value as Y;
     Ok(match value {
@@ -128,24 +134,48 @@ pub fn to_json(value: serde_yaml::Value) -> Result<Value, String> {
                 n.as_f64().and_then(Number::from_f64).map_or(Value::Null, Value::Number)
             }
         }
-        Y::String(s) => Value::String(s),
+        Y::String(mut s) => {
+            text::clean_string(&mut s);
+            Value::String(s)
+        }
         Y::Sequence(items) => Value::Array(items.into_iter().map(to_json).collect::<Result<_, _>>()?),
         Y::Mapping(mapping) => {
             let mut map = Map::new();
             for (key, value) in mapping {
-                let key = match key {
+                let mut key = match key {
                     Y::String(s) => s,
                     Y::Number(n) => n.to_string(),
                     Y::Bool(b) => b.to_string(),
                     Y::Null => "null".to_string(),
                     _ => return Err("a mapping key must be a plain value, not a list or mapping".into()),
                 };
+                text::clean_string(&mut key);
                 map.insert(key, to_json(value)?);
             }
             Value::Object(map)
         }
         Y::Tagged(tagged) => to_json(tagged.value)?,
     })
+}
+
+/// Removes the control characters of every string and key of a YAML value in place, for files
+/// read into typed settings rather than through [`to_json`] (`site.yaml`).
+pub fn clean_yaml(value: &mut serde_yaml::Value) {
+    use serde_yaml::Value as Y;
+    match value {
+        Y::String(s) => text::clean_string(s),
+        Y::Sequence(items) => items.iter_mut().for_each(clean_yaml),
+        Y::Mapping(mapping) => {
+            let old = std::mem::take(mapping);
+            for (mut key, mut item) in old {
+                clean_yaml(&mut key);
+                clean_yaml(&mut item);
+                mapping.insert(key, item);
+            }
+        }
+        Y::Tagged(tagged) => clean_yaml(&mut tagged.value),
+        Y::Null | Y::Bool(_) | Y::Number(_) => {}
+    }
 }
 
 /// The 1-based line of each top-level key of a YAML mapping or JSON object (first occurrence).
@@ -204,6 +234,19 @@ mod tests {
         let err = yaml_object("title: A\n\tsummary: x\n").expect_err("a tab");
         assert_eq!(err.line, 2);
         assert!(err.message.contains("tab"), "{}", err.message);
+    }
+
+    #[test]
+    fn escaped_control_characters_never_reach_a_value_or_key() {
+        let map =
+            yaml_object("title: \"Water\\vnews\\a\"\ntags: [\"a\\x1bb\"]\n\"k\\0\": \"\\N\\x85x\"\n").expect("yaml");
+        assert_eq!(Value::Object(map), serde_json::json!({"title": "Water news", "tags": ["ab"], "k": "  x"}));
+        let map = json_object(r#"{"title": "A\u000bB\u0000", "x\u0007": ["\u009f"]}"#).expect("json");
+        assert_eq!(Value::Object(map), serde_json::json!({"title": "A B", "x": [""]}));
+        let mut yaml: serde_yaml::Value =
+            serde_yaml::from_str("a: \"x\\ty\\x07\"\n\"b\\v\": [!t \"\\0\"]\n").expect("yaml");
+        clean_yaml(&mut yaml);
+        assert_eq!(yaml, serde_yaml::from_str::<serde_yaml::Value>("a: \"x\\ty\"\n\"b \": [!t \"\"]\n").expect("yaml"));
     }
 
     #[test]

@@ -43,10 +43,10 @@ pub fn load(root: &Path, language: &str, errors: &mut Vec<ContentError>) -> Stri
     }
     for (path, stem) in override_files(&root.join(FOLDER)) {
         let file = path.display().to_string();
-        let text = match std::fs::read_to_string(&path) {
+        let text = match super::file::read_other(&path) {
             Ok(text) => text,
             Err(e) => {
-                errors.push(ContentError::new(&file, 1, format!("cannot read: {e}")));
+                errors.push(e);
                 continue;
             }
         };

@@ -3,9 +3,15 @@
 //! (`javascript:`, `data:`...; see crate::sanitize), is a content error; a local path that names no file of
 //! `static/` is a warning with the line it is written on (the page still shows the image's alt
 //! text, and the build goes on).
+//!
+//! A path written `//evil.example/x.png` (or `\\evil.example`, `/\x`) is no path of the site: a
+//! browser reads it as an address on another host. As `image` it is a content error (it would be
+//! published as a local path in some places and as an address in others); in a body, a warning
+//! on its line (it stays what it is, an image from another host).
 
 use std::path::Path;
 
+use portal_core::content::url_policy::is_protocol_relative;
 use portal_core::content::{ContentError, Record};
 use serde_json::Value;
 
@@ -13,6 +19,10 @@ use super::front_matter::key_lines;
 use super::statics::{Reference, StaticFiles};
 use crate::html;
 use crate::sanitize::{allowed_url, URL_SCHEMES};
+
+/// Why an image written without a scheme but with a host is not what its author meant.
+const OTHER_HOST: &str = "it names another host without a scheme, so it is no path under static/; \
+     write a path with one leading `/` (`/media/x.png`), or the whole address (`https://...`)";
 
 /// A record's `image`, as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +47,9 @@ impl ImageRef {
                 "`image` `{src}` is not published: an image is a path under static/ or a URL starting {}",
                 URL_SCHEMES.map(|s| format!("`{s}:`")).join(", ")
             )),
+            Some(ImageRef { src, .. }) if is_protocol_relative(src) => {
+                Err(format!("`image` `{src}` is not published: {}", OTHER_HOST))
+            }
             _ => Ok(image),
         }
     }
@@ -114,9 +127,11 @@ pub fn check(
     }
     let Some(body) = record.html.as_deref() else { return };
     for src in body_images(body) {
-        if let Reference::Missing(path) = statics.resolve(&src) {
-            let line = text.lines().position(|l| l.contains(src.as_str())).map_or(1, |i| i + 1);
-            warnings.push(ContentError::new(&name, line, missing(&src, &path)));
+        let line = || text.lines().position(|l| l.contains(src.as_str())).map_or(1, |i| i + 1);
+        if is_protocol_relative(&src) {
+            warnings.push(ContentError::new(&name, line(), format!("image `{src}`: {OTHER_HOST}")));
+        } else if let Reference::Missing(path) = statics.resolve(&src) {
+            warnings.push(ContentError::new(&name, line(), missing(&src, &path)));
         }
     }
 }
@@ -175,6 +190,24 @@ mod tests {
             assert_eq!(errors[0].line, 3);
             assert!(errors[0].message.contains("is not published"), "{}", errors[0].message);
         }
+    }
+
+    #[test]
+    fn a_protocol_relative_image_is_no_local_path() {
+        for image in ["//evil.example/x.png", "{src: \"//evil.example/x.png\", alt: x}", "'\\\\evil.example/x.png'"] {
+            let (errors, _) = run(&format!("---\ntitle: Well\nimage: {image}\n---\n"));
+            assert_eq!(errors.len(), 1, "{image}");
+            assert_eq!(errors[0].line, 3);
+            assert!(errors[0].message.contains("names another host"), "{}", errors[0].message);
+        }
+        let (errors, warnings) = run("---\ntitle: Well\n---\n\nText.\n\n![A pump](//evil.example/x.png)\n");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(warnings.iter().map(|w| w.line).collect::<Vec<_>>(), [7]);
+        assert!(
+            warnings[0].message.contains("`//evil.example/x.png`: it names another host"),
+            "{}",
+            warnings[0].message
+        );
     }
 
     #[test]

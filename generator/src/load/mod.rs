@@ -3,6 +3,7 @@
 
 pub mod data;
 pub mod encyclopedia;
+pub mod file;
 pub mod front_matter;
 pub mod i18n;
 pub mod images;

@@ -8,7 +8,7 @@
 
 use std::convert::Infallible;
 use std::fs::File;
-use std::io;
+use std::io::{self, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -72,14 +72,15 @@ fn in_chunks<T: Sync, E>(
 }
 
 /// One reader: takes the next file, waits until it is within the window, reads it. A file that
-/// cannot be read is left to the parse, which reports it.
+/// cannot be read, or is bigger than a record may be, is left to the parse, which reports it.
 fn read<T>(items: &[T], path: &impl Fn(&T) -> &Path, next: &AtomicUsize, window: &Window) {
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         if i >= items.len() || !window.wait_for(i) {
             return;
         }
-        let _ = File::open(path(&items[i])).and_then(|mut file| io::copy(&mut file, &mut io::sink()));
+        let limit = portal_core::content::limits::MAX_RECORD_BYTES;
+        let _ = File::open(path(&items[i])).and_then(|file| io::copy(&mut file.take(limit), &mut io::sink()));
     }
 }
 

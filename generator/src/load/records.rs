@@ -79,20 +79,7 @@ pub fn path_slug(collection_dir: &Path, path: &Path) -> String {
     parts.join("/")
 }
 
-/// Reads a content file as text; a file that is not UTF-8 says so and how to fix it.
-pub fn read_text(path: &Path) -> Result<String, ContentError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| ContentError::new(&file, 1, format!("cannot read: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let offset = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..offset].iter().filter(|b| **b == b'\n').count() + 1;
-        ContentError::new(
-            &file,
-            line,
-            "the file is not UTF-8 text: save it as UTF-8 (in most editors: \"Save with encoding\" or \"Save as\", then UTF-8)",
-        )
-    })
-}
+pub use super::file::read_text;
 
 /// Loads one record file of `collection` (every problem of the file), then checks its images
 /// against `static/` (errors with the record's own, warnings pushed into `warnings`). `allow`
@@ -166,7 +153,7 @@ pub fn parse_source<'a>(file: &str, format: Format, text: &'a str) -> Result<Par
             let fields = front_matter::yaml_object(split.yaml)
                 .map_err(|e| at(e.line.min(last_line) + split.first_line - 1, e.message))?;
             let body = split.body.trim_start_matches(['\n', '\r']).trim_end();
-            let body = (!body.is_empty()).then(|| body.to_string());
+            let body = (!body.is_empty()).then(|| portal_core::content::text::clean(body).into_owned());
             Parsed { fields, body, first_line: split.first_line, source: split.yaml }
         }
         Format::Yaml => Parsed {
@@ -250,7 +237,7 @@ pub fn parse(
 /// The line of a top-level `key:` of a record file, else 1 (for errors found after parsing,
 /// such as duplicate slugs or unknown related entries).
 pub fn key_line(path: &Path, key: &str) -> usize {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = read_text(path) else {
         return 1;
     };
     key_lines(&text).get(key).copied().unwrap_or(1)

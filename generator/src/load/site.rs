@@ -57,7 +57,20 @@ fn check_cms(cms: &portal_core::content::Cms) -> Result<(), (&'static str, Strin
     Ok(())
 }
 
+/// The settings, their strings without control characters (`portal_core::content::text`). Read
+/// twice: once as written, for errors with their lines, then as a YAML value whose strings are
+/// cleaned (a `"\v"` escape writes one however clean the file is) before it becomes settings.
 fn parse_syntax(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
+    let as_written = parse_typed(file, text)?;
+    let mut value: serde_yaml::Value = match serde_yaml::from_str(text) {
+        Ok(value) => value,
+        Err(_) => return Ok(as_written),
+    };
+    super::front_matter::clean_yaml(&mut value);
+    Ok(serde_yaml::from_value(value).unwrap_or(as_written))
+}
+
+fn parse_typed(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
     serde_yaml::from_str::<SiteConfig>(text).map_err(|e| {
         let line = e.location().map_or(1, |l| l.line());
         let message = e.to_string();
@@ -73,13 +86,11 @@ fn parse_syntax(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
 pub fn load(content: &Path) -> Result<SiteConfig, ContentError> {
     let path = content.join("site.yaml");
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        ContentError::new(
-            &file,
-            1,
-            format!("cannot read the site settings ({e}); every content folder needs a site.yaml"),
-        )
-    })?;
+    if let Err(e) = std::fs::metadata(&path) {
+        let message = format!("cannot read the site settings ({e}); every content folder needs a site.yaml");
+        return Err(ContentError::new(&file, 1, message));
+    }
+    let text = super::file::read_other(&path)?;
     parse(&file, &text)
 }
 
@@ -92,6 +103,13 @@ mod tests {
         let err = parse("site.yaml", "title: T\ncontact:\n  email: a@example.org\n  phnoe: 1\n").expect_err("typo");
         assert_eq!(err.line, 4);
         assert!(err.message.contains("phnoe"), "{}", err.message);
+    }
+
+    #[test]
+    fn no_setting_keeps_a_control_character() {
+        let site =
+            parse("site.yaml", "title: \"Camp\\vnews\\x07\"\nmenu:\n  - {title: \"A\\0B\", url: /a}\n").expect("valid");
+        assert_eq!((site.title.as_str(), site.menu[0].title.as_str()), ("Camp news", "AB"));
     }
 
     #[test]

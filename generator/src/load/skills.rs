@@ -53,12 +53,12 @@ pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> Vec<Skill> {
     for path in paths {
         let file = path.display().to_string();
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        match std::fs::read_to_string(&path) {
+        match super::file::read_other(&path) {
             Ok(text) => match parse(&stem, &file, &text) {
                 Ok(skill) => skills.push(skill),
                 Err(e) => errors.push(e),
             },
-            Err(e) => errors.push(ContentError::new(&file, 1, format!("cannot read: {e}"))),
+            Err(e) => errors.push(e),
         }
     }
     skills

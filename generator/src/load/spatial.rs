@@ -64,7 +64,8 @@ pub fn parse(file: &str, stem: &str, text: &str) -> Result<Vec<Value>, Vec<Conte
 /// [`parse`], with the register's title.
 fn parse_register(file: &str, stem: &str, text: &str) -> Result<(Vec<Value>, String), Vec<ContentError>> {
     let at = |line: usize, message: String| vec![ContentError::new(file, line, message)];
-    let raw: Value = serde_json::from_str(text).map_err(|e| at(e.line(), format!("invalid JSON: {e}")))?;
+    let mut raw: Value = serde_json::from_str(text).map_err(|e| at(e.line(), format!("invalid JSON: {e}")))?;
+    portal_core::content::text::clean_value(&mut raw);
     if raw.get("crs").is_some() {
         let line = text.lines().position(|l| l.contains("\"crs\"")).map_or(1, |i| i + 1);
         return Err(at(line, "`crs` is not allowed: RFC 7946 coordinates are always WGS 84 longitude/latitude".into()));
@@ -136,7 +137,7 @@ pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> (Vec<Value>, Vec<
     for path in paths {
         let file = path.display().to_string();
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        match std::fs::read_to_string(&path) {
+        match super::file::read_other(&path) {
             Ok(text) => match parse_register(&file, &stem, &text) {
                 Ok((mut found, title)) => {
                     let start = features.len();
@@ -145,7 +146,7 @@ pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> (Vec<Value>, Vec<
                 }
                 Err(mut problems) => errors.append(&mut problems),
             },
-            Err(e) => errors.push(ContentError::new(&file, 1, format!("cannot read: {e}"))),
+            Err(e) => errors.push(e),
         }
     }
     (features, registers)

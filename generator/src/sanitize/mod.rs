@@ -22,20 +22,9 @@ pub struct Sanitizer {
     builder: Option<Builder<'static>>,
 }
 
-/// The URL schemes links and images may use wherever content URLs are published (the HTML, the
-/// markdown twins, front-matter images); relative URLs are allowed too. Never `javascript:`,
-/// `vbscript:` or `data:`: each can run script or show a page that looks like the site's.
-pub const URL_SCHEMES: [&str; 4] = ["http", "https", "mailto", "tel"];
-
-/// Whether `url` is relative or has one of [`URL_SCHEMES`], its scheme read as a browser reads it
-/// (spaces around it and tabs or line breaks inside ignored, so `java\tscript:` is `javascript:`).
-pub fn allowed_url(url: &str) -> bool {
-    match url::Url::parse(url) {
-        Ok(parsed) => URL_SCHEMES.contains(&parsed.scheme()),
-        Err(url::ParseError::RelativeUrlWithoutBase) => true,
-        Err(_) => false,
-    }
-}
+/// The one URL policy of links and images, owned by core so the handlers hand on the same rule
+/// (`portal_core::content::url_policy`).
+pub use portal_core::content::url_policy::{allowed_url, URL_SCHEMES};
 
 /// A body as a markdown twin publishes it: cleaned by [`markdown::clean`], unless the site
 /// publishes raw HTML as written (`markdown: {unsafe_html: true}`, for twins as for pages).
@@ -141,22 +130,8 @@ mod tests {
     }
 
     #[test]
-    fn urls_follow_one_policy_read_as_a_browser_reads_them() {
-        for ok in
-            ["https://example.org/a.jpg", "/media/a.jpg", "media/a.jpg", "//cdn.example/a", "mailto:a@b.c", "#top", ""]
-        {
-            assert!(allowed_url(ok), "{ok}");
-        }
-        for bad in [
-            "javascript:alert(1)",
-            " JavaScript:alert(1)",
-            "java\tscript:x",
-            "vbscript:x",
-            "data:image/png;base64,AA",
-            "file:///etc/passwd",
-        ] {
-            assert!(!allowed_url(bad), "{bad}");
-        }
+    /// The policy itself is tested beside it, in `portal_core::content::url_policy`.
+    fn links_follow_the_one_url_policy() {
         let html = clean("[a](ftp://example.org/x) [b](vbscript:x)");
         assert!(!html.contains("ftp:") && !html.contains("vbscript"), "{html}");
     }

@@ -1,13 +1,14 @@
 //! Connections: how `portal serve` accepts them, bounds them and lets them go. A public,
 //! unauthenticated server is attacked from day one, so every connection has limits: a cap on how
-//! many are open at once and on how many one client address holds, a deadline for sending headers
-//! (counted from accept, so a silent socket is closed too), a deadline for the body and for the
-//! whole request, and on SIGINT/SIGTERM a graceful close that lets requests in flight finish.
+//! many are open at once (within the process's limit on open files) and on how many one client
+//! address holds, a deadline for sending headers (counted from accept, so a silent socket is closed
+//! too), a deadline for the body and for the whole request, and on SIGINT/SIGTERM a graceful close
+//! that lets requests in flight finish. When every place is taken, idle and unfinished connections
+//! make room for new ones (`connections.rs`).
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -16,11 +17,11 @@ use axum::middleware::Next;
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{watch, Semaphore};
 use tower::ServiceExt;
 
+use super::connections::{self, Counted, Handle, Registry, Tracked};
 use super::{into_axum, ServerState};
 use portal_core::http::body::Interrupted;
 use portal_core::http::client_identity::{network_key, TrustedProxies, MAX_CONNECTIONS_PER_CLIENT};
@@ -28,7 +29,8 @@ use portal_core::http::client_identity::{network_key, TrustedProxies, MAX_CONNEC
 /// The limits on connections and requests.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Connections open at once; further ones wait in the kernel's backlog.
+    /// Connections open at once. A connection beyond them takes the place of one with nothing in
+    /// flight, or waits for one to finish when every connection is answering.
     pub max_connections: usize,
     /// Connections one client address (an IPv6 /64) that is not a trusted proxy may hold open;
     /// further ones are closed at once.
@@ -95,8 +97,36 @@ pub fn with_timeouts(router: Router, limits: Limits, state: Arc<ServerState>) ->
         .layer(axum::middleware::from_fn(request_deadline))
 }
 
+/// Open files left for what is not a connection (the build's files, the state store, the watcher,
+/// sockets to upstreams) when the process's limit on open files caps the connections.
+const FILES_FOR_OTHER_USES: u64 = 128;
+
+impl Limits {
+    /// These limits with no more connections than `open_files` (the process's limit on open files,
+    /// when known) has room for beside [`FILES_FOR_OTHER_USES`]: past it, accepting fails and every
+    /// place must be freed by closing another connection.
+    pub fn within_open_files(self, open_files: Option<u64>) -> Self {
+        let room = open_files.map_or(usize::MAX, |files| {
+            usize::try_from(files.saturating_sub(FILES_FOR_OTHER_USES).max(16)).unwrap_or(usize::MAX)
+        });
+        Limits { max_connections: self.max_connections.min(room), ..self }
+    }
+}
+
+/// This process's soft limit on open files (Linux; `None` elsewhere or when unlimited).
+fn open_file_limit() -> Option<u64> {
+    parse_open_file_limit(&std::fs::read_to_string("/proc/self/limits").ok()?)
+}
+
+/// The soft limit in the text of `/proc/self/limits`.
+fn parse_open_file_limit(limits: &str) -> Option<u64> {
+    let line = limits.lines().find_map(|line| line.strip_prefix("Max open files"))?;
+    line.split_whitespace().next()?.parse().ok()
+}
+
 /// Accepts connections on `listener` for `router` until `shutdown` resolves, then drains. Peers in
-/// `trusted` are exempt from the per-client cap: a proxy carries many clients.
+/// `trusted` are exempt from the per-client cap: a proxy carries many clients. When every place is
+/// taken, connections with nothing in flight make room (`connections.rs`).
 pub async fn run(
     listener: TcpListener,
     router: Router,
@@ -104,113 +134,138 @@ pub async fn run(
     trusted: TrustedProxies,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> Result<()> {
+    let limits = capped_by_open_files(limits);
     let permits = Arc::new(Semaphore::new(limits.max_connections));
-    let open = Arc::new(OpenPerClient::default());
-    let graceful = GracefulShutdown::new();
+    let batch = connections::batch(limits.max_connections);
+    let registry = Arc::new(Registry::default());
+    let (stop, stopping) = watch::channel(false);
     let mut builder = Builder::new(TokioExecutor::new());
     builder.http1().timer(TokioTimer::new()).header_read_timeout(limits.header_timeout);
     let builder = Arc::new(builder);
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let permit = tokio::select! {
-            permit = Arc::clone(&permits).acquire_owned() => permit?,
-            () = &mut shutdown => break,
-        };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
-                // Out of file descriptors and the like: back off briefly instead of spinning.
-                Err(_) => { tokio::time::sleep(Duration::from_millis(50)).await; continue }
+                Err(error) => {
+                    if out_of_descriptors(&error) {
+                        registry.shed(batch);
+                    }
+                    // Back off briefly instead of spinning.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
             },
             () = &mut shutdown => break,
         };
-        let held = if trusted.trusts(&peer.ip().to_string()) {
-            None
-        } else {
-            // Over its cap, the connection is dropped here, which closes it.
-            let Some(held) = open.admit(network_key(peer.ip()), limits.max_per_client) else { continue };
-            Some(held)
+        let cap = (!trusted.trusts(&peer.ip().to_string())).then_some(limits.max_per_client);
+        // Over its cap, the connection is dropped here, which closes it.
+        let Some(held) = registry.admit(network_key(peer.ip()), cap) else { continue };
+        let permit = tokio::select! {
+            permit = registry.place(&permits, batch) => permit?,
+            () = &mut shutdown => break,
         };
-        let head_seen = Arc::new(AtomicBool::new(false));
-        let service = service(router.clone(), peer, Arc::clone(&head_seen));
-        let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
-        let connection = graceful.watch(connection);
+        let slot = registry.register(held, permit);
+        let io = TokioIo::new(slot.handle().watch(stream));
+        let service = service(router.clone(), peer, slot.handle().clone());
+        let connection = builder.serve_connection_with_upgrades(io, service).into_owned();
+        let stopping = stopping.clone();
         tokio::spawn(async move {
-            close_if_silent(connection, limits.header_timeout, &head_seen).await;
-            drop((permit, held));
+            drive(connection, |c| c.graceful_shutdown(), slot.handle().tracked(), limits.header_timeout, stopping)
+                .await;
+            drop(slot);
         });
     }
     drop(listener);
-    if tokio::time::timeout(limits.drain_timeout, graceful.shutdown()).await.is_err() {
+    let _ = stop.send(true);
+    // Every place is back once every connection has ended.
+    let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+    if tokio::time::timeout(limits.drain_timeout, permits.acquire_many(all)).await.is_err() {
         eprintln!("portal: some connections were still open after {:?}; closing them", limits.drain_timeout);
     }
     Ok(())
 }
 
-/// The router as a hyper service for one connection from `peer`, noting when a request head has
-/// arrived (`head_seen`).
+/// `limits` within this process's limit on open files, saying so when that lowers them.
+fn capped_by_open_files(limits: Limits) -> Limits {
+    let files = open_file_limit();
+    let capped = limits.within_open_files(files);
+    if capped.max_connections < limits.max_connections {
+        eprintln!(
+            "portal: the limit on open files ({}) leaves room for {} connections, not {}; raise it (`ulimit -n`, \
+             systemd's LimitNOFILE=) to hold more",
+            files.unwrap_or_default(),
+            capped.max_connections,
+            limits.max_connections
+        );
+    }
+    capped
+}
+
+/// Whether accepting failed for want of file descriptors (EMFILE or ENFILE, the same numbers on
+/// Linux, macOS and the BSDs): closing an idle connection gives one back.
+fn out_of_descriptors(error: &std::io::Error) -> bool {
+    matches!(error.raw_os_error(), Some(23 | 24))
+}
+
+/// The router as a hyper service for one connection from `peer`, counting each request as in
+/// flight on `connection` until its answer's body is sent.
 fn service(
     router: Router,
     peer: SocketAddr,
-    head_seen: Arc<AtomicBool>,
+    connection: Handle,
 ) -> impl hyper::service::Service<
     hyper::Request<hyper::body::Incoming>,
     Response = axum::response::Response,
     Error = std::convert::Infallible,
-    Future = tower::util::Oneshot<Router, axum::extract::Request>,
+    Future = impl std::future::Future<Output = Result<axum::response::Response, std::convert::Infallible>> + Send,
 > + Clone {
     hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
-        head_seen.store(true, Ordering::Relaxed);
+        let in_flight = connection.request_started();
         request.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
-        router.clone().oneshot(request.map(axum::body::Body::new))
+        let answer = router.clone().oneshot(request.map(axum::body::Body::new));
+        async move {
+            let response = answer.await?;
+            Ok(response.map(|body| axum::body::Body::new(Counted::new(body, in_flight))))
+        }
     })
 }
 
-/// Runs `connection`, closing it (by dropping it) if no request head has arrived `deadline` after
-/// accept. hyper's own header deadline starts only at a request's first byte, and the protocol
-/// detection before it waits for bytes forever, so a socket that never speaks would otherwise hold
-/// its place until the client leaves.
-async fn close_if_silent(connection: impl std::future::Future, deadline: Duration, head_seen: &AtomicBool) {
+/// Runs `connection` until it ends, or ends it:
+/// * at once if no request head has arrived `header_deadline` after accept. hyper's own header
+///   deadline starts only at a request's first byte, and the protocol detection before it waits
+///   for bytes forever, so a socket that never speaks would otherwise hold its place;
+/// * when asked to free its place: at once if nothing is in flight or unsent, else gracefully
+///   (`graceful`: hyper finishes the answer, then closes);
+/// * gracefully when the server stops.
+async fn drive<C: std::future::Future>(
+    connection: C,
+    graceful: impl Fn(Pin<&mut C>),
+    tracked: &Tracked,
+    header_deadline: Duration,
+    mut stopping: watch::Receiver<bool>,
+) {
     let mut connection = std::pin::pin!(connection);
-    tokio::select! {
-        _ = &mut connection => return,
-        () = tokio::time::sleep(deadline) => {}
-    }
-    if head_seen.load(Ordering::Relaxed) {
-        connection.await;
-    }
-}
-
-/// How many connections each client key (see [`network_key`]) holds open.
-#[derive(Default)]
-struct OpenPerClient(Mutex<HashMap<String, usize>>);
-
-/// One connection counted against its client; uncounted when dropped.
-struct Held {
-    table: Arc<OpenPerClient>,
-    key: String,
-}
-
-impl OpenPerClient {
-    /// Counts a new connection of `key`, unless it already holds `cap`.
-    fn admit(self: &Arc<Self>, key: String, cap: usize) -> Option<Held> {
-        let mut open = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let count = open.entry(key.clone()).or_insert(0);
-        if *count >= cap {
-            return None;
-        }
-        *count += 1;
-        Some(Held { table: Arc::clone(self), key })
-    }
-}
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        let mut open = self.table.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(count) = open.get_mut(&self.key) {
-            *count -= 1;
-            if *count == 0 {
-                open.remove(&self.key);
+    let mut silent = std::pin::pin!(tokio::time::sleep(header_deadline));
+    let (mut timing, mut running) = (true, true);
+    loop {
+        tokio::select! {
+            _ = connection.as_mut() => return,
+            () = silent.as_mut(), if timing => {
+                timing = false;
+                if !tracked.head_seen() {
+                    return;
+                }
+            }
+            () = tracked.asked_to_close() => {
+                if tracked.is_quiet() {
+                    return;
+                }
+                graceful(connection.as_mut());
+            }
+            _ = stopping.changed(), if running => {
+                running = false;
+                graceful(connection.as_mut());
             }
         }
     }
@@ -220,15 +275,23 @@ impl Drop for Held {
 mod tests {
     use super::*;
 
+    const LIMITS: &str = "Limit                     Soft Limit           Hard Limit           Units     \n\
+        Max processes             63704                63704                processes \n\
+        Max open files            1024                 524288               files     \n";
+
     #[test]
-    fn a_client_holds_at_most_its_cap_and_a_closed_connection_frees_its_place() {
-        let open = Arc::new(OpenPerClient::default());
-        let held: Vec<_> = (0..3).filter_map(|_| open.admit("198.51.100.7".into(), 3)).collect();
-        assert_eq!(held.len(), 3);
-        assert!(open.admit("198.51.100.7".into(), 3).is_none(), "a fourth is refused");
-        assert!(open.admit("198.51.100.8".into(), 3).is_some(), "another client is not");
-        drop(held);
-        assert!(open.admit("198.51.100.7".into(), 3).is_some());
-        assert!(open.0.lock().expect("unpoisoned").get("198.51.100.8").is_none(), "no count is left behind");
+    fn the_soft_limit_on_open_files_is_read_from_proc() {
+        assert_eq!(parse_open_file_limit(LIMITS), Some(1024));
+        assert_eq!(parse_open_file_limit("Max open files  unlimited  unlimited  files"), None);
+        assert_eq!(parse_open_file_limit(""), None);
+    }
+
+    #[test]
+    fn connections_stay_within_the_limit_on_open_files() {
+        let limits = Limits::default();
+        assert_eq!(limits.within_open_files(Some(1024)).max_connections, 896, "128 files kept for the rest");
+        assert_eq!(limits.within_open_files(Some(20_000)).max_connections, 1024);
+        assert_eq!(limits.within_open_files(None).max_connections, 1024);
+        assert_eq!(limits.within_open_files(Some(64)).max_connections, 16);
     }
 }

@@ -4,6 +4,7 @@
 //! `--watch` and graceful shutdown.
 
 pub mod cache;
+mod connections;
 pub mod listener;
 pub mod outbox;
 mod platform;

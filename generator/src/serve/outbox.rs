@@ -3,8 +3,10 @@
 //! or as `.eml` files under `<state>/mail/` when no SMTP server is configured.
 //!
 //! Failed attempts are retried with exponential backoff (1 s doubling, capped at 5 minutes); a
-//! mail is marked sent right after the server accepted it and is never handed out again. The task
-//! resumes whatever a previous run left pending, and a new submission wakes it at once.
+//! mail is marked sent right after the server accepted it and is never handed out again. Each mail
+//! is counted against the site's hourly cap just before it is sent, and waits for the window's end
+//! when the cap is reached (docs/spec/api-spec.md#mail-quotas). The task resumes whatever a
+//! previous run left pending, and a new submission wakes it at once.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,6 +23,9 @@ use super::store::{OutboxMail, Store};
 
 /// The environment variable naming the SMTP server.
 pub const SMTP_URL_VAR: &str = "PORTAL_SMTP_URL";
+/// The environment variable that shortens the window of the site's hourly mail cap, in seconds,
+/// for tests that must see a window end (docs/cli.md#environment); unset, an hour.
+pub const MAIL_WINDOW_VAR: &str = "PORTAL_MAIL_WINDOW_SECS";
 
 /// How many mails one pass takes.
 const BATCH: u32 = 50;
@@ -82,6 +87,14 @@ impl Transport {
 pub struct Outbox {
     store: Arc<Store>,
     wake: Notify,
+    /// The window of the site's hourly cap (ms).
+    window_ms: u64,
+}
+
+/// The window of the site's hourly cap: [`MAIL_WINDOW_VAR`] seconds if set, else an hour.
+fn mail_window_ms() -> u64 {
+    let secs = std::env::var(MAIL_WINDOW_VAR).ok().and_then(|v| v.trim().parse::<u64>().ok()).filter(|s| *s > 0);
+    secs.map_or(portal_core::forms::mail_quota::SITE_WINDOW_MS, |s| s.saturating_mul(1000))
 }
 
 impl Outbox {
@@ -91,7 +104,7 @@ impl Outbox {
         if let Err(e) = store.release_claims() {
             eprintln!("portal: outbox: {e:#}");
         }
-        let outbox = Arc::new(Outbox { store: Arc::new(store), wake: Notify::new() });
+        let outbox = Arc::new(Outbox { store: Arc::new(store), wake: Notify::new(), window_ms: mail_window_ms() });
         tokio::spawn(deliver_forever(Arc::clone(&outbox), transport));
         outbox
     }
@@ -131,7 +144,7 @@ pub use portal_core::forms::outbox::backoff_ms;
 
 async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
     loop {
-        let full = match deliver_due(&outbox.store, &transport).await {
+        let full = match deliver_due(&outbox.store, &transport, outbox.window_ms).await {
             Ok(n) => n == BATCH as usize,
             Err(e) => {
                 eprintln!("portal: outbox: {e:#}");
@@ -152,13 +165,18 @@ async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
     }
 }
 
-/// One pass: tries every due mail once. Returns how many it took.
-async fn deliver_due(store: &Arc<Store>, transport: &Transport) -> Result<usize> {
+/// One pass: tries every due mail once, or makes it wait when the site's hourly cap (over
+/// `window_ms`) has no room for it. Returns how many it took.
+async fn deliver_due(store: &Arc<Store>, transport: &Transport, window_ms: u64) -> Result<usize> {
     let due = blocking(store, |s| s.due(now_ms(), BATCH)).await?;
     let count = due.len();
     for item in due {
         let id = item.id;
         if !blocking(store, move |s| s.claim(id, now_ms())).await? {
+            continue;
+        }
+        let asking = item.clone();
+        if !blocking(store, move |s| s.admit(&asking, window_ms, now_ms())).await? {
             continue;
         }
         let outcome = deliver(transport, &item).await;
@@ -263,7 +281,7 @@ mod tests {
             text: "plain".into(),
             html: Some("<p>html</p>".into()),
         };
-        let item = OutboxMail { id: 7, submission_id: "v-1".into(), attempts: 0, mail };
+        let item = OutboxMail { id: 7, submission_id: "v-1".into(), attempts: 0, mail, per_hour: None };
         let message = build_message(&item).expect("message");
         let text = String::from_utf8_lossy(&message.formatted()).to_string();
         assert!(text.contains("Message-ID: <outbox-7.v-1@portal>"), "{text}");

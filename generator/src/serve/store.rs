@@ -30,6 +30,8 @@ pub struct OutboxMail {
     pub attempts: u32,
     /// The mail.
     pub mail: Mail,
+    /// The site's hourly cap stored with it (`None` in a row of an older release).
+    pub per_hour: Option<i64>,
 }
 
 /// A stored submission with its mail counts, as `portal submissions` lists it.
@@ -106,24 +108,15 @@ impl Store {
     }
 
     /// The submissions of a Worker, from the SQL dump `wrangler d1 export` writes of its D1
-    /// database (docs/cli.md#portal-submissions), loaded into an in-memory SQLite database so it is
-    /// read exactly as the store of `portal serve`: D1 runs the same schema (`outbox::SCHEMA`).
-    /// A dump of an older release gains the columns added since; one without the tables (a D1 that
-    /// never stored a submission) lists nothing.
-    pub fn from_d1_export(file: &Path) -> Result<Self> {
+    /// database (docs/cli.md#portal-submissions), its rows read as data (never run) into an
+    /// in-memory SQLite database of the store's schema, so it is listed exactly as the store of
+    /// `portal serve`; with a warning for each statement or row not taken
+    /// (`crate::submissions::d1_export`). One without the tables lists nothing.
+    pub fn from_d1_export(file: &Path) -> Result<(Self, Vec<portal_core::content::ContentError>)> {
         let sql = std::fs::read_to_string(file).with_context(|| format!("reading the D1 export {}", file.display()))?;
-        let conn = Connection::open_in_memory()?;
-        conn.execute_batch(&sql)
-            .with_context(|| format!("{} is not an SQL dump of `wrangler d1 export`", file.display()))?;
-        conn.execute_batch(outbox::SCHEMA).with_context(|| format!("reading the tables of {}", file.display()))?;
-        for migration in outbox::MIGRATIONS {
-            if let Err(e) = conn.execute_batch(migration) {
-                if !outbox::already_migrated(&e.to_string()) {
-                    return Err(e).with_context(|| format!("reading the tables of {}", file.display()));
-                }
-            }
-        }
-        Ok(Store { path: file.to_path_buf(), conn: Mutex::new(conn) })
+        let (conn, warnings) = crate::submissions::d1_export::import(&sql, &file.display().to_string())
+            .with_context(|| format!("reading the D1 export {}", file.display()))?;
+        Ok((Store { path: file.to_path_buf(), conn: Mutex::new(conn) }, warnings))
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut Connection) -> rusqlite::Result<T>) -> Result<T> {
@@ -148,8 +141,8 @@ impl Store {
         })
     }
 
-    /// Counts a submission's mails against the mail quotas in one transaction (see
-    /// `portal_core::forms::mail_quota`), dropping the windows that have ended.
+    /// Counts an ask (a confirmation, or a mail about to be sent) against the mail quotas in one
+    /// transaction (see `portal_core::forms::mail_quota`), dropping the windows that have ended.
     pub fn count_mail(&self, ask: &mail_quota::Ask) -> Result<mail_quota::Verdict> {
         self.with(|conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -164,7 +157,7 @@ impl Store {
             for (key, window) in updated {
                 tx.execute(mail_quota::UPSERT, rusqlite::params![key, window.start_ms as i64, window.count])?;
             }
-            tx.execute(mail_quota::SWEEP, [mail_quota::sweep_before(ask.now_ms)])?;
+            tx.execute(mail_quota::SWEEP, [mail_quota::sweep_before(ask.now_ms())])?;
             tx.commit()?;
             Ok(verdict)
         })
@@ -176,14 +169,21 @@ impl Store {
         let rows = self.with(|conn| {
             let mut stmt = conn.prepare(statement.sql)?;
             let rows = stmt.query_map(params_from_iter(params(&statement)), |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?, row.get::<_, u32>(2)?, row.get::<_, String>(3)?))
+                let per_hour = row.get::<_, Option<i64>>(4)?;
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, u32>(2)?,
+                    row.get::<_, String>(3)?,
+                    per_hour,
+                ))
             })?;
             rows.collect::<rusqlite::Result<Vec<_>>>()
         })?;
         rows.into_iter()
-            .map(|(id, submission_id, attempts, mail)| {
+            .map(|(id, submission_id, attempts, mail, per_hour)| {
                 let mail = serde_json::from_str(&mail).with_context(|| format!("outbox row {id}"))?;
-                Ok(OutboxMail { id, submission_id, attempts, mail })
+                Ok(OutboxMail { id, submission_id, attempts, mail, per_hour })
             })
             .collect()
     }
@@ -191,6 +191,16 @@ impl Store {
     /// Claims a due mail for this pass; `false` when another pass has it.
     pub fn claim(&self, id: i64, now_ms: i64) -> Result<bool> {
         Ok(self.run(&outbox::claim(id, now_ms))? == 1)
+    }
+
+    /// Asks the site's hourly cap for room to send a claimed mail (`window_ms` long), and makes the
+    /// mail wait for the window's end when there is none; `true` when it may be sent now.
+    pub fn admit(&self, item: &OutboxMail, window_ms: u64, now_ms: i64) -> Result<bool> {
+        let verdict = self.count_mail(&outbox::send_ask(item.per_hour, window_ms, now_ms))?;
+        match outbox::admit(item.id, &verdict, now_ms) {
+            outbox::Admission::Send => Ok(true),
+            outbox::Admission::Wait(statement) => self.run(&statement).map(|_| false),
+        }
     }
 
     /// Records an attempt's outcome; returns the mail's new state.
@@ -263,6 +273,7 @@ mod tests {
             received_at: "2026-11-22T12:00:00Z".into(),
             data: json!({"title": "x"}),
             mails: vec![mail; mails],
+            mail_per_hour: 200,
         }
     }
 
@@ -290,18 +301,38 @@ mod tests {
     #[test]
     fn mail_quotas_survive_reopening() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let ask = mail_quota::Ask {
-            recipient: Some(mail_quota::recipient_key("ana@example.org")),
-            mails: 2,
-            per_hour: 200,
-            now_ms: 1_000,
-        };
+        let ask =
+            mail_quota::Ask::Confirmation { recipient: mail_quota::recipient_key("ana@example.org"), now_ms: 1_000 };
         for _ in 0..mail_quota::PER_RECIPIENT {
             let store = Store::open(dir.path()).expect("open");
             assert_eq!(store.count_mail(&ask).expect("count"), mail_quota::Verdict::Allowed);
         }
         let verdict = Store::open(dir.path()).expect("reopen").count_mail(&ask).expect("count");
         assert!(matches!(verdict, mail_quota::Verdict::Refused { quota: mail_quota::Quota::Recipient, .. }));
+    }
+
+    #[test]
+    fn a_mail_past_the_site_cap_waits_for_the_window_then_is_sent() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(dir.path()).expect("open");
+        let mut capped = submission("v-1", 3);
+        capped.mail_per_hour = 2;
+        store.insert(&capped).expect("insert");
+        let due = store.due(0, 10).expect("due");
+        assert_eq!(due[0].per_hour, Some(2));
+        let admitted: Vec<bool> = due
+            .iter()
+            .map(|item| store.claim(item.id, 0).expect("claim") && store.admit(item, 60_000, 0).expect("admit"))
+            .collect();
+        assert_eq!(admitted, [true, true, false]);
+        assert!(store.due(59_999, 10).expect("due").is_empty(), "waiting until the window ends");
+        assert_eq!(store.next_due_ms().expect("next"), Some(60_000));
+        let listed = &store.list(None).expect("list")[0];
+        assert_eq!(listed.mails_pending, 3, "none sent yet, none dropped");
+        let [again] = store.due(60_000, 10).expect("due").try_into().expect("one due");
+        assert_eq!(again.attempts, 0, "waiting is no failed attempt");
+        assert!(store.claim(again.id, 60_000).expect("claim") && store.admit(&again, 60_000, 60_000).expect("admit"));
+        assert_eq!(store.record(&again, &Outcome::Delivered { via: "smtp" }, 60_000).expect("record"), Status::Sent);
     }
 
     #[test]

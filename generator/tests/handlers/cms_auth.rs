@@ -46,9 +46,12 @@ fn the_sign_in_starts_with_a_redirect_carrying_client_id_scope_and_a_state_cooki
     assert_eq!(location, format!("{AUTHORIZE}?client_id=client-1&scope=repo%2Cuser&state={FIRST_STATE}"));
     let cookie = response.header("set-cookie").unwrap_or_default();
     assert!(cookie.starts_with(&format!("{STATE_COOKIE}={FIRST_STATE};")), "{cookie}");
-    for attribute in ["HttpOnly", "SameSite=Lax", "Max-Age=600", "Path=/api/cms", "Secure"] {
-        assert!(cookie.contains(attribute), "{cookie} lacks {attribute}");
+    assert!(STATE_COOKIE.starts_with("__Host-"), "no other host of the domain can set it");
+    let attributes: Vec<&str> = cookie.split(';').skip(1).map(str::trim).collect();
+    for attribute in ["HttpOnly", "SameSite=Lax", "Max-Age=600", "Path=/", "Secure"] {
+        assert!(attributes.contains(&attribute), "{cookie} lacks {attribute}");
     }
+    assert!(!cookie.to_ascii_lowercase().contains("domain"), "{cookie}");
     assert_eq!(response.header("cache-control"), Some("no-store"));
     let again = site.get("/api/cms/auth");
     assert!(!again.header("location").unwrap_or_default().contains(FIRST_STATE), "a fresh state each time");
@@ -78,11 +81,16 @@ fn a_good_callback_exchanges_the_code_and_posts_the_token_to_the_opener() {
 fn a_state_that_does_not_match_its_cookie_is_refused_before_any_exchange() {
     let site = configured();
     site.platform.with_upstream_now(TOKEN, 200, r#"{"access_token":"gho_T0KEN"}"#);
+    let (upper, longer) = ("0A".repeat(16), format!("{FIRST_STATE}0"));
     for (query, cookie) in [
         (format!("code=c&state={FIRST_STATE}"), None),
         (format!("code=c&state={FIRST_STATE}"), Some("02020202020202020202020202020202")),
         ("code=c".to_string(), Some(FIRST_STATE)),
         ("code=c&state=".to_string(), Some("")),
+        // The same value in both, but not of the form the server draws.
+        ("code=c&state=xyz".to_string(), Some("xyz")),
+        (format!("code=c&state={upper}"), Some(upper.as_str())),
+        (format!("code=c&state={longer}"), Some(longer.as_str())),
     ] {
         let response = callback(&site, &query, cookie);
         assert_eq!(response.status, 400, "{query} {cookie:?}");
@@ -122,6 +130,26 @@ fn provider_failures_are_told_to_the_editor_on_a_page() {
     let reports = unreachable.platform.reports.borrow();
     assert_eq!(reports.len(), 1, "the operator hears of the provider's failure");
     assert!(!reports[0].contains(SECRET));
+}
+
+#[test]
+fn the_token_page_answers_only_an_opener_at_the_cms_page() {
+    let site = configured();
+    site.platform.with_upstream_now(TOKEN, 200, r#"{"access_token":"gho_T0KEN"}"#);
+    let page = text(&callback(&site, &format!("code=c0de&state={FIRST_STATE}"), Some(FIRST_STATE)));
+    assert!(page.contains(r#"var pages = ["/admin","/admin.html"];"#), "{page}");
+    assert!(page.contains("if (!opener || !isCms(opener)) { return; }"), "{page}");
+}
+
+#[test]
+fn a_redirect_from_the_token_endpoint_is_a_failure_and_no_token() {
+    let site = configured();
+    site.platform.with_upstream_now(TOKEN, 307, "");
+    let response = callback(&site, &format!("code=c0de&state={FIRST_STATE}"), Some(FIRST_STATE));
+    assert_eq!(response.status, 502);
+    let page = text(&response);
+    assert!(page.contains("status 307") && !page.contains("authorization:github:success"), "{page}");
+    assert_eq!(site.platform.fetched.borrow().len(), 1, "one request, to the token URL");
 }
 
 #[test]

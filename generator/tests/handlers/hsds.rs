@@ -1,7 +1,7 @@
 //! The HSDS 3.0 API (docs/spec/api-spec.md#hsds) over the built fixture: built first pages,
 //! paging, filters, items by id and the problems of bad requests.
 
-use crate::{json, Site};
+use crate::{json, problem, Site};
 
 #[test]
 fn the_built_first_page_and_the_handler_agree() {
@@ -43,4 +43,19 @@ fn filters_narrow_the_services_and_bad_values_are_bad_requests() {
         let response = site.get(&format!("/api/hsds/services?{bad}"));
         assert_eq!(response.status, 400, "{bad}");
     }
+}
+
+#[test]
+fn a_search_over_the_limits_is_a_bad_request_and_every_search_is_counted() {
+    let site = Site::new();
+    let query = vec!["a"; 8_000].join("+");
+    let doc = problem(&site.get(&format!("/api/hsds/services?search={query}")), 400, "bad_request");
+    let detail = doc["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("`search`") && detail.contains("at most 256 characters"), "{doc}");
+    // docs/spec/api-spec.md#rate-limit: the services list runs the search engine, so it counts.
+    let found = site.get("/api/hsds/services?search=water");
+    assert_eq!(found.status, 200);
+    assert_eq!(found.header("ratelimit-remaining"), Some("58"));
+    assert_eq!(site.get("/api/hsds/services").header("ratelimit-remaining"), Some("57"));
+    assert_eq!(site.get("/api/hsds/organizations").header("ratelimit-remaining"), None, "no search there");
 }

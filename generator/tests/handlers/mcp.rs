@@ -302,3 +302,24 @@ fn a_resource_reads_as_the_records_json_and_its_markdown() {
     let error = &json(&modern(&site, "resources/read", json!({"uri": missing}), Some(missing)))["error"];
     assert_eq!((error["code"].as_i64(), error["data"].clone()), (Some(-32602), json!({"uri": missing})));
 }
+
+#[test]
+fn a_search_over_the_limits_is_a_tool_error_naming_the_limit() {
+    // docs/spec/api-spec.md#limits, with the tool's argument named.
+    let site = Site::new();
+    let long = "a ".repeat(8_000);
+    let many: Vec<String> = (0..17).map(|n| format!("w{n}")).collect();
+    for (name, arguments, limit) in [
+        ("search_portal", json!({"query": long}), "at most 256 characters"),
+        ("search_portal", json!({"query": long, "forgiving": true}), "at most 256 characters"),
+        ("search_portal", json!({"query": many.join(" ")}), "at most 16 different words"),
+        ("search_portal_encyclopedia", json!({"query": long}), "at most 256 characters"),
+    ] {
+        let result = call(&site, name, arguments);
+        assert_eq!(result["isError"], true, "{name}");
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("`query`") && text.contains(limit), "{name}: {text}");
+    }
+    let schema = &rpc(&site, 2, "tools/list", json!({}))["result"]["tools"][0]["inputSchema"];
+    assert_eq!(schema["properties"]["query"]["maxLength"], 256);
+}

@@ -67,3 +67,22 @@ fn every_reference_resolves_inside_the_document() {
         assert!(doc.pointer(pointer).is_some(), "{target} resolves to nothing");
     }
 }
+
+#[test]
+fn every_search_query_says_its_limits_and_every_search_its_rate_limit() {
+    // docs/spec/api-spec.md#query-limits: the length in `maxLength`, the words in the description.
+    let doc = document();
+    for (path, name) in [
+        ("/api/search", "q"),
+        ("/api/hsds/services", "search"),
+        ("/api/encyclopedia", "q"),
+        ("/api/encyclopedia/facets", "q"),
+    ] {
+        let operation = &doc["paths"][path]["get"];
+        let parameters = operation["parameters"].as_array().expect("parameters");
+        let query = parameters.iter().find(|p| p["name"] == name).unwrap_or_else(|| panic!("{path} {name}"));
+        assert_eq!(query["schema"]["maxLength"], 256, "{path}");
+        assert!(query["description"].as_str().is_some_and(|d| d.contains("16 different words")), "{path}");
+        assert!(operation["responses"].get("429").is_some(), "{path} is rate limited");
+    }
+}

@@ -191,3 +191,54 @@ fn arabic_letter_forms_marks_and_the_article_are_folded() {
         assert!(page.contains("href=\"/events/film-evening-ar\""), "{q}: {page}");
     }
 }
+
+/// A query as a URL carries it: `word` `times` times, separated by `+`.
+fn repeated(word: &str, times: usize) -> String {
+    vec![word; times].join("+")
+}
+
+#[test]
+fn a_query_over_the_limits_is_a_bad_request_naming_the_limit() {
+    // docs/spec/api-spec.md#limits: 256 characters, 16 different words.
+    let site = Site::new();
+    let doc = problem(&site.get(&format!("/api/search?q={}", repeated("a", 8_000))), 400, "bad_request");
+    let detail = doc["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("`q`") && detail.contains("at most 256 characters"), "{doc}");
+    let words: Vec<String> = (0..17).map(|n| format!("w{n}")).collect();
+    let doc = problem(&site.get(&format!("/api/search?q={}", words.join("+"))), 400, "bad_request");
+    assert!(doc["detail"].as_str().unwrap_or_default().contains("at most 16 different words"), "{doc}");
+}
+
+#[test]
+fn a_repeated_word_counts_once() {
+    let site = Site::new();
+    // 40 times one word: under the length limit, one word of sixteen.
+    let body = search(&site, &format!("q={}&collections=news", repeated("water", 40)));
+    assert_eq!(body["totals"], search(&site, "q=water&collections=news")["totals"]);
+    let sixteen: Vec<String> = (0..16).map(|n| format!("w{n}")).collect();
+    let with_repeats = format!("q={}+{}", sixteen.join("+"), sixteen.join("+"));
+    assert_eq!(search(&site, &with_repeats)["totalResults"], 0);
+}
+
+#[test]
+fn the_search_page_says_when_a_query_is_over_the_limits() {
+    let site = Site::new();
+    let long = site.get(&format!("/search?q={}", repeated("a", 8_000)));
+    assert_eq!(long.status, 200);
+    let html = crate::text(&long);
+    assert!(html.contains("at most 256 characters"), "{html}");
+    assert!(html.contains("<form class=\"search\""), "the form stays");
+    let words: Vec<String> = (0..17).map(|n| format!("w{n}")).collect();
+    let many = crate::text(&site.get(&format!("/search?q={}", words.join("+"))));
+    assert!(many.contains("at most 16 different words"), "{many}");
+}
+
+#[test]
+fn the_encyclopedia_query_has_the_same_limits() {
+    let site = Site::new();
+    for path in ["/api/encyclopedia", "/api/encyclopedia/facets"] {
+        let doc = problem(&site.get(&format!("{path}?q={}", repeated("a", 8_000))), 400, "bad_request");
+        assert!(doc["detail"].as_str().unwrap_or_default().contains("at most 256 characters"), "{path}: {doc}");
+    }
+    assert_eq!(site.get("/api/encyclopedia?q=a").status, 200, "one character is still a query there");
+}

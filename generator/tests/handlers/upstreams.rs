@@ -132,3 +132,47 @@ fn the_weather_page_draws_the_upstream_forecast_and_lists_the_alerts() {
     assert!(page.contains("<svg class=\"weather-chart\"") && page.contains("<td>30.5</td>"), "{page}");
     assert!(page.contains("Heavy rain &amp; flooding") && !page.contains("The live forecast is unavailable"), "{page}");
 }
+
+#[test]
+fn an_upstream_redirect_is_a_failure_with_each_endpoints_fallback() {
+    let site = Site::new();
+    for url in [WEATHER.to_string(), ALERTS.to_string(), format!("{GEO}{PEER}")] {
+        site.platform.with_upstream_now(&url, 302, "");
+    }
+    assert_eq!(json(&site.get("/api/weather"))["source"], "fallback");
+    problem(&site.get("/api/weather-alerts"), 503, "upstream_unavailable");
+    problem(&site.get("/api/geolocation"), 503, "upstream_unavailable");
+}
+
+#[test]
+fn the_weather_page_draws_a_finite_chart_whatever_figures_the_upstream_sends() {
+    let site = Site::new();
+    let forecast = r#"{"current": {"time": "2026-11-22T10:00", "temperature_2m": 1e308},
+        "daily": {"time": ["2026-11-22", "2026-11-23", "2026-11-24"], "temperature_2m_max": [1e308, 30.5, "NaN"],
+                  "temperature_2m_min": [-1e308, 18.2, 17.0], "precipitation_sum": [1e308, 3.0, -1e308]}}"#;
+    site.platform.with_upstream_now(WEATHER, 200, forecast);
+    let response = site.get("/weather");
+    assert_eq!(response.status, 200);
+    let page = text(&response);
+    let start = page.find("<svg class=\"weather-chart\"").expect("a chart");
+    let svg = &page[start..start + page[start..].find("</svg>").expect("its end")];
+    assert!(svg.contains(">30.5°</text>") && svg.contains(">17°</text>") && svg.contains(">3 mm</text>"), "{svg}");
+    assert!(!svg.contains("00000000") && !svg.contains("inf") && !svg.contains("NaN"), "{svg}");
+}
+
+#[test]
+fn alert_links_other_than_web_addresses_never_reach_clients() {
+    let site = Site::new();
+    let feed = r#"<rss version="2.0"><channel><title>Alerts</title>
+        <item><title>Script</title><link>javascript:alert(document.domain)</link></item>
+        <item><title>Data</title><link>data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==</link></item>
+        <item><title>Web</title><link>https://alerts.example.org/3</link></item>
+        </channel></rss>"#;
+    site.platform.with_upstream_now(ALERTS, 200, feed);
+    let body = json(&site.get("/api/weather-alerts"));
+    let links: Vec<serde_json::Value> =
+        body["data"]["alerts"].as_array().expect("alerts").iter().map(|a| a["link"].clone()).collect();
+    assert_eq!(links, [json!(null), json!(null), json!("https://alerts.example.org/3")]);
+    let page = text(&site.get("/weather"));
+    assert!(!page.contains("javascript:") && !page.contains("data:text"), "{page}");
+}

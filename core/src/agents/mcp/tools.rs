@@ -13,6 +13,7 @@ use crate::platform::{internal, Platform};
 use crate::routing::Params;
 use crate::search::safety::HelpWords;
 use crate::search::schema::words;
+use crate::search::limits::{self, MAX_QUERY_CHARS, MAX_QUERY_WORDS};
 
 /// A tool's description for `tools/list`, in a fixed order (clients may cache the list).
 pub fn definitions() -> Vec<Value> {
@@ -44,7 +45,7 @@ fn search_tool() -> Value {
         "title": "Search the portal",
         "description": "Full-text search over every published collection (services, events, jobs, news, rights guidance...) and, with `entries` in `collections`, the encyclopedia. Every word must match; the last also as a prefix. Returns the best hits per collection. With `forgiving`, searches as the site's search page does.",
         "inputSchema": {"type": "object", "properties": {
-            "query": {"type": "string", "minLength": 2, "description": "Words to find (at least 2 characters)."},
+            "query": {"type": "string", "minLength": limits::MIN_QUERY_CHARS, "maxLength": MAX_QUERY_CHARS, "description": format!("Words to find: at least {} and at most {MAX_QUERY_CHARS} characters, at most {MAX_QUERY_WORDS} different words.", limits::MIN_QUERY_CHARS)},
             "collections": {"type": "array", "items": {"type": "string", "enum": scopes}, "description": "Collections to search (default: all 19; `entries` adds the encyclopedia)."},
             "limit": {"type": "integer", "minimum": 1, "maximum": search::MAX_LIMIT, "default": search::DEFAULT_LIMIT, "description": "Hits per collection."},
             "forgiving": {"type": "boolean", "default": false, "description": "Search as the site's search page does: words also match their other forms (clinics, clinic), a word that matches nothing is replaced by the one nearest known word (see `suggestion`, `corrected`), and when no record has every word the records with most of them are returned (`partial`)."}
@@ -104,7 +105,7 @@ fn encyclopedia_search_tool() -> Value {
         "title": "Search the encyclopedia",
         "description": "Query the sourced encyclopedia with optional filters (category, tag, first letter) and pagination. Without a query, entries come in title order.",
         "inputSchema": {"type": "object", "properties": {
-            "query": {"type": "string"},
+            "query": {"type": "string", "maxLength": MAX_QUERY_CHARS, "description": format!("Words to find: at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words.")},
             "category": {"type": "string"},
             "tag": {"type": "string"},
             "letter": {"type": "string", "minLength": 1, "maxLength": 1},
@@ -282,9 +283,11 @@ async fn search_portal<P: Platform>(ctx: &Ctx<'_, P>, args: &Map<String, Value>)
         &args,
         &[("query", "q", "string"), ("collections", "collections", "strings"), ("limit", "limit", "integer")],
     )?;
-    if !args.contains_key("query") {
+    let Some(query) = args.get("query").and_then(Value::as_str) else {
         return Err(ToolError("`query` is required.".into()));
-    }
+    };
+    // Refused here so that the message names the tool's argument (docs/spec/api-spec.md#query-limits).
+    limits::terms(query).map_err(|refusal| ToolError(refusal.message("query")))?;
     let (request, params) = (Request::new(Method::Get, "/mcp"), Params::default());
     let delegated = delegated(ctx, &request, &params, pairs);
     if forgiving {
@@ -299,14 +302,11 @@ async fn search_portal<P: Platform>(ctx: &Ctx<'_, P>, args: &Map<String, Value>)
 /// the API's document plus what it forgave.
 async fn forgiving_search<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, ToolError> {
     let asked = search::asked(ctx)?;
-    if !search::long_enough(&asked.query) {
-        return Err(ToolError(format!("`query` must have at least {} characters.", search::MIN_QUERY_CHARS)));
-    }
+    let terms = limits::terms(&asked.query).map_err(|refusal| ToolError(refusal.message("query")))?;
     let index = ctx.app.search_index(ctx.platform).await?;
     let forms = index.forms(&ctx.app.manifest().site.language);
-    let forgiven = index
-        .forgiving(&words(&asked.query), &asked.scope, asked.limit, &forms)
-        .map_err(internal(ctx.platform, "searching"))?;
+    let forgiven =
+        index.forgiving(&terms, &asked.scope, asked.limit, &forms).map_err(internal(ctx.platform, "searching"))?;
     let mut answer = search::hits_document(&asked.query, &asked.scope, &forgiven.found);
     if let Value::Object(map) = &mut answer {
         if let Some(suggestion) = forgiven.suggestion {
@@ -372,6 +372,9 @@ async fn search_portal_encyclopedia<P: Platform>(
             ("sort", "sort", "string"),
         ],
     )?;
+    if let Some(query) = args.get("query").and_then(Value::as_str) {
+        limits::bounded_terms(query).map_err(|refusal| ToolError(refusal.message("query")))?;
+    }
     let (request, params) = (Request::new(Method::Get, "/mcp"), Params::default());
     let mut answer = body(encyclopedia::list(&delegated(ctx, &request, &params, pairs)).await?)?;
     let entries = answer["data"]["entries"].take();

@@ -87,7 +87,7 @@ pub fn booking(facts: &Facts) -> Description {
         .respond(
             "202",
             content(
-                "Stored; the confirmation is sent to the visitor and the site. One address is sent at most 3 confirmations per 24 hours, and the site at most `mail.max_per_hour` mails per hour: past either, 429 with `Retry-After`, and nothing is stored.",
+                "Stored; a confirmation to the visitor and a copy to the site are queued. One address (case, dots and a `+tag` ignored) is sent at most 3 confirmations per 24 hours: past that the booking is stored and answered the same, without a confirmation. Mails past the site's `mail.max_per_hour` wait in the outbox for the next hour; no quota refuses a booking.",
                 media::JSON,
                 answer,
             ),

@@ -9,11 +9,17 @@ use super::Facts;
 use crate::content::collections::ENCYCLOPEDIA;
 use crate::handlers::encyclopedia::{PAGE_SIZE, SUGGEST_LIMIT};
 use crate::http::problem::ErrorCode::*;
+use crate::search::limits::{MAX_QUERY_CHARS, MAX_QUERY_WORDS};
 
 /// The list filters shared by the query and the facets.
 fn filters() -> Vec<Value> {
     vec![
-        query("q", "Words to find (ranked by relevance).", json!({"type": "string"}), false),
+        query(
+            "q",
+            &format!("Words to find (ranked by relevance): at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words (a repeated word counts once; more is 400)."),
+            json!({"type": "string", "maxLength": MAX_QUERY_CHARS}),
+            false,
+        ),
         query("category", "Only entries of this category (case-insensitive).", json!({"type": "string"}), false),
         query("tag", "Only entries with this tag (case-insensitive).", json!({"type": "string"}), false),
         query(

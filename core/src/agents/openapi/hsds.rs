@@ -9,6 +9,7 @@ use super::Facts;
 use crate::http::media;
 use crate::http::problem::ErrorCode::*;
 use crate::queries::hsds::{DEFAULT_PER_PAGE, MAX_PER_PAGE};
+use crate::search::limits::{MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
 
 /// Where the HSDS 3.0 compiled schemas are published.
 const SCHEMAS: &str = "https://github.com/openreferral/specification/tree/3.0/schema/compiled";
@@ -55,8 +56,8 @@ pub fn services(_: &Facts) -> Description {
         vec![
             query(
                 "search",
-                "Words the site's search finds in the service (at least 2 characters).",
-                json!({"type": "string", "minLength": 2}),
+                &format!("Words the site's search finds in the service: at least {MIN_QUERY_CHARS} characters besides surrounding white space, at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words (a repeated word counts once; more is 400)."),
+                json!({"type": "string", "minLength": MIN_QUERY_CHARS, "maxLength": MAX_QUERY_CHARS}),
                 false,
             ),
             id_filter("taxonomy_term_id", "Only services with this taxonomy term."),
@@ -70,6 +71,8 @@ pub fn services(_: &Facts) -> Description {
             ),
         ],
     )
+    // Rate limited (docs/spec/api-spec.md#rate-limit): its `search` runs the search engine.
+    .errors(&[RateLimited])
 }
 
 /// `GET /api/hsds/organizations`.

@@ -9,6 +9,7 @@ use super::Facts;
 use crate::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use crate::handlers::search::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::http::problem::ErrorCode::*;
+use crate::search::limits::{MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
 
 /// The names a search may scope to: the collections and the encyclopedia.
 fn scopes() -> Vec<&'static str> {
@@ -28,8 +29,10 @@ pub fn search(_: &Facts) -> Description {
         .params([
             query(
                 "q",
-                "Words to find; at least 2 characters besides surrounding white space. Every word must match; the last also as a prefix.",
-                json!({"type": "string", "minLength": 2, "pattern": "\\S[\\s\\S]*\\S"}),
+                &format!(
+                    "Words to find: at least {MIN_QUERY_CHARS} characters besides surrounding white space, at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words (a repeated word counts once; more is 400). Every word must match; the last also as a prefix."
+                ),
+                json!({"type": "string", "minLength": MIN_QUERY_CHARS, "maxLength": MAX_QUERY_CHARS, "pattern": "\\S[\\s\\S]*\\S"}),
                 true,
             ),
             query(

@@ -1,9 +1,10 @@
 //! The CMS sign-in (docs/spec/api-spec.md#cms-sign-in): the GitHub OAuth web flow that a git-based
 //! CMS (Decap CMS, Sveltia CMS) runs in a popup, answered by the site's own servers instead of a
 //! separate OAuth proxy. `GET /api/cms/auth` sends the editor to the provider with a random
-//! `state`, kept in a short-lived HttpOnly cookie (no server storage); `GET /api/cms/callback`
-//! checks it, exchanges the code for a token, and answers the page that hands the token to the CMS
-//! window that opened it ([`popup`]).
+//! `state`, kept in a short-lived HttpOnly `__Host-` cookie (no server storage); `GET
+//! /api/cms/callback` checks its form and that it is the cookie's, exchanges the code for a token
+//! (following no redirect: the secret goes to the token URL and nowhere else), and answers the
+//! page that hands the token to the CMS page that opened it ([`popup`]).
 //!
 //! The client id and secret come only from the deployment's settings ([`Platform::setting`]: a
 //! Worker secret, an environment variable of `portal serve`). Portal never logs or stores a token
@@ -39,12 +40,14 @@ pub const GITHUB_AUTHORIZE_URL: &str = "https://github.com/login/oauth/authorize
 /// github.com's token endpoint.
 pub const GITHUB_TOKEN_URL: &str = "https://github.com/login/oauth/access_token";
 
-/// The cookie that carries `state` from the redirect to the callback.
-pub const STATE_COOKIE: &str = "portal_cms_state";
+/// The cookie that carries `state` from the redirect to the callback. A browser keeps a
+/// `__Host-` cookie only when it is `Secure`, has `Path=/` and no `Domain`, so no other host of the
+/// site's domain and no plain-HTTP answer can set one the callback would believe.
+pub const STATE_COOKIE: &str = "__Host-portal_cms_state";
 /// How long an editor has to sign in at the provider (seconds).
 pub const STATE_MAX_AGE: u32 = 600;
-/// The one path both routes live under, where the cookie is sent.
-const COOKIE_PATH: &str = "/api/cms";
+/// The bytes of a state, drawn from the platform's random source.
+const STATE_BYTES: usize = 16;
 /// How long the token exchange may take (the provider, not a weather feed: a generous bound).
 const TOKEN_TIMEOUT_MS: u64 = 10_000;
 /// The largest token answer read.
@@ -107,9 +110,10 @@ pub async fn auth<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     if let Some(provider) = ctx.query.get("provider").filter(|p| *p != "github") {
         return Ok(popup::failure(&Failure::UnsupportedProvider(popup::safe_code(provider))));
     }
-    let bytes = ctx.platform.random().map_err(internal(ctx.platform, "drawing the CMS sign-in state"))?;
+    let bytes: [u8; STATE_BYTES] =
+        ctx.platform.random().map_err(internal(ctx.platform, "drawing the CMS sign-in state"))?;
     let state: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    let cookie = state_cookie(&state, STATE_MAX_AGE, secure(ctx));
+    let cookie = state_cookie(&state, STATE_MAX_AGE);
     let redirect = Response::redirect(302, &app.authorize(&state)).with_header("set-cookie", cookie);
     Ok(redirect.with_header("cache-control", NO_STORE).with_header("referrer-policy", "no-referrer"))
 }
@@ -127,7 +131,7 @@ pub async fn callback<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem
             popup::failure(&failure)
         }
     };
-    Ok(page.with_header("set-cookie", state_cookie("", 0, secure(ctx))))
+    Ok(page.with_header("set-cookie", state_cookie("", 0)))
 }
 
 /// Checks the callback's `state` against the cookie, then trades its code for a token.
@@ -137,7 +141,7 @@ async fn exchange<P: Platform>(ctx: &Ctx<'_, P>, app: &GithubApp) -> Result<Stri
     }
     let expected = cookie(ctx.request, STATE_COOKIE).unwrap_or_default();
     let state = ctx.query.get("state").unwrap_or_default();
-    if expected.is_empty() || !same(expected.as_bytes(), state.as_bytes()) {
+    if !is_state(&expected) || !is_state(state) || !same(expected.as_bytes(), state.as_bytes()) {
         return Err(Failure::StateMismatch);
     }
     let code = ctx.query.get("code").filter(|c| !c.is_empty()).ok_or(Failure::NoCode)?;
@@ -169,16 +173,17 @@ async fn exchange<P: Platform>(ctx: &Ctx<'_, P>, app: &GithubApp) -> Result<Stri
     token.map(str::to_string).ok_or(Failure::Unreadable)
 }
 
-/// Whether the state cookie is `Secure`: unless the site says it is served over plain HTTP
-/// (browsers keep a `Secure` cookie of `http://localhost` too).
-fn secure<P>(ctx: &Ctx<'_, P>) -> bool {
-    !ctx.app.manifest().site.base_url.trim().starts_with("http://")
+/// Whether `value` has the form of a state [`auth`] draws: `2 × STATE_BYTES` lower-case hex
+/// digits. Anything else is refused before it is compared.
+fn is_state(value: &str) -> bool {
+    value.len() == 2 * STATE_BYTES && value.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// The `Set-Cookie` value carrying `state` for `max_age` seconds (0 clears it).
-fn state_cookie(state: &str, max_age: u32, secure: bool) -> String {
-    let secure = if secure { "; Secure" } else { "" };
-    format!("{STATE_COOKIE}={state}; Path={COOKIE_PATH}; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}")
+/// The `Set-Cookie` value carrying `state` for `max_age` seconds (0 clears it). `Secure` always, as
+/// the `__Host-` prefix requires: browsers keep such a cookie of `http://localhost` too, and a site
+/// on plain HTTP elsewhere cannot sign editors in (docs/deploying.md#cms-sign-in).
+fn state_cookie(state: &str, max_age: u32) -> String {
+    format!("{STATE_COOKIE}={state}; Path=/; Max-Age={max_age}; HttpOnly; Secure; SameSite=Lax")
 }
 
 /// The value of the cookie `name` the request carries, if any (every `Cookie` header is read:
@@ -221,12 +226,22 @@ mod tests {
     fn the_state_cookie_is_read_from_any_cookie_header() {
         let request = Request::new(crate::http::Method::Get, "/api/cms/callback")
             .with_header("cookie", "a=1")
-            .with_header("cookie", "b=2; portal_cms_state=xyz ");
+            .with_header("cookie", "b=2; portal_cms_state=old; __Host-portal_cms_state=xyz ");
         assert_eq!(cookie(&request, STATE_COOKIE).as_deref(), Some("xyz"));
         assert!(same(b"abc", b"abc") && !same(b"abc", b"abd") && !same(b"abc", b"ab"));
         assert_eq!(
-            state_cookie("s", 600, true),
-            "portal_cms_state=s; Path=/api/cms; Max-Age=600; HttpOnly; SameSite=Lax; Secure"
+            state_cookie("s", 600),
+            "__Host-portal_cms_state=s; Path=/; Max-Age=600; HttpOnly; Secure; SameSite=Lax"
         );
+    }
+
+    #[test]
+    fn only_a_state_of_the_form_drawn_is_a_state() {
+        assert!(is_state("0123456789abcdef0123456789abcdef"));
+        for bad in ["", "0123456789ABCDEF0123456789ABCDEF", "0123456789abcdef0123456789abcde", "g".repeat(32).as_str()]
+        {
+            assert!(!is_state(bad), "{bad}");
+        }
+        assert!(!is_state("0123456789abcdef0123456789abcdef0"), "one digit too many");
     }
 }

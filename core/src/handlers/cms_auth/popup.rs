@@ -4,10 +4,12 @@
 //! `authorizing:github`; the CMS answers with the same text; the popup then posts
 //! `authorization:github:success:{"token":…,"provider":"github"}` (or `…:error:{"message":…}`).
 //!
-//! Both directions are held to the site's own origin: the popup talks only to an opener of its
-//! own origin (the CMS at `/admin/`, whose `base_url` is the site), so a page elsewhere that opened
-//! the sign-in never receives a token. The one inline script is allowed by its hash in the page's
-//! Content-Security-Policy, and nothing else may load.
+//! Both directions are held to the CMS's page: the popup talks only to an opener of its own origin
+//! whose path is the CMS's (`/admin`, [`crate::content::cms::ADMIN_PAGE_PATHS`]), read from the
+//! opener itself (a same-origin window's location is readable; another origin's, or a sandboxed
+//! static document's, throws), checked again when the answer comes. So neither a page elsewhere
+//! nor another page of the site that opened the sign-in receives a token. The one inline script
+//! is allowed by its hash in the page's Content-Security-Policy, and nothing else may load.
 
 use base64::Engine;
 use serde_json::json;
@@ -149,14 +151,21 @@ fn page(status: u16, title: &str, text: &str, message: &str) -> Response {
         .with_header("x-frame-options", "DENY")
 }
 
-/// The handshake with the opener, then `message` to it, both only with the site's own origin.
+/// The handshake with the opener, then `message` to it, both only with the CMS's page of the
+/// site's own origin.
 fn script(message: &str) -> String {
+    let pages = serde_json::Value::from(crate::content::cms::ADMIN_PAGE_PATHS.to_vec()).to_string();
     format!(
-        "(function () {{\n  var message = {};\n  var origin = window.location.origin;\n  var opener = window.opener;\n  \
-         if (!opener) {{ return; }}\n  window.addEventListener(\"message\", function (event) {{\n    \
-         if (event.origin === origin && event.source === opener && event.data === \"authorizing:github\") {{\n      \
+        "(function () {{\n  var message = {message};\n  var origin = window.location.origin;\n  \
+         var pages = {pages};\n  var opener = window.opener;\n  \
+         function isCms(w) {{\n    \
+         try {{ return w.location.origin === origin && pages.indexOf(w.location.pathname) !== -1; }}\n    \
+         catch (e) {{ return false; }}\n  }}\n  \
+         if (!opener || !isCms(opener)) {{ return; }}\n  window.addEventListener(\"message\", function (event) {{\n    \
+         if (event.origin === origin && event.source === opener && event.data === \"authorizing:github\" \
+         && isCms(opener)) {{\n      \
          opener.postMessage(message, origin);\n    }}\n  }});\n  opener.postMessage(\"authorizing:github\", origin);\n}})();",
-        js_string(message)
+        message = js_string(message),
     )
 }
 
@@ -189,6 +198,15 @@ mod tests {
         let csp = page.header("content-security-policy").unwrap_or_default();
         assert!(csp.contains(&format!("'sha256-{hash}'")) && csp.starts_with("default-src 'none'"), "{csp}");
         assert_eq!(page.header("cache-control"), Some(NO_STORE));
+    }
+
+    #[test]
+    fn the_page_answers_only_an_opener_at_the_cms_page_of_its_origin() {
+        let html = body(&success("gho_abc"));
+        assert!(html.contains(r#"var pages = ["/admin","/admin.html"];"#), "{html}");
+        assert!(html.contains("w.location.origin === origin && pages.indexOf(w.location.pathname) !== -1"));
+        assert!(html.contains("if (!opener || !isCms(opener)) { return; }"), "{html}");
+        assert!(html.contains("&& isCms(opener)) {\n      opener.postMessage(message, origin);"), "{html}");
     }
 
     #[test]

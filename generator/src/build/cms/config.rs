@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use portal_core::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
-use portal_core::content::{Cms, CmsApp, CmsBackend, SiteConfig, ENTRY_KEYS, KNOWN_KEYS};
+use portal_core::content::{Cms, CmsApp, CmsBackend, ContentError, SiteConfig, ENTRY_KEYS, KNOWN_KEYS};
 use portal_core::pages::i18n::Strings;
 use serde_yaml::{Mapping, Value};
 
@@ -174,7 +174,7 @@ fn fields(name: &str, seen: &Seen, ctx: &Ctx) -> Vec<Value> {
     fields.extend(known_extras(seen, &label));
     let handled =
         |key: &str| KNOWN_KEYS.contains(&key) || key == "body" || (name == ENCYCLOPEDIA && ENTRY_KEYS.contains(&key));
-    for (key, shape) in seen.shapes.iter().filter(|(key, _)| !handled(key)) {
+    for (key, shape) in seen.shapes.iter().filter(|(key, _)| !handled(key) && is_field_name(key)) {
         if let Some(widget) = widget_of(shape, ctx.strings) {
             fields.push(optional(key, &label(key), widget));
         }
@@ -289,9 +289,80 @@ fn widget_of(shape: &Shape, strings: &Strings) -> Option<Value> {
 fn object_fields(keys: &[(String, Shape)], strings: &Strings) -> Option<Vec<Value>> {
     let fields: Vec<Value> = keys
         .iter()
+        .filter(|(key, _)| is_field_name(key))
         .filter_map(|(key, shape)| Some(optional(key, &label_of(key, strings), widget_of(shape, strings)?)))
         .collect();
     (!fields.is_empty()).then_some(fields)
+}
+
+/// Names of the members every JavaScript object has: a field of that name would be read from the
+/// CMS's objects (a `constructor` function where a value is expected), or write their prototype.
+const OBJECT_MEMBERS: [&str; 8] = [
+    "constructor",
+    "prototype",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
+
+/// Whether front-matter key `key` may name a field of the CMS (docs/editing.md#the-generated-configuration):
+/// a letter, then letters, digits, `_` or `-` (at most 64), and no member of every JavaScript
+/// object. Any other key (`__proto__`, markup, quotes, spaces, dots, which the CMSs read as paths)
+/// gets no field and stays in its file as written.
+pub fn is_field_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && key.len() <= 64
+        && !OBJECT_MEMBERS.contains(&key)
+}
+
+/// The warnings of a site with a CMS about the front-matter keys of `cards` that get no field
+/// ([`is_field_name`]), one per file and key, nested keys by their path (`contact.<b>`).
+pub fn key_warnings<'a>(site: &SiteConfig, cards: impl Iterator<Item = &'a Card>) -> Vec<ContentError> {
+    if site.cms.is_none() {
+        return Vec::new();
+    }
+    let mut warnings = Vec::new();
+    for card in cards {
+        let mut bad = Vec::new();
+        unusable_keys(&card.shapes, "", &mut bad);
+        warnings.extend(bad.into_iter().map(|key| {
+            ContentError::new(
+                &card.file,
+                1,
+                format!(
+                    "the front-matter key {key:?} gets no field in the CMS (/admin): a field's name is a letter, \
+                     then letters, digits, `_` or `-`, and no name every JavaScript object has; the CMS leaves the \
+                     key as written"
+                ),
+            )
+        }));
+    }
+    warnings
+}
+
+/// The keys among `keys` (and in their mappings, with `prefix`) that are no field name.
+fn unusable_keys(keys: &[(String, Shape)], prefix: &str, found: &mut Vec<String>) {
+    for (key, shape) in keys {
+        let path = format!("{prefix}{key}");
+        if !is_field_name(key) {
+            found.push(path);
+            continue;
+        }
+        let inner = match shape {
+            Shape::Object(inner) => inner,
+            Shape::List(item) => match item.as_ref() {
+                Shape::Object(inner) => inner,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        unusable_keys(inner, &format!("{path}."), found);
+    }
 }
 
 /// The label of field `key`: the interface text's in the site's language (`fields.<key>`, and the

@@ -9,7 +9,7 @@ pub mod config;
 pub mod shape;
 
 use anyhow::Result;
-use portal_core::content::{Cms, CmsApp, SiteConfig};
+use portal_core::content::{Cms, SiteConfig};
 use portal_core::http::headers::CMS_ADMIN;
 use portal_core::pages::shell::escape;
 
@@ -17,57 +17,10 @@ use super::model::Model;
 use super::output::OutFile;
 use crate::load::Content;
 
-/// The CMS's page.
-pub const ADMIN: &str = "/admin";
+pub use portal_core::content::cms::{release, Release, ADMIN_PAGE as ADMIN, CDN, DECAP, SVELTIA};
+
 /// Its configuration, relative to the page's folder.
 pub const CONFIG: &str = "/admin/config.yml";
-
-/// A release of a CMS as the page loads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Release {
-    /// The npm package.
-    pub package: &'static str,
-    /// The exact version (the tests load the same one from npm).
-    pub version: &'static str,
-    /// The script's path inside the package.
-    pub script: &'static str,
-    /// The script's Subresource Integrity hash (of the file in the npm package).
-    pub integrity: &'static str,
-}
-
-impl Release {
-    /// The script's URL on the CDN.
-    pub fn url(&self) -> String {
-        format!("{}/{}@{}/{}", CDN, self.package, self.version, self.script)
-    }
-}
-
-/// Where both CMSs document loading their script from.
-pub const CDN: &str = "https://unpkg.com";
-
-/// Sveltia CMS, the default.
-pub const SVELTIA: Release = Release {
-    package: "@sveltia/cms",
-    version: "0.221.1",
-    script: "dist/sveltia-cms.js",
-    integrity: "sha384-JQ+XsKx/UzwdTiNnFStza3XtqqQoVtyNPApkfvwlzZDfhe7giE9CnfQrpHqgv3k6",
-};
-
-/// Decap CMS 3.
-pub const DECAP: Release = Release {
-    package: "decap-cms",
-    version: "3.16.3",
-    script: "dist/decap-cms.js",
-    integrity: "sha384-A/Gdn928CNLufmnGWGs9RM4Q9o8bSNLeJERqBFrBjwzL7FRpoLT3MPF8Tl0+Wd2p",
-};
-
-/// The release `app` loads.
-pub fn release(app: CmsApp) -> Release {
-    match app {
-        CmsApp::Sveltia => SVELTIA,
-        CmsApp::Decap => DECAP,
-    }
-}
 
 /// The CMS's page and configuration, when `site.yaml` has a `cms:` block.
 pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {

@@ -49,10 +49,11 @@ fn tree(dir: &Path, bytes: bool, part: &mut impl FnMut(&[u8])) -> Result<()> {
             continue;
         }
         part(entry.path().to_string_lossy().as_bytes());
-        if bytes {
+        let meta = entry.metadata().with_context(|| format!("reading {}", entry.path().display()))?;
+        // A file too big to load is never read whole here either: the load refuses it by name.
+        if bytes && meta.len() <= portal_core::content::limits::MAX_OTHER_FILE_BYTES {
             part(&std::fs::read(entry.path()).with_context(|| format!("reading {}", entry.path().display()))?);
         } else {
-            let meta = entry.metadata().with_context(|| format!("reading {}", entry.path().display()))?;
             part(format!("{} {:?}", meta.len(), meta.modified().ok()).as_bytes());
         }
     }

@@ -65,7 +65,15 @@ pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Optio
     if !dirty::intros_hold(&model, &old, &read) {
         return Ok(None);
     }
-    let loaded_warnings = loaded.iter().map(|one| (one.file.clone(), one.warnings.clone())).collect();
+    let mut loaded_warnings: Vec<(String, Vec<ContentError>)> =
+        loaded.iter().map(|one| (one.file.clone(), one.warnings.clone())).collect();
+    let read_cards = model.all().filter(|card| read.contains(&card.file));
+    for warning in crate::build::cms::config::key_warnings(&content.site, read_cards) {
+        match loaded_warnings.iter_mut().find(|(file, _)| *file == warning.file) {
+            Some((_, warnings)) => warnings.push(warning),
+            None => loaded_warnings.push((warning.file.clone(), vec![warning])),
+        }
+    }
     let state = options.state_dir();
     let work = Work { options, state, head, content: Content::default(), model, old, read, found, loaded_warnings };
     let mut dependents = dirty::dependents(&work.model, &work.old, &work.read);
