@@ -54,6 +54,7 @@ fn load(folder: &Path) -> Vec<SearchDoc> {
                 summary: field(front, "summary").unwrap_or_default().to_string(),
                 tags: tags.split(", ").map(str::to_string).collect(),
                 body: body.to_string(),
+                facts: String::new(),
                 language: field(front, "language").unwrap_or_default().to_string(),
             });
         }

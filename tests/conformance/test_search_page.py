@@ -68,6 +68,42 @@ def test_an_arabic_excerpt_marks_its_words_in_order(client):
 
 
 
+@pytest.mark.parametrize("q", ["fri", "society"])
+def test_the_page_finds_front_matter_text_the_api_does_not(client, q):
+    # The legal aid desk says `Fri` only in its `hours`, `Society` only in `organization.name`.
+    assert '<a href="/services/legal-aid' in page(client, q, collections="services")
+    assert api_slugs(client, q, "services") == [], "the API searches titles, summaries, tags and bodies"
+
+
+@pytest.mark.parametrize("q", ["هواء", "والهواء", "نِقَاش", "نقـاش"])
+def test_arabic_letter_forms_marks_and_the_article_are_folded_on_both(client, q):
+    # The event says الهواء ("the air") and نقاش ("discussion").
+    assert '<a href="/events/film-evening-ar">' in page(client, q, collections="events")
+    assert api_slugs(client, q, "events") == ["film-evening-ar"]
+
+
+@pytest.mark.parametrize("q", ["my husband beats me", "viol", "mtoto amepotea", "طفل مفقود", "I want to KILL myself"])
+def test_a_query_asking_for_help_shows_the_help_page_first_with_its_numbers(client, q):
+    html = page(client, q)
+    main = html[html.index("<main"):]
+    assert '<section class="help-first" role="alert">' in main, main
+    help_at = main.index('<a href="/urgent-help">')
+    assert all(help_at < at.start() for at in re.finditer(r'class="search-group"', main)), main
+    assert '<a href="tel:+256700000100">+256 700 000 100</a>' in main
+    assert "Did you mean" not in main
+
+
+def test_a_search_that_finds_nothing_links_the_help_page_and_the_services(client):
+    html = page(client, "qqqqxxxx")
+    links = re.search(r'<p class="help-links">(.*?)</p>', html).group(1)
+    assert '<a href="/urgent-help">' in links and '<a href="/services">' in links
+    assert "help-first" not in html
+
+
+def test_a_correct_word_is_never_rewritten_and_a_question_keeps_its_answer(client):
+    assert "Showing results for" not in page(client, "beats")
+    assert '<a href="/news/water-points-reopen">' in page(client, "where are the boreholes")
+
 
 def test_the_mcp_search_tool_forgives_on_request(client):
     def call(arguments):
@@ -84,3 +120,7 @@ def test_the_mcp_search_tool_forgives_on_request(client):
     typo = call({"query": "truking", "collections": ["entries"], "forgiving": True})
     assert typo["suggestion"] == "trucking" and typo["corrected"] is True
     assert [h["slug"] for h in typo["results"]["entries"]] == ["water-trucking"]
+    assert "help" not in typo
+    crisis = call({"query": "husband beats me", "forgiving": True})
+    assert crisis["help"]["url"] == "/urgent-help"
+    assert {"text": "+256 700 000 100", "tel": "+256700000100"} in crisis["help"]["phones"]

@@ -11,6 +11,7 @@ pub mod did_you_mean;
 mod entry;
 mod error;
 pub mod event;
+pub mod help;
 pub mod ical;
 mod intro;
 pub mod json_ld;
@@ -27,9 +28,10 @@ pub mod url_policy;
 
 pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;
+pub use help::{HelpPage, HelpPhone};
 pub use intro::Intro;
 pub use record::{d2_order, is_valid_slug, scalar_text, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS};
 pub use site::{
     Api, Booking, Cms, CmsApp, CmsBackend, Contact, FrontMatter, Markdown, MenuItem, Notifications, Pagination, Rss,
-    SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,
+    SearchSettings, SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,
 };

@@ -92,6 +92,45 @@ pub struct SiteConfig {
     /// The git-based CMS editors use in a browser (docs/editing.md); unset: no `/admin` is built.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cms: Option<Cms>,
+    /// How the search page ranks and when it shows the help page first.
+    #[serde(default, skip_serializing_if = "SearchSettings::is_default")]
+    pub search: SearchSettings,
+}
+
+/// `search:` the search page's settings (docs/content.md#search-settings).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSettings {
+    /// Words and phrases that show the help page first, besides the built-in ones
+    /// (`crate::search::safety`): `word`, `stem*`, `two words`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub help_words: Vec<String>,
+    /// Whether `help_words` replace the built-in vocabulary rather than extend it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub help_words_replace: bool,
+    /// How much each collection's hits count against the others' when the page orders its
+    /// sections (1 when not named; `docs` 0.2 unless named).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub weights: std::collections::BTreeMap<String, f32>,
+}
+
+/// The weight of developer documentation unless `search.weights` names it: below every
+/// residents' collection.
+pub const DOCS_WEIGHT: f32 = 0.2;
+
+impl SearchSettings {
+    fn is_default(&self) -> bool {
+        self == &SearchSettings::default()
+    }
+
+    /// The weight of `collection` (see [`SearchSettings::weights`]).
+    pub fn weight(&self, collection: &str) -> f32 {
+        match self.weights.get(collection) {
+            Some(weight) if weight.is_finite() && *weight >= 0.0 => *weight,
+            _ if collection == "docs" => DOCS_WEIGHT,
+            _ => 1.0,
+        }
+    }
 }
 
 impl SiteConfig {

@@ -90,6 +90,9 @@ pub struct Manifest {
     /// forms), by URL (see `routes::page_at`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub intros: BTreeMap<String, crate::content::Intro>,
+    /// The site's help page (docs/content.md#the-help-page), for the search page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<crate::content::HelpPage>,
 }
 
 /// One served file.

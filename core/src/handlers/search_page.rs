@@ -9,6 +9,8 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
+use crate::content::{HelpPage, SearchSettings};
+use crate::handlers::files::read_json;
 use crate::handlers::page;
 use crate::handlers::search::{asked, Asked, MAX_LIMIT};
 use crate::handlers::Ctx;
@@ -20,7 +22,9 @@ use crate::platform::{internal, Platform};
 use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};
 use crate::search::limits::{self, Refusal, MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
+use crate::search::safety::HelpWords;
 use crate::search::shown::Shown;
+use crate::search::stopwords::meaningful;
 use crate::search::Hit;
 
 /// Hits a collection shows on the page unless the link asks for more: the first few, each with an
@@ -51,7 +55,20 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
                 .map_err(internal(ctx.platform, "searching"))?;
             let highlight = Highlight::new(&forgiven.words, &forms);
             let details = details(ctx, &forgiven, &highlight).await;
-            main.push_str(&results(strings, &asked, &forgiven, &details));
+            let manifest = ctx.app.manifest();
+            let help = manifest.help.as_ref();
+            let settings = &manifest.site.search;
+            let asks = help.is_some()
+                && HelpWords::new(&settings.help_words, settings.help_words_replace).asks_for_help(&asked.query);
+            let page = Page { strings, asked: &asked, help, help_first: asks, settings };
+            let named = named_collections(strings, &asked.scope, &asked.query);
+            let mut listed = Vec::new();
+            for collection in named {
+                if let Some(records) = listing(ctx, &collection).await {
+                    listed.push((collection, records));
+                }
+            }
+            main.push_str(&results(&page, &forgiven, &details, &listed));
         }
         Err(refusal) => {
             let _ = writeln!(main, "<p role=\"status\">{}</p>", escape(&refused(strings, refusal)));
@@ -184,7 +201,8 @@ fn search_link(query: &str) -> String {
 
 /// What the page says of the search: the count, the correction offered or made, and whether the
 /// hits have only some of the words.
-fn notices(strings: &Strings, asked: &Asked, forgiven: &Forgiven) -> String {
+fn notices(page: &Page<'_>, forgiven: &Forgiven) -> String {
+    let Page { strings, asked, .. } = *page;
     let total = forgiven.total().to_string();
     let mut out = format!(
         "<p role=\"status\">{}</p>\n",
@@ -194,7 +212,11 @@ fn notices(strings: &Strings, asked: &Asked, forgiven: &Forgiven) -> String {
             strings.fill("search_page.results", &[("query", &asked.query), ("count", &total)])
         })
     );
-    if let Some(suggestion) = &forgiven.suggestion {
+    if forgiven.total() == 0 {
+        out.push_str(&help_links(page));
+    }
+    // A query asking for help gets the help page, never a "did you mean" of its words.
+    if let Some(suggestion) = forgiven.suggestion.as_ref().filter(|_| !page.help_first) {
         let link = format!("<a href=\"{}\">{}</a>", escape(&search_link(suggestion)), escape(suggestion));
         // The sentence is escaped around the link: a NUL marks where it goes (escaping drops control
         // characters, so each piece is escaped on its own).
@@ -227,12 +249,146 @@ fn hit_item(strings: &Strings, name: &str, hit: &Hit, detail: &Detail) -> String
     out
 }
 
-/// The hits, a section per collection in the order searched, with a link to more when a
-/// collection has more matches than the page shows.
-fn results(strings: &Strings, asked: &Asked, forgiven: &Forgiven, details: &[Vec<Detail>]) -> String {
-    let mut out = notices(strings, asked, forgiven);
-    for (i, (collection, (hits, matched))) in asked.scope.iter().zip(&forgiven.found).enumerate() {
-        if hits.is_empty() || asked.scope[..i].contains(collection) {
+/// The most records of a collection the query names that the page lists.
+const MAX_LISTED: usize = 20;
+
+/// The collections of `scope` that `query` names, all of it but stop words: by name (`jobs`),
+/// singular (`job`) or label in the site's language (`Kazi`), folded as search folds.
+fn named_collections(strings: &Strings, scope: &[String], query: &str) -> Vec<String> {
+    let typed = meaningful(&words(query)).join(" ");
+    let names = |collection: &str| -> Vec<String> {
+        let key = format!("collections.{collection}.label");
+        let label = strings.lookup(&key).and_then(Value::as_str).unwrap_or_default();
+        vec![collection.to_string(), collection.trim_end_matches('s').to_string(), words(label).join(" ")]
+    };
+    scope
+        .iter()
+        .filter(|c| {
+            c.as_str() != ENCYCLOPEDIA && names(c).iter().any(|name| name.chars().count() > 2 && *name == typed)
+        })
+        .cloned()
+        .collect()
+}
+
+/// The first records of `collection`'s listing (its first JSON page) and how many it has in all;
+/// `None` when it cannot be read.
+async fn listing<P: Platform>(ctx: &Ctx<'_, P>, collection: &str) -> Option<(Vec<Hit>, usize)> {
+    let page = read_json(ctx.app, ctx.platform, &format!("/api/{collection}")).await.ok()??;
+    let items = page.get("data")?.get(collection)?.as_array()?;
+    let total = page.get("total").and_then(Value::as_u64).map_or(items.len(), |t| t as usize);
+    let hits = items
+        .iter()
+        .take(MAX_LISTED)
+        .filter_map(|item| {
+            let text = |key: &str| item.get(key).and_then(Value::as_str).map(str::to_string);
+            Some(Hit {
+                slug: text("slug")?,
+                title: text("title")?,
+                collection: collection.to_string(),
+                url: text("url")?,
+            })
+        })
+        .collect();
+    Some((hits, total))
+}
+
+/// The sections of the collections the query names: their records, and a link to their listing.
+fn listed_sections(strings: &Strings, listed: &[(String, (Vec<Hit>, usize))]) -> String {
+    let mut out = String::new();
+    for (collection, (hits, total)) in listed.iter().filter(|(_, (hits, _))| !hits.is_empty()) {
+        let name = label(strings, collection);
+        let _ = write!(
+            out,
+            "<section class=\"search-group listed\" aria-labelledby=\"listed-{collection}\">\n<h2 id=\"listed-{collection}\">{}</h2>\n<ul class=\"records\">\n",
+            escape(name)
+        );
+        for hit in hits {
+            let _ = writeln!(out, "<li><a href=\"{}\">{}</a></li>", escape(&hit.url), escape(&hit.title));
+        }
+        let more = strings.fill("search_page.more", &[("collection", name), ("count", &total.to_string())]);
+        let _ = writeln!(out, "</ul>\n<p><a href=\"/{collection}\">{}</a></p>\n</section>", escape(&more));
+    }
+    out
+}
+
+/// What the page is rendered with besides the hits.
+#[derive(Clone, Copy)]
+struct Page<'a> {
+    strings: &'a Strings,
+    asked: &'a Asked,
+    /// The site's help page, when it has one.
+    help: Option<&'a HelpPage>,
+    /// Whether the query asks for help (docs/spec/api-spec.md#search-page-help).
+    help_first: bool,
+    settings: &'a SearchSettings,
+}
+
+/// The help page first, with its numbers as `tel:` links.
+fn help_box(page: &Page<'_>) -> String {
+    let Some(help) = page.help.filter(|_| page.help_first) else { return String::new() };
+    let mut out = format!(
+        "<section class=\"help-first\" role=\"alert\">\n<h2><a href=\"{}\">{}</a></h2>\n",
+        escape(&help.url),
+        escape(&help.title)
+    );
+    if let Some(summary) = &help.summary {
+        let _ = writeln!(out, "<p>{}</p>", escape(summary));
+    }
+    if !help.phones.is_empty() {
+        let _ =
+            writeln!(out, "<p>{}</p>\n<ul class=\"help-numbers\">", escape(page.strings.get("search_page.help_call")));
+        for phone in &help.phones {
+            let _ = writeln!(out, "<li><a href=\"tel:{}\">{}</a></li>", escape(&phone.tel), escape(&phone.text));
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// The links of a page that found nothing: the help page (when the site has one) and the services.
+fn help_links(page: &Page<'_>) -> String {
+    let services = format!("<a href=\"/services\">{}</a>", escape(page.strings.get("search_page.services_link")));
+    let help = match page.help {
+        Some(help) => format!("<a href=\"{}\">{}</a>", escape(&help.url), escape(&help.title)),
+        None => services.clone(),
+    };
+    let text = escape(&page.strings.fill("search_page.help_links", &[("help", "\u{0}"), ("services", "\u{1}")]));
+    format!("<p class=\"help-links\">{}</p>\n", text.replace('\u{0}', &help).replace('\u{1}', &services))
+}
+
+/// The order of the sections: the collection whose best hit has the most words first, then the
+/// highest score, each weighed by the collection's weight (`search.weights`; `docs` low), so that a
+/// section of a lighter collection needs many more words to come first.
+fn section_order(page: &Page<'_>, forgiven: &Forgiven) -> Vec<usize> {
+    let rank = |i: usize| -> f32 {
+        let Some(Some((words, score))) = forgiven.best.get(i) else { return 0.0 };
+        let collection = page.asked.scope.get(i).map_or("", String::as_str);
+        // A score below 1 of the word count: the words decide, the score only among equals.
+        (*words as f32 + score / (score + 1.0)) * page.settings.weight(collection)
+    };
+    let mut order: Vec<usize> = (0..page.asked.scope.len()).collect();
+    order.sort_by(|&a, &b| rank(b).total_cmp(&rank(a)).then(a.cmp(&b)));
+    order
+}
+
+/// The hits, the help page first when the query asks for help, then a section per collection
+/// (see [`section_order`]), with a link to more when a collection has more matches than the page
+/// shows.
+fn results(
+    page: &Page<'_>,
+    forgiven: &Forgiven,
+    details: &[Vec<Detail>],
+    listed: &[(String, (Vec<Hit>, usize))],
+) -> String {
+    let Page { strings, asked, .. } = *page;
+    let mut out = help_box(page);
+    out.push_str(&notices(page, forgiven));
+    out.push_str(&listed_sections(strings, listed));
+    for i in section_order(page, forgiven) {
+        let (Some(collection), Some((hits, matched))) = (asked.scope.get(i), forgiven.found.get(i)) else { continue };
+        let shown = listed.iter().any(|(c, (hits, _))| c == collection && !hits.is_empty());
+        if hits.is_empty() || shown || asked.scope[..i].contains(collection) {
             continue;
         }
         let name = label(strings, collection);
@@ -280,7 +436,9 @@ mod tests {
         let found = vec![(vec![hit("A & B")], 3), (Vec::new(), 0)];
         let forgiven = Forgiven { words: vec!["water".into()], found, ..Forgiven::default() };
         let detail = Detail { date: Some("2026-10-14".into()), excerpt: Some("<mark>water</mark> here".into()) };
-        let html = results(&strings, &asked, &forgiven, &[vec![detail]]);
+        let settings = SearchSettings::default();
+        let page = Page { strings: &strings, asked: &asked, help: None, help_first: false, settings: &settings };
+        let html = results(&page, &forgiven, &[vec![detail]], &[]);
         assert!(html.contains("3 for &lt;b&gt;water&lt;/b&gt;"), "{html}");
         assert!(html.contains("<h2 id=\"results-news\">News</h2>"));
         assert!(html.contains("<a href=\"/news/a\">A &amp; B</a>"));
@@ -288,6 +446,54 @@ mod tests {
         assert!(html.contains("<p class=\"excerpt\" dir=\"auto\"><mark>water</mark> here</p>"));
         assert!(html.contains("href=\"/search?q=%3Cb%3Ewater%3C%2Fb%3E&amp;collections=news&amp;limit=50\""));
         assert!(!html.contains("results-entries"));
+    }
+
+    #[test]
+    fn sections_follow_their_best_hit_and_docs_weigh_less() {
+        let strings = Strings(json!({}));
+        let scope: Vec<String> = ["docs", "news", "services"].map(String::from).to_vec();
+        let asked = Asked { query: "water".into(), limit: 3, scope };
+        let forgiven = Forgiven {
+            best: vec![Some((2, 9.0)), Some((1, 5.0)), Some((2, 1.0))],
+            found: vec![(vec![hit("A")], 1), (vec![hit("B")], 1), (vec![hit("C")], 1)],
+            ..Forgiven::default()
+        };
+        let mut settings = SearchSettings::default();
+        let page = Page { strings: &strings, asked: &asked, help: None, help_first: false, settings: &settings };
+        assert_eq!(section_order(&page, &forgiven), [2, 1, 0], "more words first; docs last by default");
+        settings.weights.insert("docs".into(), 1.0);
+        let page = Page { settings: &settings, ..page };
+        assert_eq!(section_order(&page, &forgiven), [0, 2, 1], "a site may weigh docs as any other");
+    }
+
+    #[test]
+    fn the_help_box_links_the_help_page_and_calls_its_numbers() {
+        let strings = Strings(json!({"search_page": {"help_call": "Call:"}}));
+        let asked = Asked { query: "rape".into(), limit: 3, scope: vec![] };
+        let help = HelpPage {
+            url: "/urgent-help".into(),
+            title: "Urgent <help>".into(),
+            summary: None,
+            phones: vec![crate::content::HelpPhone { text: "+256 700".into(), tel: "+256700".into() }],
+        };
+        let settings = SearchSettings::default();
+        let page = Page { strings: &strings, asked: &asked, help: Some(&help), help_first: true, settings: &settings };
+        let html = help_box(&page);
+        assert!(html.contains("<a href=\"/urgent-help\">Urgent &lt;help&gt;</a>"), "{html}");
+        assert!(html.contains("<a href=\"tel:+256700\">+256 700</a>"), "{html}");
+        assert_eq!(help_box(&Page { help_first: false, ..page }), "");
+    }
+
+    #[test]
+    fn a_query_naming_a_collection_names_it() {
+        let strings = Strings(json!({"collections": {"jobs": {"label": "Kazi"}}}));
+        let scope: Vec<String> = ["news", "jobs"].map(String::from).to_vec();
+        assert_eq!(named_collections(&strings, &scope, "Jobs"), ["jobs"]);
+        assert_eq!(named_collections(&strings, &scope, "job"), ["jobs"]);
+        assert_eq!(named_collections(&strings, &scope, "kazi"), ["jobs"]);
+        assert!(named_collections(&strings, &scope, "water").is_empty());
+        assert_eq!(named_collections(&strings, &scope, "the jobs"), ["jobs"]);
+        assert!(named_collections(&strings, &scope, "job in zone b").is_empty());
     }
 
     #[test]
@@ -302,8 +508,11 @@ mod tests {
             corrected: true,
             partial: true,
             found: vec![(vec![hit("A")], 1)],
+            best: vec![Some((1, 1.0))],
         };
-        let html = notices(&strings, &asked, &forgiven);
+        let settings = SearchSettings::default();
+        let page = Page { strings: &strings, asked: &asked, help: None, help_first: false, settings: &settings };
+        let html = notices(&page, &forgiven);
         assert!(html.contains("Did you mean <a href=\"/search?q=vaccination\">vaccination</a>?"), "{html}");
         assert!(html.contains("Showing “vaccination”.") && html.contains("Some words."), "{html}");
     }

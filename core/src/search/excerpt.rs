@@ -220,7 +220,8 @@ mod tests {
     #[test]
     fn an_excerpt_of_right_to_left_text_keeps_its_order() {
         let text = "يفتح المركز الصحي حتى الساعة الثامنة مساء";
-        let html = excerpt(text, |w| w == "الصحي", 180).expect("an excerpt");
+        // The analyzed word: the article is split off (super::arabic).
+        let html = excerpt(text, |w| w == "صحي", 180).expect("an excerpt");
         assert_eq!(html, "يفتح المركز <mark>الصحي</mark> حتى الساعة الثامنة مساء");
     }
 

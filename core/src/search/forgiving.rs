@@ -1,20 +1,30 @@
-//! The search page's search: the API's (docs/spec/api-spec.md#search-matching) with what people typing on a phone need more.
+//! The search page's search: the API's (docs/spec/api-spec.md#search-matching) with what people typing on a phone need more
+//! (docs/spec/api-spec.md#search-page-ranking).
 //!
-//! 1. A word also matches its other forms in the site's language and in the records' languages
+//! 0. Words also match the front matter's other text (opening hours, contacts...: the `facts`
+//!    field), with the lowest weight.
+//! 1. Stop words of the languages ([`super::stopwords`]: where, is, the, wapi, où...) do not count.
+//! 2. A word also matches its other forms in the site's language and in the records' languages
 //!    ([`super::forms`]), ranked below the word as written.
-//! 2. When a word matches nothing, the index's words a typo away from it (accents folded, as the
-//!    index folds them) are offered; when each such word has exactly one nearest, the search runs
-//!    again with them.
-//! 3. When no document has all the words, the documents with the most of them are shown.
+//! 3. A document needs only some of the words: those with the most of them come first (as
+//!    Meilisearch's "words" rule), then by score (BM25 per field, title and summary first), so an
+//!    extra word never knocks out the page that answers.
+//! 4. A word the index does not know is offered its nearest index words a typo away (accents
+//!    folded, as the index folds them); the search runs with them only when each such word has
+//!    exactly one nearest and is a word of no language ([`super::known`]): a word spelled correctly
+//!    is never rewritten, only a suggestion is offered.
 //!
 //! Every step runs on the same engine ([`super::matching`]) in both servers. The API does none of
 //! this: its answers stay as the spec defines them.
 
 use std::collections::BTreeMap;
 
+use super::collector::Ranked;
 use super::forms::Forms;
+use super::known::is_known_word;
 use super::limits::{self, MAX_CORRECTED_WORDS, MAX_PARTIAL_WORDS};
 use super::matching::Leniency;
+use super::stopwords::meaningful;
 use super::{engine, Hit, SearchError, SearchIndex};
 use crate::content::did_you_mean::transposition_distance;
 
@@ -27,16 +37,20 @@ const TWO_EDITS_FROM: usize = 8;
 /// What the search page shows.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Forgiven {
-    /// The words the hits were found with: the query's, or their corrections when applied.
+    /// The words the hits were found with: the query's without stop words, or their corrections
+    /// when applied.
     pub words: Vec<String>,
     /// The query with each unknown word replaced by its nearest known one, when there is one.
     pub suggestion: Option<String>,
-    /// Whether the hits are the suggestion's (exactly one nearest word for each unknown word).
+    /// Whether the hits are the suggestion's (exactly one nearest word for each unknown word, none
+    /// of them a word of a language).
     pub corrected: bool,
-    /// Whether the hits have only some of the words (none had them all).
+    /// Whether the best hits have only some of the words (none had them all).
     pub partial: bool,
     /// Per collection asked, the hits and how many documents matched.
     pub found: Vec<(Vec<Hit>, usize)>,
+    /// Per collection asked, how its best hit ranks: how many of the words it has, and its score.
+    pub best: Vec<Option<(usize, f32)>>,
 }
 
 impl Forgiven {
@@ -58,6 +72,9 @@ struct Nearest {
     only: bool,
 }
 
+/// Per collection, the hits so far with how many words each has and its score, and the matches.
+type Tiers = Vec<(Vec<(Ranked, usize)>, usize)>;
+
 impl SearchIndex {
     /// The stemmers of the site's language and of the records' languages.
     pub fn forms(&self, site_language: &str) -> Forms {
@@ -73,56 +90,71 @@ impl SearchIndex {
         limit: usize,
         forms: &Forms,
     ) -> Result<Forgiven, SearchError> {
-        let words = &limits::distinct(words);
-        let all = Leniency { forms: Some(forms), min_words: usize::MAX };
-        let found = self.search_lenient(words, &all, collections, limit)?;
-        let mut answer = Forgiven { words: words.to_vec(), found, ..Forgiven::default() };
-        if answer.total() > 0 || words.is_empty() {
+        let mut typed = meaningful(&limits::distinct(words));
+        typed.truncate(MAX_PARTIAL_WORDS);
+        let mut answer = Forgiven { words: typed.clone(), ..Forgiven::default() };
+        if typed.is_empty() {
+            answer.found = vec![Default::default(); collections.len()];
+            answer.best = vec![None; collections.len()];
             return Ok(answer);
         }
-        if let Some(corrections) = self.corrections(words, collections, &all)? {
+        let all = Leniency { forms: Some(forms), min_words: usize::MAX, fields: Leniency::ALL_FIELDS };
+        if let Some(corrections) = self.corrections(&typed, collections, &all)? {
             let corrected: Vec<String> = corrections.iter().map(|c| c.word.clone()).collect();
             answer.suggestion = Some(corrected.join(" "));
             if corrections.iter().all(|c| c.only) {
-                let found = self.search_lenient(&corrected, &all, collections, limit)?;
-                answer.words = corrected;
-                answer.corrected = true;
-                if total(&found) > 0 {
-                    answer.found = found;
+                self.by_words(&mut answer, &corrected, collections, limit, forms)?;
+                if answer.total() > 0 {
+                    answer.words = corrected;
+                    answer.corrected = true;
                     return Ok(answer);
                 }
             }
         }
-        self.partially(answer, collections, limit, forms)
+        self.by_words(&mut answer, &typed, collections, limit, forms)?;
+        Ok(answer)
     }
 
-    /// The documents with the most of the words, when there are two or more.
-    fn partially(
+    /// Fills `answer`'s hits with the documents that have the most of `words` first.
+    fn by_words(
         &self,
-        mut answer: Forgiven,
+        answer: &mut Forgiven,
+        words: &[String],
         collections: &[String],
         limit: usize,
         forms: &Forms,
-    ) -> Result<Forgiven, SearchError> {
-        let count = answer.words.len();
-        if !(2..=MAX_PARTIAL_WORDS).contains(&count) {
-            return Ok(answer);
-        }
-        for at_least in (1..count).rev() {
-            let some = Leniency { forms: Some(forms), min_words: at_least };
-            let found = self.search_lenient(&answer.words, &some, collections, limit)?;
-            if total(&found) > 0 {
-                answer.found = found;
-                answer.partial = true;
-                break;
+    ) -> Result<(), SearchError> {
+        let mut tiers: Tiers = vec![(Vec::new(), 0); collections.len()];
+        let mut all_words = false;
+        for at_least in (1..=words.len()).rev() {
+            let some = Leniency { forms: Some(forms), min_words: at_least, fields: Leniency::ALL_FIELDS };
+            let buckets = self.rank_with(words, &some, collections, limit)?;
+            for ((hits, total), bucket) in tiers.iter_mut().zip(buckets) {
+                *total = bucket.total;
+                for ranked in bucket.top {
+                    if hits.len() < limit && !hits.iter().any(|(h, _)| h.address == ranked.address) {
+                        hits.push((ranked, at_least));
+                    }
+                }
             }
+            all_words |= at_least == words.len() && tiers.iter().any(|(_, total)| *total > 0);
         }
-        Ok(answer)
+        answer.partial = !all_words && tiers.iter().any(|(_, total)| *total > 0);
+        answer.best = tiers.iter().map(|(hits, _)| hits.first().map(|(r, words)| (*words, r.score))).collect();
+        answer.found = tiers
+            .into_iter()
+            .map(|(hits, total)| {
+                let hits = hits.into_iter().map(|(r, _)| self.hit(r.address)).collect::<Result<_, _>>()?;
+                Ok((hits, total))
+            })
+            .collect::<Result<_, SearchError>>()?;
+        Ok(())
     }
 
     /// Each word, or its nearest known word when it matches nothing: `None` when every word
     /// matches something, no unknown word has a near one, or more than
-    /// [`MAX_CORRECTED_WORDS`] words could be corrected (see [`limits`]).
+    /// [`MAX_CORRECTED_WORDS`] words could be corrected (see [`limits`]). A word of a language is
+    /// never the only correction (see [`is_known_word`]).
     fn corrections(
         &self,
         words: &[String],
@@ -142,7 +174,10 @@ impl SearchIndex {
         let mut corrected = Vec::with_capacity(words.len());
         let mut any = false;
         for (word, unknown) in words.iter().zip(unknown) {
-            let nearest = if unknown { self.nearest(word, &wanted)? } else { None };
+            let mut nearest = if unknown { self.nearest(word, &wanted)? } else { None };
+            if let Some(near) = nearest.as_mut() {
+                near.only &= !is_known_word(word);
+            }
             any |= nearest.is_some();
             corrected.push(nearest.unwrap_or(Nearest { word: word.clone(), only: true }));
         }

@@ -43,28 +43,36 @@ use super::forms::{Forms, WordForms};
 use super::lexicon::Lexicon;
 use super::limits;
 use super::query::PREFIX_DISCOUNT;
-use super::schema::{Fields, PREFIX_CHARS};
+use super::schema::{Fields, API_FIELDS, PREFIX_CHARS, TEXT_FIELDS};
 
-/// The searched text fields, in [`Fields::weighted`] order.
-const FIELDS: usize = 4;
+/// The searched text fields, in [`Fields::weighted`] order (the API's are the first
+/// [`API_FIELDS`]).
+const FIELDS: usize = TEXT_FIELDS;
 
 /// How much a match through another form of a word counts against a match of the word as
 /// written, in the same field (a constant, as for a prefix): low, so that exact matches rank first.
 pub const FORM_DISCOUNT: f32 = 0.3;
 
 /// How far a search departs from the API's rules (docs/spec/api-spec.md#search-matching), for the search page: words may also
-/// match their other forms, and a document may match only some of the words.
+/// match their other forms and the front matter's other text, and a document may match only some
+/// of the words.
 #[derive(Debug, Clone, Copy)]
 pub struct Leniency<'a> {
     /// The stemmers whose forms of a word also match it (none: words match as written).
     pub forms: Option<&'a Forms>,
     /// How many of the words a match needs (at least one; more than there are words means all).
     pub min_words: usize,
+    /// How many of the text fields are searched, in [`Fields::weighted`] order: the API's
+    /// ([`API_FIELDS`]) or all of them ([`FIELDS`]).
+    pub fields: usize,
 }
 
 impl Leniency<'_> {
-    /// The API's rules: every word, as written (the last also as a prefix).
-    pub const STRICT: Leniency<'static> = Leniency { forms: None, min_words: usize::MAX };
+    /// The API's rules: every word, as written (the last also as a prefix), in the API's fields.
+    pub const STRICT: Leniency<'static> = Leniency { forms: None, min_words: usize::MAX, fields: API_FIELDS };
+
+    /// Every text field, the front matter's other text too (the search page).
+    pub const ALL_FIELDS: usize = FIELDS;
 }
 
 /// What the engine keeps of one segment.
@@ -481,7 +489,7 @@ impl Engine {
             let (Ok(inverted), Ok(prefixes), Ok(fieldnorms)) =
                 (inverted.try_into(), prefixes.try_into(), fieldnorms.try_into())
             else {
-                return Err(tantivy::TantivyError::InternalError("four searched fields".into()));
+                return Err(tantivy::TantivyError::InternalError("five searched fields".into()));
             };
             segments.push(SegmentView { collection, max_doc, inverted, prefixes, fieldnorms, shortest });
         }
@@ -589,7 +597,7 @@ impl Engine {
         let key = text.as_bytes();
         let forms = leniency.forms.and_then(|forms| forms.of(text).map(|of| (forms, of)));
         let mut memo = HashMap::new();
-        for (field, &(_, boost)) in self.weighted.iter().enumerate() {
+        for (field, &(_, boost)) in self.weighted.iter().enumerate().take(leniency.fields) {
             let postings = self.lookup(field, false, key, None)?;
             let doc_freq: u64 = postings.iter().flatten().map(|info| u64::from(info.doc_freq)).sum();
             if doc_freq > 0 {

@@ -6,18 +6,23 @@
 //! serve` and by the Worker alike ([`SearchIndex`]), so both answer every query identically.
 //! Queries mean what [`query::matching`] says and run on [`matching`], within [`limits`].
 
+pub mod arabic;
 pub mod collector;
 pub mod excerpt;
+pub mod facts;
 pub mod forgiving;
 pub mod forms;
+pub mod known;
 pub mod lexicon;
 pub mod limits;
 pub mod matching;
 pub mod pack;
 pub mod plan;
 pub mod query;
+pub mod safety;
 pub mod schema;
 pub mod shown;
+pub mod stopwords;
 pub mod writer;
 
 pub use self::pack::{index_manifest, SegmentMeta};
@@ -150,7 +155,7 @@ impl SearchIndex {
 
     /// The ranked matches per collection of `collections` under `leniency` (a name given twice
     /// gets the same).
-    fn rank_with(
+    pub(crate) fn rank_with(
         &self,
         words: &[String],
         leniency: &Leniency,
@@ -194,7 +199,7 @@ impl SearchIndex {
         self.engine.segments().iter().map(|s| collections.contains(&s.collection)).collect()
     }
 
-    fn hit(&self, address: DocAddress) -> Result<Hit, SearchError> {
+    pub(crate) fn hit(&self, address: DocAddress) -> Result<Hit, SearchError> {
         let StoredHit(mut hit) = self.searcher.doc(address).map_err(engine("reading a hit"))?;
         let segment = self.engine.segments().get(address.segment_ord as usize);
         hit.collection = segment.map(|s| s.collection.clone()).unwrap_or_default();

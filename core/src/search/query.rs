@@ -1,5 +1,5 @@
-//! From words to a tantivy query: every word must match (AND) in some text field, weighted by
-//! field; the last word also matches as a prefix, for search as you type.
+//! From words to a tantivy query: every word must match (AND) in some of the API's text fields
+//! ([`API_FIELDS`]), weighted by field; the last word also matches as a prefix, for search as you type.
 //!
 //! This query defines what a search means and how it scores. Searches run on
 //! [`super::matching`], which computes the same thing from the postings directly; the tests run
@@ -9,14 +9,14 @@ use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, Ter
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
-use super::schema::Fields;
+use super::schema::{Fields, API_FIELDS};
 
 /// How much a prefix match counts against a whole-word match of the same field.
 pub const PREFIX_DISCOUNT: f32 = 0.5;
 
 fn word_clause(fields: &Fields, word: &str, prefix: bool) -> Box<dyn Query> {
     let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for (field, weight) in fields.weighted() {
+    for (field, weight) in fields.weighted().into_iter().take(API_FIELDS) {
         let term = Term::from_field_text(field, word);
         let exact = TermQuery::new(term.clone(), IndexRecordOption::WithFreqs);
         alternatives.push((Occur::Should, Box::new(BoostQuery::new(Box::new(exact), weight))));

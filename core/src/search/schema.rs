@@ -1,6 +1,11 @@
 //! The index schema and its analyzer: lower-casing and accent folding ("cafe" finds "Café"),
+//! Arabic letter forms and diacritics folded and the attached article split off ([`super::arabic`]),
 //! splitting on anything that is not a letter or digit (so Arabic, Swahili and Somali words are
 //! kept whole), and no stemming (an English stemmer would mangle names in other languages).
+//!
+//! Besides the title, summary, tags and body, the rest of a record's front matter that is text
+//! (opening hours, contacts, a venue...) is one more field, `facts`, searched by the search page
+//! only (the API searches what docs/spec/api-spec.md#search-matching names: [`API_FIELDS`]).
 //!
 //! Each searched field has a twin that indexes the first [`PREFIX_CHARS`] characters of its words
 //! (`water` gives `wa`, `a` gives `a`): a last word that short matches as a prefix through one term
@@ -38,21 +43,36 @@ pub struct Fields {
     pub tags: Field,
     /// The markdown body.
     pub body: Field,
+    /// The other text of the front matter ([`super::facts`]): searched by the search page, with
+    /// the lowest weight, not by the API.
+    pub facts: Field,
     /// The record's `language` (BCP 47, as written; absent when the record names none): exact, not
     /// stored. The search page stems words in the languages it finds here ([`super::forms`]).
     pub language: Field,
-    /// The prefix twins of `title`, `summary`, `tags` and `body`, in that order: each word cut to
-    /// [`PREFIX_CHARS`] characters ([`PREFIX_ANALYZER`]; documents only: no frequencies, no norms).
-    pub prefixes: [Field; 4],
+    /// The prefix twins of `title`, `summary`, `tags`, `body` and `facts`, in that order: each word
+    /// cut to [`PREFIX_CHARS`] characters ([`PREFIX_ANALYZER`]; documents only: no frequencies, no
+    /// norms).
+    pub prefixes: [Field; TEXT_FIELDS],
 }
 
-/// How much each text field counts in the ranking.
-pub const WEIGHTS: [(&str, f32); 4] = [("title", 4.0), ("summary", 2.0), ("tags", 1.5), ("body", 1.0)];
+/// How many text fields there are.
+pub const TEXT_FIELDS: usize = 5;
+
+/// The first this many text fields of [`WEIGHTS`] are the API's
+/// (docs/spec/api-spec.md#search-matching: titles, summaries, tags and bodies); the search page
+/// searches them all.
+pub const API_FIELDS: usize = 4;
+
+/// How much each text field counts in the ranking. The front matter's other text counts less than
+/// the body: a word there (`clinics` in opening hours) says less of what the record is about.
+pub const WEIGHTS: [(&str, f32); TEXT_FIELDS] =
+    [("title", 4.0), ("summary", 2.0), ("tags", 1.5), ("body", 1.0), ("facts", 0.75)];
 
 impl Fields {
     /// The searchable text fields with their weights, in [`WEIGHTS`] order.
-    pub fn weighted(&self) -> [(Field, f32); 4] {
-        [(self.title, WEIGHTS[0].1), (self.summary, WEIGHTS[1].1), (self.tags, WEIGHTS[2].1), (self.body, WEIGHTS[3].1)]
+    pub fn weighted(&self) -> [(Field, f32); TEXT_FIELDS] {
+        let fields = [self.title, self.summary, self.tags, self.body, self.facts];
+        std::array::from_fn(|i| (fields[i], WEIGHTS[i].1))
     }
 }
 
@@ -73,9 +93,11 @@ pub fn schema() -> (Schema, Fields) {
         title: builder.add_text_field("title", text.clone()),
         summary: builder.add_text_field("summary", text.clone()),
         tags: builder.add_text_field("tags", text.clone()),
-        body: builder.add_text_field("body", text),
+        body: builder.add_text_field("body", text.clone()),
+        facts: builder.add_text_field("facts", text),
         language: builder.add_text_field("language", STRING),
-        prefixes: ["title", "summary", "tags", "body"]
+        prefixes: WEIGHTS
+            .map(|(name, _)| name)
             .map(|name| builder.add_text_field(&format!("{name}_prefixes"), prefixes.clone())),
     };
     (builder.build(), fields)
@@ -105,6 +127,7 @@ pub fn analyzer() -> TextAnalyzer {
         .filter(RemoveLongFilter::limit(MAX_WORD_BYTES))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
+        .filter(ArabicFolding)
         .build()
 }
 
@@ -125,6 +148,7 @@ pub fn prefix_analyzer() -> TextAnalyzer {
         .filter(RemoveLongFilter::limit(MAX_WORD_BYTES))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
+        .filter(ArabicFolding)
         .filter(Prefixes)
         .build()
 }
@@ -195,6 +219,58 @@ impl<S: TokenStream> TokenStream for PrefixesStream<S> {
     }
 }
 
+/// A token filter that folds Arabic words ([`super::arabic::fold`]) and drops a word of marks only.
+#[derive(Clone, Copy)]
+struct ArabicFolding;
+
+impl TokenFilter for ArabicFolding {
+    type Tokenizer<T: Tokenizer> = ArabicFoldingTokenizer<T>;
+
+    fn transform<T: Tokenizer>(self, inner: T) -> ArabicFoldingTokenizer<T> {
+        ArabicFoldingTokenizer { inner }
+    }
+}
+
+#[derive(Clone)]
+struct ArabicFoldingTokenizer<T> {
+    inner: T,
+}
+
+impl<T: Tokenizer> Tokenizer for ArabicFoldingTokenizer<T> {
+    type TokenStream<'a> = ArabicFoldingStream<T::TokenStream<'a>>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
+        ArabicFoldingStream { tail: self.inner.token_stream(text) }
+    }
+}
+
+struct ArabicFoldingStream<S> {
+    tail: S,
+}
+
+impl<S: TokenStream> TokenStream for ArabicFoldingStream<S> {
+    fn advance(&mut self) -> bool {
+        while self.tail.advance() {
+            let token = self.tail.token_mut();
+            if super::arabic::is_arabic(&token.text) {
+                token.text = super::arabic::fold(&token.text);
+            }
+            if !token.text.is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn token(&self) -> &Token {
+        self.tail.token()
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.tail.token_mut()
+    }
+}
+
 /// The analyzed words of `text`, in order.
 pub fn words(text: &str) -> Vec<String> {
     let mut analyzer = analyzer();
@@ -221,6 +297,7 @@ mod tests {
         assert_eq!(words("Café École MAJI safi"), ["cafe", "ecole", "maji", "safi"]);
         assert_eq!(words("running runs"), ["running", "runs"]);
         assert_eq!(words("مرحبا بكم"), ["مرحبا", "بكم"]);
+        assert_eq!(words("العِيادة والمياه ـ"), ["عياده", "مياه"]);
         assert_eq!(fold("  Élan   vital "), "elan vital");
     }
 

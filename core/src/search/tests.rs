@@ -462,6 +462,84 @@ fn the_page_shows_partial_matches_when_no_record_has_every_word() {
     }
 }
 
+#[test]
+fn a_correct_word_is_offered_a_suggestion_but_never_rewritten() {
+    for lexicon in [true, false] {
+        let index = forgiving_index(lexicon);
+        // "bases" is an English word one edit from the index's "cases".
+        let word = forgiven(&index, "bases");
+        assert_eq!(word.suggestion.as_deref(), Some("cases"));
+        assert!(!word.corrected && word.total() == 0, "{word:?}");
+        assert!(forgiven(&index, "vacination").corrected, "a word of no language is corrected");
+    }
+}
+
+#[test]
+fn the_page_searches_the_front_matters_text_the_api_does_not() {
+    let hours = SearchDoc {
+        facts: "Emergencies 24 hours; outpatient clinics Mon-Fri".into(),
+        ..doc("services", "health-centre", "Amani Health Centre", "Maternity and vaccination.")
+    };
+    let docs = vec![hours, doc("services", "water", "Water point repairs", "Report a broken tap.")];
+    for lexicon in [true, false] {
+        let mut index = index(docs.clone());
+        if !lexicon {
+            index.engine.without_lexicon();
+        }
+        assert_eq!(slugs_of(&forgiven(&index, "clinic")), ["health-centre"], "a form, in the facts");
+        assert_eq!(slugs_of(&forgiven(&index, "outpatient")), ["health-centre"]);
+        assert_eq!(slugs_of(&forgiven(&index, "outpa")), ["health-centre"], "as a prefix");
+        assert_eq!(slugs_of(&forgiven(&index, "ou")), ["health-centre"], "through the twin");
+        // docs/spec/api-spec.md#search-matching: titles, summaries, tags and bodies only.
+        assert!(ids(&index, "outpatient", "services").is_empty());
+        assert!(ids(&index, "outpa", "services").is_empty());
+        // Each word may match in another field: `maternity` in the body, `hours` in the facts.
+        let ranked = forgiven(&index, "maternity hours");
+        assert_eq!(slugs_of(&ranked), ["health-centre"]);
+    }
+}
+
+#[test]
+fn stop_words_and_extra_words_never_knock_out_the_page_that_answers() {
+    for lexicon in [true, false] {
+        let index = forgiving_index(lexicon);
+        let question = forgiven(&index, "when are the clinic hours zebra");
+        assert_eq!(question.words, ["clinic", "hours", "zebra"]);
+        assert_eq!(slugs_of(&question), ["clinic-hours", "clinics-list"]);
+        assert!(question.partial);
+        // The records with more of the words come before those with fewer.
+        let more = forgiven(&index, "clinic hours water");
+        assert_eq!(slugs_of(&more)[..2], ["clinic-hours", "clinics-list"]);
+        assert!(slugs_of(&more).contains(&"cholera".to_string()), "{more:?}");
+        assert_eq!(more.best[0].map(|(words, _)| words), Some(2));
+    }
+}
+
+#[test]
+fn arabic_letter_forms_diacritics_and_the_article_are_folded_in_both_searches() {
+    let arabic =
+        |id: &str, title: &str, body: &str| SearchDoc { language: "ar".into(), ..doc("news", id, title, body) };
+    let docs = vec![
+        arabic("clinic", "افتتاح العيادة الجديدة", "تفتح العِيادة أبوابها للتسجيل يوم الأحد."),
+        arabic("water", "إصلاح الآبار", "عادت إمدادات المياه وفُحصت مياه الآبار."),
+        doc("news", "english", "Clinic opens", "Registration on Sunday."),
+    ];
+    let index = index(docs);
+    for (q, expected) in [
+        ("عيادة", "clinic"),
+        ("العيادة", "clinic"),
+        ("والعيادة", "clinic"),
+        ("تسجيل", "clinic"),
+        ("مياه", "water"),
+        ("المياة", "water"),
+        ("ابار", "water"),
+        ("فحصت", "water"),
+    ] {
+        assert_eq!(ids(&index, q, "news"), [expected], "{q} on the API");
+        assert_eq!(slugs_of(&forgiven(&index, q)), [expected], "{q} on the page");
+    }
+}
+
 /// docs/spec/api-spec.md#query-limits: whatever words the engine is given, it plans at most
 /// [`limits::MAX_QUERY_WORDS`] words, each once: per word its exact clause in each field, the last
 /// word's prefix clause in each field, and (on the page) a forms clause in each field.

@@ -33,6 +33,8 @@ pub struct SearchDoc {
     pub tags: Vec<String>,
     /// Markdown body.
     pub body: String,
+    /// The rest of its front matter's text ([`super::facts::facts`]).
+    pub facts: String,
     /// The record's `language`, empty when it names none (then the site's).
     pub language: String,
 }
@@ -76,7 +78,7 @@ impl Segment {
 /// What the bytes of a segment depend on besides its documents; part of every segment id, so a
 /// change here renames every segment and no build reuses a segment written another way. Change it
 /// with the writer's settings, the analyzer or the tantivy version (the schema is hashed too).
-pub const FORMAT: &str = "portal search segment 1; tantivy 0.27.0; lz4; single-segment writer";
+pub const FORMAT: &str = "portal search segment 2 (facts, Arabic folding); tantivy 0.27.0; lz4; single-segment writer";
 
 /// The memory budget given to the writer, which writes one segment whatever it holds: the budget
 /// only sizes its term hash table (a third of it), which grows as needed. The smallest tantivy
@@ -116,6 +118,7 @@ pub fn segment_id(docs: &[SearchDoc]) -> String {
             hash.bytes(tag.as_bytes());
         }
         hash.bytes(d.body.as_bytes());
+        hash.bytes(d.facts.as_bytes());
         hash.bytes(d.language.as_bytes());
     }
     format!("{:032x}", hash.0)
@@ -177,13 +180,14 @@ pub fn build_segment(mut docs: Vec<SearchDoc>) -> tantivy::Result<Segment> {
             fields.collection => d.collection,
             fields.hit => hit_value(&d.slug, &d.url, &d.title),
         );
-        for (twin, text) in fields.prefixes.into_iter().zip([&d.title, &d.summary, &tags, &d.body]) {
+        for (twin, text) in fields.prefixes.into_iter().zip([&d.title, &d.summary, &tags, &d.body, &d.facts]) {
             document.add_text(twin, text);
         }
         document.add_text(fields.title, d.title);
         document.add_text(fields.summary, d.summary);
         document.add_text(fields.tags, tags);
         document.add_text(fields.body, d.body);
+        document.add_text(fields.facts, d.facts);
         if !d.language.is_empty() {
             document.add_text(fields.language, d.language);
         }

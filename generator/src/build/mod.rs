@@ -296,7 +296,7 @@ pub fn render_into(
     // What is needed of the records once their pages are made is taken before: the pages take
     // the records and free their text a batch at a time.
     let (found, reserved) = pages::intro::candidates(&content)?;
-    let intros = pages::intro::Intros::new(found);
+    let intros = pages::intro::Intros::new(found).with_help(pages::intro::help_page(&content)?);
     let mut manifest = manifest_head(&content, &model, &intros, generated_at, 0);
     let counted = Counted::of(&content);
     steps.time("pages", || pages::files(&mut content, &model, intros, templates, generated_at, &mut files))?;
@@ -409,6 +409,7 @@ pub fn manifest_head(
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         route_shards: shard_count(routes),
         intros: intros.per_request(),
+        help: intros.help.clone(),
     }
 }
 

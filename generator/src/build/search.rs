@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::{Context, Result};
 use portal_core::content::collections::ENCYCLOPEDIA;
 use portal_core::content::{Entry, Record};
+use portal_core::search::facts::facts;
 use portal_core::search::pack::INDEX_MANIFEST;
 use portal_core::search::writer::{split_by, SearchDoc};
 use portal_core::search::{build_segment, index_manifest, Segment, SegmentMeta};
@@ -30,6 +31,7 @@ pub fn search_doc(record: &Record) -> SearchDoc {
         summary: record.summary.clone().unwrap_or_default(),
         tags: record.tags.clone(),
         body: record.body.clone().unwrap_or_default(),
+        facts: facts(&record.fields),
         language: record.fields.get("language").and_then(Value::as_str).unwrap_or_default().to_string(),
     }
 }
@@ -93,6 +95,7 @@ pub fn doc_of_json(item: &Value) -> SearchDoc {
         summary: text("summary"),
         tags,
         body: text("body"),
+        facts: item.as_object().map(facts).unwrap_or_default(),
         language: text("language"),
     }
 }

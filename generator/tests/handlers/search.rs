@@ -133,6 +133,65 @@ fn the_search_page_lists_a_known_result() {
     assert!(crate::text(&response).contains("points reopen in Zone B"), "{}", crate::text(&response));
 }
 
+#[test]
+fn the_search_page_shows_the_help_page_first_for_a_crisis_query() {
+    let site = Site::new();
+    let html = crate::text(&site.get("/search?q=my%20husband%20beats%20me"));
+    let main = &html[html.find("<main").unwrap_or(0)..];
+    let help = main.find("href=\"/urgent-help\"").unwrap_or_else(|| panic!("no help link: {main}"));
+    let first_result = main.find("class=\"search-group\"").unwrap_or(usize::MAX);
+    assert!(help < first_result, "the help page comes before every result: {main}");
+    assert!(main.contains("<a href=\"tel:+256700000100\">+256 700 000 100</a>"), "{main}");
+    assert!(!main.contains("did-you-mean"), "no correction of a crisis query: {main}");
+    // A query that asks for nothing urgent has no help box.
+    assert!(!crate::text(&site.get("/search?q=water")).contains("help-first"));
+}
+
+#[test]
+fn a_search_that_finds_nothing_links_the_help_page_and_the_services() {
+    let html = crate::text(&Site::new().get("/search?q=zqxwvy"));
+    assert!(html.contains("class=\"help-links\""), "{html}");
+    assert!(html.contains("href=\"/urgent-help\"") && html.contains("href=\"/services\""), "{html}");
+}
+
+#[test]
+fn a_correct_word_is_never_rewritten_and_stop_words_do_not_count() {
+    let site = Site::new();
+    // "beans" is not in the index; "beats" is an English word: no automatic correction.
+    let html = crate::text(&site.get("/search?q=beats"));
+    assert!(!html.contains("Showing results for"), "{html}");
+    // A question finds what its meaningful words find.
+    let question = crate::text(&site.get("/search?q=where%20is%20the%20water"));
+    assert!(question.contains("points reopen in Zone B"), "{question}");
+}
+
+#[test]
+fn the_search_page_finds_front_matter_text_the_api_does_not() {
+    let site = Site::new();
+    // The legal aid desk says `Fri` only in its `hours`, `Society` only in `organization.name`.
+    for q in ["fri", "society"] {
+        let page = crate::text(&site.get(&format!("/search?q={q}&collections=services")));
+        assert!(page.contains("href=\"/services/legal-aid"), "{q}: {page}");
+        // docs/spec/api-spec.md#search-matching: titles, summaries, tags and bodies only.
+        assert_eq!(search(&site, &format!("q={q}&collections=services"))["totalResults"], 0, "{q}");
+    }
+}
+
+#[test]
+fn arabic_letter_forms_marks_and_the_article_are_folded() {
+    let site = Site::new();
+    // The event says الهواء ("the air") and نقاش ("discussion").
+    for q in [
+        "%D9%87%D9%88%D8%A7%D8%A1",
+        "%D9%86%D9%90%D9%82%D9%8E%D8%A7%D8%B4",
+        "%D9%88%D8%A7%D9%84%D9%87%D9%88%D8%A7%D8%A1",
+    ] {
+        assert_eq!(slugs(&search(&site, &format!("q={q}&collections=events")), "events"), ["film-evening-ar"], "{q}");
+        let page = crate::text(&site.get(&format!("/search?q={q}&collections=events")));
+        assert!(page.contains("href=\"/events/film-evening-ar\""), "{q}: {page}");
+    }
+}
+
 /// A query as a URL carries it: `word` `times` times, separated by `+`.
 fn repeated(word: &str, times: usize) -> String {
     vec![word; times].join("+")

@@ -11,6 +11,8 @@ use crate::http::query::Query;
 use crate::http::{Method, Request, Response};
 use crate::platform::{internal, Platform};
 use crate::routing::Params;
+use crate::search::safety::HelpWords;
+use crate::search::schema::words;
 use crate::search::limits::{self, MAX_QUERY_CHARS, MAX_QUERY_WORDS};
 
 /// A tool's description for `tools/list`, in a fixed order (clients may cache the list).
@@ -55,7 +57,8 @@ fn search_tool() -> Value {
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
             "suggestion": {"type": "string", "description": "With `forgiving`, when a word matched nothing: the query with each such word replaced by its nearest known word."},
             "corrected": {"type": "boolean", "description": "With `forgiving`: the hits are the suggestion's."},
-            "partial": {"type": "boolean", "description": "With `forgiving`: no record had every word; these have most of them."}
+            "partial": {"type": "boolean", "description": "With `forgiving`: no record had every word; these have most of them."},
+            "help": {"type": "object", "description": "With `forgiving`, when the query asks for help (violence, abuse, an emergency, suicide, a lost child): the site's help page to show first, `{url, title, summary, phones: [{text, tel}]}`."}
         }, "required": ["query", "totalResults", "results", "totals"]},
         "annotations": read_only(),
     })
@@ -311,6 +314,12 @@ async fn forgiving_search<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, ToolEr
         }
         map.insert("corrected".into(), json!(forgiven.corrected));
         map.insert("partial".into(), json!(forgiven.partial));
+        let manifest = ctx.app.manifest();
+        let settings = &manifest.site.search;
+        let asks = HelpWords::new(&settings.help_words, settings.help_words_replace).asks_for_help(&asked.query);
+        if let Some(help) = manifest.help.as_ref().filter(|_| asks) {
+            map.insert("help".into(), json!(help));
+        }
     }
     Ok(answer)
 }

@@ -9,7 +9,8 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use portal_core::content::collections::PAGES;
-use portal_core::content::{ContentError, Intro, Record};
+use portal_core::content::help::{marks_help, HELP_URL};
+use portal_core::content::{ContentError, HelpPage, Intro, Record};
 use portal_core::routing::{page_at, PageAt};
 
 use super::body;
@@ -69,22 +70,46 @@ fn intro_of(record: &Record, content: &Content) -> Intro {
     }
 }
 
+/// The site's help page (docs/content.md#the-help-page): the first page that says `help: true`,
+/// else the page at [`HELP_URL`].
+pub fn help_page(content: &Content) -> anyhow::Result<Option<HelpPage>> {
+    let (mut marked, mut at_url) = (None, None);
+    content.each_batch(PAGES, crate::build::outputs::BATCH, |batch| {
+        for record in batch.iter().filter(|r| !r.draft) {
+            if marked.is_none() && marks_help(record) {
+                marked = Some(HelpPage::of(record));
+            } else if at_url.is_none() && record.url == HELP_URL {
+                at_url = Some(HelpPage::of(record));
+            }
+        }
+        Ok(())
+    })?;
+    Ok(marked.or(at_url))
+}
+
 /// The candidates of a build, and which of them a generated page took.
 #[derive(Debug, Default)]
 pub struct Intros {
     by_url: BTreeMap<String, Candidate>,
     used: Mutex<BTreeSet<String>>,
+    /// The site's help page, for the manifest (see [`help_page`]).
+    pub help: Option<HelpPage>,
 }
 
 impl Intros {
     /// The intros of `content`'s pages (errors are reported by the build's check).
     pub fn of(content: &Content) -> anyhow::Result<Self> {
-        Ok(Intros::new(candidates(content)?.0))
+        Ok(Intros::new(candidates(content)?.0).with_help(help_page(content)?))
     }
 
     /// The intros of `found` (the first part of [`candidates`]).
     pub fn new(found: BTreeMap<String, Candidate>) -> Self {
-        Intros { by_url: found, used: Mutex::default() }
+        Intros { by_url: found, used: Mutex::default(), help: None }
+    }
+
+    /// The same, with the site's help page.
+    pub fn with_help(self, help: Option<HelpPage>) -> Self {
+        Intros { help, ..self }
     }
 
     /// The intros of the pages rendered per request, for the manifest.
