@@ -23,6 +23,7 @@ use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHAR
 use crate::search::forgiving::{Forgiven, Highlight};
 use crate::search::limits::{self, Refusal, MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
 use crate::search::safety::HelpWords;
+use crate::search::schema::words;
 use crate::search::shown::Shown;
 use crate::search::stopwords::meaningful;
 use crate::search::Hit;
@@ -218,11 +219,8 @@ fn notices(page: &Page<'_>, forgiven: &Forgiven) -> String {
     // A query asking for help gets the help page, never a "did you mean" of its words.
     if let Some(suggestion) = forgiven.suggestion.as_ref().filter(|_| !page.help_first) {
         let link = format!("<a href=\"{}\">{}</a>", escape(&search_link(suggestion)), escape(suggestion));
-        // The sentence is escaped around the link: a NUL marks where it goes (escaping drops control
-        // characters, so each piece is escaped on its own).
-        let filled = strings.fill("search_page.did_you_mean", &[("suggestion", "\u{0}")]);
-        let text: Vec<String> = filled.split('\u{0}').map(escape).collect();
-        let _ = writeln!(out, "<p class=\"did-you-mean\">{}</p>", text.join(&link));
+        let text = strings.fill_html("search_page.did_you_mean", &[("suggestion", &link)]);
+        let _ = writeln!(out, "<p class=\"did-you-mean\">{text}</p>");
         if forgiven.corrected && forgiven.total() > 0 {
             let _ =
                 writeln!(out, "<p>{}</p>", escape(&strings.fill("search_page.corrected", &[("query", suggestion)])));
@@ -353,8 +351,8 @@ fn help_links(page: &Page<'_>) -> String {
         Some(help) => format!("<a href=\"{}\">{}</a>", escape(&help.url), escape(&help.title)),
         None => services.clone(),
     };
-    let text = escape(&page.strings.fill("search_page.help_links", &[("help", "\u{0}"), ("services", "\u{1}")]));
-    format!("<p class=\"help-links\">{}</p>\n", text.replace('\u{0}', &help).replace('\u{1}', &services))
+    let text = page.strings.fill_html("search_page.help_links", &[("help", &help), ("services", &services)]);
+    format!("<p class=\"help-links\">{text}</p>\n")
 }
 
 /// The order of the sections: the collection whose best hit has the most words first, then the
@@ -458,11 +456,12 @@ mod tests {
             found: vec![(vec![hit("A")], 1), (vec![hit("B")], 1), (vec![hit("C")], 1)],
             ..Forgiven::default()
         };
-        let mut settings = SearchSettings::default();
+        let settings = SearchSettings::default();
         let page = Page { strings: &strings, asked: &asked, help: None, help_first: false, settings: &settings };
         assert_eq!(section_order(&page, &forgiven), [2, 1, 0], "more words first; docs last by default");
-        settings.weights.insert("docs".into(), 1.0);
-        let page = Page { settings: &settings, ..page };
+        let mut even = SearchSettings::default();
+        even.weights.insert("docs".into(), 1.0);
+        let page = Page { settings: &even, ..page };
         assert_eq!(section_order(&page, &forgiven), [0, 2, 1], "a site may weigh docs as any other");
     }
 

@@ -53,6 +53,23 @@ impl Strings {
         values.iter().fold(self.get(key).to_string(), |text, (name, value)| text.replace(&format!("{{{name}}}"), value))
     }
 
+    /// The sentence `key` as HTML: its text escaped, each `{name}` of `html` replaced by that
+    /// piece of markup as given (a link, say), so that translators place the links.
+    pub fn fill_html(&self, key: &str, html: &[(&str, &str)]) -> String {
+        let marks: Vec<(String, &str)> = html.iter().map(|(name, markup)| (format!("{{{name}}}"), *markup)).collect();
+        let mut out = String::new();
+        let mut rest = self.get(key);
+        while let Some((at, mark, markup)) =
+            marks.iter().filter_map(|(mark, markup)| Some((rest.find(mark.as_str())?, mark, *markup))).min()
+        {
+            out.push_str(&crate::pages::shell::escape(&rest[..at]));
+            out.push_str(markup);
+            rest = &rest[at + mark.len()..];
+        }
+        out.push_str(&crate::pages::shell::escape(rest));
+        out
+    }
+
     /// A calendar date (`YYYY-MM-DD`) as people of the site's language write it, using
     /// `dates.format` (with `{day}`, `{month}`, `{year}`) and the twelve `dates.months`. Text that
     /// is not such a date is returned unchanged.
@@ -79,6 +96,13 @@ mod tests {
             "dates": {"format": "{day} {month} {year}", "months": ["January", "February", "March", "April", "May",
                 "June", "July", "August", "September", "October", "November", "December"]},
         }))
+    }
+
+    #[test]
+    fn a_sentence_with_links_is_escaped_around_them() {
+        let strings = Strings(json!({"help": "<Need> {help} or {services}; {help}!"}));
+        let html = strings.fill_html("help", &[("services", "<a href=\"/s\">S</a>"), ("help", "<a>H</a>")]);
+        assert_eq!(html, "&lt;Need&gt; <a>H</a> or <a href=\"/s\">S</a>; <a>H</a>!");
     }
 
     #[test]

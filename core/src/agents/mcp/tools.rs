@@ -11,9 +11,8 @@ use crate::http::query::Query;
 use crate::http::{Method, Request, Response};
 use crate::platform::{internal, Platform};
 use crate::routing::Params;
-use crate::search::safety::HelpWords;
-use crate::search::schema::words;
 use crate::search::limits::{self, MAX_QUERY_CHARS, MAX_QUERY_WORDS};
+use crate::search::safety::HelpWords;
 
 /// A tool's description for `tools/list`, in a fixed order (clients may cache the list).
 pub fn definitions() -> Vec<Value> {

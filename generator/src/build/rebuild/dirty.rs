@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use portal_core::content::collections::PAGES;
+use portal_core::content::help::HELP_URL;
 use portal_core::routing::{page_at, PageAt};
 
 use super::changes::terms_of;
@@ -63,13 +64,18 @@ pub fn intros_hold(model: &Model, old: &BTreeMap<String, Card>, read: &BTreeSet<
     !changed_intro && !conditional
 }
 
-/// Files of the pages introducing generated pages: read again by every rebuild, since the pages
-/// they introduce and the manifest show them.
+/// Files of the pages introducing generated pages, and of the pages that may be the help page (a
+/// `help` key, or the page at [`HELP_URL`]): read again by every rebuild, since the pages they
+/// introduce and the manifest show them.
 pub fn intro_files(model: &Model) -> BTreeSet<String> {
     model
         .cards(PAGES)
         .iter()
-        .filter(|card| matches!(page_kind(card), Some(PageAt::Introduces { .. })))
+        .filter(|card| {
+            matches!(page_kind(card), Some(PageAt::Introduces { .. }))
+                || card.url == HELP_URL
+                || card.shapes.iter().any(|(key, _)| key == "help")
+        })
         .map(|card| card.file.clone())
         .collect()
 }
