@@ -196,7 +196,7 @@ def test_the_navigation_lists_the_collections_that_have_records_then_the_site_pa
 
 def test_the_pages_collection_has_its_listing(client):
     html = client.get("/pages").text
-    assert "<h1>Pages</h1>" in html and listed(html) == ["about/team.html"]
+    assert "<h1>Pages</h1>" in html and listed(html) == ["about/team.html", "urgent-help.html"]
 
 
 def test_every_page_has_the_search_form_in_its_header(client):
