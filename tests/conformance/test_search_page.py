@@ -82,6 +82,21 @@ def test_arabic_letter_forms_marks_and_the_article_are_folded_on_both(client, q)
     assert api_slugs(client, q, "events") == ["film-evening-ar"]
 
 
+@pytest.mark.parametrize("q, link, collection", [
+    ("maji", "/news/water-points-reopen", "news"),
+    ("عيادة", "/news/clinic-hours", "news"),
+    ("kliniki", "/news/clinic-hours", "news"),
+    ("dispensaires", "/news/clinic-hours", "news"),
+    ("visima", "/news/water-points-reopen", "news"),  # the site's own group (fixtures/site/site.yaml)
+])
+def test_another_word_for_the_same_thing_finds_the_page_where_the_api_does_not(client, q, link, collection):
+    # docs/spec/api-spec.md#search-page-ranking: the built-in groups, in four languages.
+    html = page(client, q, collections=collection)
+    assert f'<a href="{link}">' in html, html
+    assert "<mark>" in html, "the excerpt marks the word it matched through"
+    assert api_slugs(client, q, collection) == [], "the API matches words as written"
+
+
 @pytest.mark.parametrize("q", ["my husband beats me", "viol", "mtoto amepotea", "طفل مفقود", "I want to KILL myself"])
 def test_a_query_asking_for_help_shows_the_help_page_first_with_its_numbers(client, q):
     html = page(client, q)

@@ -108,6 +108,13 @@ pub struct SearchSettings {
     /// Whether `help_words` replace the built-in vocabulary rather than extend it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub help_words_replace: bool,
+    /// Groups of words that mean the same, one word each, besides the built-in ones
+    /// (`crate::search::synonyms`): on the search page a word also finds the others of its groups.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub synonyms: Vec<Vec<String>>,
+    /// Whether `synonyms` replace the built-in groups rather than extend them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub synonyms_replace: bool,
     /// How much each collection's hits count against the others' when the page orders its
     /// sections (1 when not named; `docs` 0.2 unless named).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]

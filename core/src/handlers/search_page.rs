@@ -50,7 +50,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     match limits::terms(&asked.query) {
         Ok(terms) => {
             let index = ctx.app.search_index(ctx.platform).await?;
-            let forms = index.forms(&ctx.app.manifest().site.language);
+            let forms = index.page_forms(&ctx.app.manifest().site);
             let forgiven = index
                 .forgiving(&terms, &asked.scope, asked.limit, &forms)
                 .map_err(internal(ctx.platform, "searching"))?;

@@ -25,6 +25,8 @@ use super::known::is_known_word;
 use super::limits::{self, MAX_CORRECTED_WORDS, MAX_PARTIAL_WORDS};
 use super::matching::Leniency;
 use super::stopwords::meaningful;
+use super::synonyms::Synonyms;
+use crate::content::SiteConfig;
 use super::{engine, Hit, SearchError, SearchIndex};
 use crate::content::did_you_mean::transposition_distance;
 
@@ -79,6 +81,13 @@ impl SearchIndex {
     /// The stemmers of the site's language and of the records' languages.
     pub fn forms(&self, site_language: &str) -> Forms {
         Forms::new(std::iter::once(site_language).chain(self.languages.iter().map(String::as_str)))
+    }
+
+    /// What the search page matches a word with on `site`: its forms ([`SearchIndex::forms`]) and
+    /// the other words of its groups (site.yaml `search.synonyms`, [`super::synonyms`]).
+    pub fn page_forms(&self, site: &SiteConfig) -> Forms {
+        let settings = &site.search;
+        self.forms(&site.language).with_synonyms(Synonyms::new(&settings.synonyms, settings.synonyms_replace))
     }
 
     /// The search page's search of `words` (analyzed) in `collections` (see the module's
@@ -219,27 +228,30 @@ fn nearest(word: &str, near: &BTreeMap<String, u64>) -> Option<Nearest> {
 }
 
 /// Which analyzed words of a text a hit matched through, for marking them in excerpts: the query's
-/// words, their forms, and words the last one starts.
+/// words, their forms and other words for them, and words the last one starts.
 #[derive(Debug)]
 pub struct Highlight<'a> {
     words: &'a [String],
     forms: &'a Forms,
     of: Vec<Option<super::forms::WordForms>>,
+    synonyms: Vec<String>,
 }
 
 impl<'a> Highlight<'a> {
     /// The highlight of `words` (analyzed) with `forms`.
     pub fn new(words: &'a [String], forms: &'a Forms) -> Self {
-        Highlight { words, forms, of: words.iter().map(|w| forms.of(w)).collect() }
+        let synonyms = words.iter().flat_map(|w| forms.synonyms_of(w)).collect();
+        Highlight { words, forms, of: words.iter().map(|w| forms.of(w)).collect(), synonyms }
     }
 
     /// Whether `term` (analyzed) is one of the matched words.
     pub fn marks(&self, term: &str) -> bool {
-        self.words.iter().zip(&self.of).enumerate().any(|(i, (word, of))| {
-            term == word
-                || i + 1 == self.words.len() && term.starts_with(word.as_str())
-                || of.as_ref().is_some_and(|of| self.forms.matches(term, of))
-        })
+        self.synonyms.iter().any(|other| other == term)
+            || self.words.iter().zip(&self.of).enumerate().any(|(i, (word, of))| {
+                term == word
+                    || i + 1 == self.words.len() && term.starts_with(word.as_str())
+                    || of.as_ref().is_some_and(|of| self.forms.matches(term, of))
+            })
     }
 }
 

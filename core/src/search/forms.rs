@@ -10,13 +10,16 @@
 
 use rust_stemmers::{Algorithm, Stemmer};
 
+use super::synonyms::Synonyms;
+
 /// The fewest characters of a stem that its forms are looked for under: shorter, the walk over
 /// the terms that start with it would be long and the forms mostly unrelated words.
 const MIN_PREFIX_CHARS: usize = 2;
 
-/// The stemmers of a set of languages.
+/// The stemmers of a set of languages, and the other words for a word ([`Synonyms`]).
 pub struct Forms {
     stemmers: Vec<(Algorithm, Stemmer)>,
+    synonyms: Synonyms,
 }
 
 impl std::fmt::Debug for Forms {
@@ -71,7 +74,17 @@ impl Forms {
                 stemmers.push((algorithm, Stemmer::create(algorithm)));
             }
         }
-        Forms { stemmers }
+        Forms { stemmers, synonyms: Synonyms::default() }
+    }
+
+    /// The same, a word also matching the other words of its groups in `synonyms`.
+    pub fn with_synonyms(self, synonyms: Synonyms) -> Self {
+        Forms { synonyms, ..self }
+    }
+
+    /// The other words of an analyzed `word` (see [`Synonyms::of`]).
+    pub fn synonyms_of(&self, word: &str) -> Vec<String> {
+        self.synonyms.of(word)
     }
 
     /// Whether no language has a stemmer (then words only match as written).

@@ -49,8 +49,9 @@ use super::schema::{Fields, API_FIELDS, PREFIX_CHARS, TEXT_FIELDS};
 /// [`API_FIELDS`]).
 const FIELDS: usize = TEXT_FIELDS;
 
-/// How much a match through another form of a word counts against a match of the word as
-/// written, in the same field (a constant, as for a prefix): low, so that exact matches rank first.
+/// How much a match through another form of a word, or another word for it
+/// ([`super::synonyms`]), counts against a match of the word as written, in the same field (a
+/// constant, as for a prefix): low, so that exact matches rank first.
 pub const FORM_DISCOUNT: f32 = 0.3;
 
 /// How far a search departs from the API's rules (docs/spec/api-spec.md#search-matching), for the search page: words may also
@@ -596,16 +597,13 @@ impl Engine {
     ) -> tantivy::Result<()> {
         let key = text.as_bytes();
         let forms = leniency.forms.and_then(|forms| forms.of(text).map(|of| (forms, of)));
+        let synonyms = leniency.forms.map(|forms| forms.synonyms_of(text)).unwrap_or_default();
         let mut memo = HashMap::new();
         for (field, &(_, boost)) in self.weighted.iter().enumerate().take(leniency.fields) {
-            let postings = self.lookup(field, false, key, None)?;
-            let doc_freq: u64 = postings.iter().flatten().map(|info| u64::from(info.doc_freq)).sum();
-            if doc_freq > 0 {
-                let weight =
-                    Bm25Weight::for_one_term(doc_freq, self.total_docs, self.average_fieldnorm[field]).boost_by(boost);
-                clauses.push(Clause { word, field, kind: Kind::Exact { weight, postings } });
+            let exact_clause = self.exact_clause(word, field, key, boost, clauses)?;
+            for other in &synonyms {
+                self.exact_clause(word, field, other.as_bytes(), boost * FORM_DISCOUNT, clauses)?;
             }
-            let exact_clause = (doc_freq > 0).then(|| clauses.len() - 1);
             if last {
                 let score = boost * PREFIX_DISCOUNT;
                 let chars = text.chars().count();
@@ -630,6 +628,26 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// Adds the clause of `term` as written in `field` (boosted by `boost`) for word number `word`,
+    /// when the index has it; its place in `clauses`.
+    fn exact_clause(
+        &self,
+        word: usize,
+        field: usize,
+        term: &[u8],
+        boost: f32,
+        clauses: &mut Vec<Clause>,
+    ) -> tantivy::Result<Option<usize>> {
+        let postings = self.lookup(field, false, term, None)?;
+        let doc_freq: u64 = postings.iter().flatten().map(|info| u64::from(info.doc_freq)).sum();
+        if doc_freq == 0 {
+            return Ok(None);
+        }
+        let weight = Bm25Weight::for_one_term(doc_freq, self.total_docs, self.average_fieldnorm[field]).boost_by(boost);
+        clauses.push(Clause { word, field, kind: Kind::Exact { weight, postings } });
+        Ok(Some(clauses.len() - 1))
     }
 
     /// Per segment `wanted`, the postings of the other forms of `word` (see [`Forms`]) in field

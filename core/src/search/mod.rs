@@ -23,6 +23,7 @@ pub mod safety;
 pub mod schema;
 pub mod shown;
 pub mod stopwords;
+pub mod synonyms;
 pub mod writer;
 
 pub use self::pack::{index_manifest, SegmentMeta};

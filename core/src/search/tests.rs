@@ -587,3 +587,38 @@ fn the_page_corrects_only_a_few_unknown_words() {
     let many = forgiven(&index, "vacination cloinic vacinaton cloinik");
     assert_eq!(many.suggestion, None, "{many:?}");
 }
+
+/// docs/spec/api-spec.md#search-page-ranking: a word also finds the other words of its groups, in
+/// any of the four languages, below the word as written; the API matches words as written.
+#[test]
+fn the_page_finds_other_words_for_the_same_thing_below_the_word_itself() {
+    use super::synonyms::Synonyms;
+    let docs = vec![
+        doc("services", "health-centre", "Amani Health Centre", "Outpatient clinic and maternity."),
+        doc("services", "kliniki", "Kliniki ya Amani", "Huduma za afya."),
+        doc("services", "water", "Water point repairs", "Report a broken tap."),
+    ];
+    for lexicon in [true, false] {
+        let mut index = index(docs.clone());
+        if !lexicon {
+            index.engine.without_lexicon();
+        }
+        let scope = vec!["services".to_string()];
+        let forms = index.forms("en").with_synonyms(Synonyms::new(&[], false));
+        let search = |q: &str| slugs_of(&index.forgiving(&schema::words(q), &scope, 10, &forms).expect("search"));
+        assert_eq!(search("عيادة"), ["health-centre", "kliniki"], "Arabic finds both");
+        assert_eq!(search("kliniki"), ["kliniki", "health-centre"], "the word as written first");
+        assert_eq!(search("maji"), ["water"]);
+        assert!(ids(&index, "kliniki", "services") == ["kliniki"], "the API: as written only");
+        // A site's own group, and none when the site replaces the built-in ones.
+        let own = vec![vec!["tap".to_string(), "bomba".to_string()]];
+        let site = index.forms("en").with_synonyms(Synonyms::new(&own, true));
+        let with_own = |q: &str| slugs_of(&index.forgiving(&schema::words(q), &scope, 10, &site).expect("search"));
+        assert_eq!(with_own("bomba"), ["water"]);
+        assert!(with_own("maji").is_empty());
+        // The excerpt marks the other word it matched through.
+        let words = schema::words("عيادة");
+        let highlight = forgiving::Highlight::new(&words, &forms);
+        assert!(highlight.marks("clinic") && !highlight.marks("maternity"));
+    }
+}

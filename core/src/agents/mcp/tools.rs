@@ -303,7 +303,7 @@ async fn forgiving_search<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, ToolEr
     let asked = search::asked(ctx)?;
     let terms = limits::terms(&asked.query).map_err(|refusal| ToolError(refusal.message("query")))?;
     let index = ctx.app.search_index(ctx.platform).await?;
-    let forms = index.forms(&ctx.app.manifest().site.language);
+    let forms = index.page_forms(&ctx.app.manifest().site);
     let forgiven =
         index.forgiving(&terms, &asked.scope, asked.limit, &forms).map_err(internal(ctx.platform, "searching"))?;
     let mut answer = search::hits_document(&asked.query, &asked.scope, &forgiven.found);
