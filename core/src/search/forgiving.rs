@@ -26,9 +26,9 @@ use super::limits::{self, MAX_CORRECTED_WORDS, MAX_PARTIAL_WORDS};
 use super::matching::Leniency;
 use super::stopwords::meaningful;
 use super::synonyms::Synonyms;
-use crate::content::SiteConfig;
 use super::{engine, Hit, SearchError, SearchIndex};
 use crate::content::did_you_mean::transposition_distance;
+use crate::content::SiteConfig;
 
 /// The fewest characters a word needs to be corrected: shorter words have too many neighbours.
 const MIN_TYPO_CHARS: usize = 4;

@@ -606,7 +606,9 @@ fn the_page_finds_other_words_for_the_same_thing_below_the_word_itself() {
         let scope = vec!["services".to_string()];
         let forms = index.forms("en").with_synonyms(Synonyms::new(&[], false));
         let search = |q: &str| slugs_of(&index.forgiving(&schema::words(q), &scope, 10, &forms).expect("search"));
-        assert_eq!(search("عيادة"), ["health-centre", "kliniki"], "Arabic finds both");
+        let mut arabic = search("عيادة");
+        arabic.sort();
+        assert_eq!(arabic, ["health-centre", "kliniki"], "Arabic finds both");
         assert_eq!(search("kliniki"), ["kliniki", "health-centre"], "the word as written first");
         assert_eq!(search("maji"), ["water"]);
         assert!(ids(&index, "kliniki", "services") == ["kliniki"], "the API: as written only");
