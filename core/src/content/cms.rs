@@ -24,6 +24,10 @@ pub struct Release {
     pub script: &'static str,
     /// The script's Subresource Integrity hash (of the file in the npm package).
     pub integrity: &'static str,
+    /// Files of the CDN the CMS reads besides its folder, as paths: Sveltia CMS asks for its
+    /// package's newest `package.json` to say when an update is out. The page's policy lets it
+    /// fetch exactly these (a source without a trailing `/` matches that one path).
+    pub reads: &'static [&'static str],
 }
 
 impl Release {
@@ -31,6 +35,11 @@ impl Release {
     /// source ending in `/` matches every file under it, so the chunks Decap CMS loads later too).
     pub fn folder(&self) -> String {
         format!("{CDN}/{}@{}/", self.package, self.version)
+    }
+
+    /// The URLs of [`Release::reads`].
+    pub fn reads(&self) -> impl Iterator<Item = String> {
+        self.reads.iter().map(|path| format!("{CDN}{path}"))
     }
 
     /// The script's URL on the CDN.
@@ -45,6 +54,7 @@ pub const SVELTIA: Release = Release {
     version: "0.221.1",
     script: "dist/sveltia-cms.js",
     integrity: "sha384-JQ+XsKx/UzwdTiNnFStza3XtqqQoVtyNPApkfvwlzZDfhe7giE9CnfQrpHqgv3k6",
+    reads: &["/@sveltia/cms/package.json"],
 };
 
 /// Decap CMS 3.
@@ -53,6 +63,7 @@ pub const DECAP: Release = Release {
     version: "3.16.3",
     script: "dist/decap-cms.js",
     integrity: "sha384-A/Gdn928CNLufmnGWGs9RM4Q9o8bSNLeJERqBFrBjwzL7FRpoLT3MPF8Tl0+Wd2p",
+    reads: &[],
 };
 
 /// The release `app` loads.

@@ -152,15 +152,19 @@ pub fn static_security(iframe_hosts: &[String], sandboxed: bool) -> Vec<(String,
 pub const CMS_ADMIN: &str = "cms-admin";
 
 /// What the CMS's page may load (docs/editing.md#security): its script from the folder of its
-/// pinned release on the CDN (no other package of the CDN), styles inline (both CMSs set styles
+/// pinned release on the CDN (no other package of the CDN; Sveltia CMS may also fetch its
+/// package's newest `package.json`, to say an update is out), styles inline (both CMSs set styles
 /// from script), images and previews from `blob:` and `data:` and the git host, requests to the site, the CDN and the git host's API (and the local
 /// proxy of Decap CMS, `decap-server`, when `local_backend` is on). Decap CMS checks its configuration with
 /// code it compiles at run time, so its page also needs `'unsafe-eval'`; Sveltia CMS does not.
 /// Sveltia's fonts come from jsDelivr (Fontsource). No one frames the page, and it posts nowhere.
 pub fn cms_content_security_policy(cms: &crate::content::Cms) -> String {
     use crate::content::{CmsApp, CmsBackend};
-    let release = crate::content::cms::release(cms.app).folder();
+    let pinned = crate::content::cms::release(cms.app);
+    let release = pinned.folder();
+    let reads: Vec<String> = pinned.reads().collect();
     let mut connect = vec!["'self'", "blob:", "data:", release.as_str()];
+    connect.extend(reads.iter().map(String::as_str));
     let mut images = vec!["'self'", "blob:", "data:"];
     let api_root = cms.api_root.as_deref().map(origin_of);
     match (cms.backend, api_root) {
@@ -304,14 +308,15 @@ mod tests {
         let decap = Cms { app: CmsApp::Decap, local_backend: false, ..Cms::default() };
         let decap = cms_content_security_policy(&decap);
         assert!(decap.contains("script-src 'self' https://unpkg.com/decap-cms@3.16.3/ 'unsafe-eval';"), "{decap}");
-        assert!(!decap.contains("8081") && !decap.contains("@sveltia"), "{decap}");
+        assert!(!decap.contains("8081") && !decap.contains("@sveltia") && !decap.contains("package.json"), "{decap}");
         let gitea = Cms {
             backend: CmsBackend::Gitea,
             api_root: Some("https://git.example.org/api/v1".into()),
             ..Cms::default()
         };
         let gitea = cms_content_security_policy(&gitea);
-        assert!(gitea.contains("https://unpkg.com/@sveltia/cms@0.221.1/ https://git.example.org;"), "{gitea}");
+        let release_and_reads = "https://unpkg.com/@sveltia/cms@0.221.1/ https://unpkg.com/@sveltia/cms/package.json";
+        assert!(gitea.contains(&format!("{release_and_reads} https://git.example.org;")), "{gitea}");
         assert!(!gitea.contains("github"), "{gitea}");
         let headers = cms_security(&Cms::default());
         assert!(headers.iter().any(|(n, v)| n == "content-security-policy" && *v == sveltia));
