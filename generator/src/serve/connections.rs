@@ -21,14 +21,17 @@ use hyper::body::{Body, Frame, SizeHint};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::{AcquireError, Notify, OwnedSemaphorePermit, Semaphore};
 
-/// Places are freed this many at a time per 1,024 (32 of the default 1,024, at least one): the
-/// next newcomers of a flood find a place at once, and the search over every connection runs once
-/// a batch rather than once a connection (nginx frees up to 32 the same way).
-const FREED_PER_1024: usize = 32;
+/// Places are freed up to this many at a time: the next newcomers of a flood find a place at once,
+/// and the search over every connection runs once a batch rather than once a connection (nginx
+/// frees up to 32 the same way).
+const MOST_FREED: usize = 32;
 
-/// How many places to free at once for a server of `max_connections`.
+/// How many places to free at once for a server of `max_connections`: [`MOST_FREED`], or a
+/// quarter of the places on a server with few. A server capped low by its open files frees as many
+/// as a large one: a flood queues as many connections ahead of a visitor either way, and each
+/// round of freeing waits for the closed connections' tasks.
 pub fn batch(max_connections: usize) -> usize {
-    (max_connections * FREED_PER_1024 / 1024).max(1)
+    (max_connections / 4).clamp(1, MOST_FREED)
 }
 
 /// The open connections and the per-client counts, shared by the accept loop, every connection's
@@ -382,6 +385,8 @@ mod tests {
     #[test]
     fn a_thirty_second_of_the_places_is_freed_at_once() {
         assert_eq!(batch(1024), 32);
+        assert_eq!(batch(384), 32, "a server capped by its open files frees as many");
+        assert_eq!(batch(16), 4);
         assert_eq!(batch(4), 1);
         assert_eq!(batch(1), 1);
     }
