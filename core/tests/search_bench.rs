@@ -12,7 +12,8 @@
 //! one; `PORTAL_BENCH_PLAN=K,MAX` cuts segments with another boundary and maximum than the build's
 //! (what the choice in `search::plan` was measured with); `PORTAL_BENCH_ROUNDS=n` repeats the
 //! queries; `PORTAL_BENCH_PAUSE_US=n` pauses between queries as a server idles between requests
-//! (on the 2-core VM this alone makes a query about 1.7 times slower); `PORTAL_BENCH_SLOWEST=1`
+//! (on the 2-core VM this alone makes a query about 1.7 times slower); `PORTAL_BENCH_SETTLE_S=n`
+//! waits n seconds before the first query (the lexicon is built in the background meanwhile); `PORTAL_BENCH_SLOWEST=1`
 //! lists the slowest queries; `PORTAL_BENCH_FORGIVING=1` runs the search page's forgiving search
 //! (word forms in English and French; typos and partial matches when nothing matches) instead of
 //! the API's.
@@ -159,6 +160,9 @@ fn distinct_queries_over_a_corpus() {
         }
     };
     search("warm up");
+    // Seconds to wait first, as a server in service has (natively, the lexicon is built meanwhile).
+    let settle: u64 = std::env::var("PORTAL_BENCH_SETTLE_S").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
+    std::thread::sleep(std::time::Duration::from_secs(settle));
     for _ in 0..rounds {
         for q in queries.lines() {
             if pause > 0 {

@@ -9,10 +9,13 @@ use std::collections::BinaryHeap;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
-/// One ranked document: higher score first, then the lower address (segments are in `(collection,
-/// id)` order and so are the documents inside one, so ties rank by id).
+/// One ranked document: more of the query's words first, then the higher score, then the lower
+/// address (segments are in `(collection, id)` order and so are the documents inside one, so ties
+/// rank by id). Where every match has every word (the API), the score decides.
 #[derive(Debug, Clone, Copy)]
 pub struct Ranked {
+    /// How many of the query's words it has (0 from tantivy's evaluation, which does not count).
+    pub words: u32,
     /// Its BM25 score.
     pub score: Score,
     /// Where it is in the index.
@@ -34,9 +37,12 @@ impl PartialOrd for Ranked {
 }
 
 impl Ord for Ranked {
-    /// Better is greater: a higher score, or the same score and a lower address.
+    /// Better is greater: more words, then a higher score, then a lower address.
     fn cmp(&self, other: &Self) -> Ordering {
-        self.score.total_cmp(&other.score).then_with(|| other.address.cmp(&self.address))
+        self.words
+            .cmp(&other.words)
+            .then_with(|| self.score.total_cmp(&other.score))
+            .then_with(|| other.address.cmp(&self.address))
     }
 }
 
@@ -81,9 +87,10 @@ impl TopK {
         }
     }
 
-    /// The score a hit must beat to get in, once `limit` hits are kept.
-    pub fn threshold(&self) -> Option<Score> {
-        (self.heap.len() >= self.limit).then(|| self.heap.peek().map_or(Score::MIN, |Reverse(worst)| worst.score))
+    /// The words and score a hit must beat to get in, once `limit` hits are kept.
+    pub fn threshold(&self) -> Option<(u32, Score)> {
+        (self.heap.len() >= self.limit)
+            .then(|| self.heap.peek().map_or((0, Score::MIN), |Reverse(worst)| (worst.words, worst.score)))
     }
 
     /// The kept hits, best first.
@@ -153,7 +160,7 @@ impl SegmentCollector for PerCollectionSegment {
     fn collect(&mut self, doc: DocId, score: Score) {
         if self.bucket.is_some() {
             self.total += 1;
-            self.top.offer(Ranked { score, address: DocAddress::new(self.segment, doc) });
+            self.top.offer(Ranked { words: 0, score, address: DocAddress::new(self.segment, doc) });
         }
     }
 
@@ -171,7 +178,7 @@ mod tests {
     use super::*;
 
     fn hit(score: Score, segment: u32, doc: DocId) -> Ranked {
-        Ranked { score, address: DocAddress::new(segment, doc) }
+        Ranked { words: 1, score, address: DocAddress::new(segment, doc) }
     }
 
     #[test]
@@ -181,10 +188,20 @@ mod tests {
         for candidate in [hit(1.0, 0, 3), hit(2.0, 1, 1), hit(2.0, 0, 9), hit(0.5, 0, 0), hit(2.0, 1, 0)] {
             top.offer(candidate);
         }
-        assert_eq!(top.threshold(), Some(2.0));
+        assert_eq!(top.threshold(), Some((1, 2.0)));
         let kept: Vec<(u32, DocId)> =
             top.into_sorted().iter().map(|r| (r.address.segment_ord, r.address.doc_id)).collect();
         assert_eq!(kept, [(0, 9), (1, 0), (1, 1)]);
+    }
+
+    #[test]
+    fn more_words_rank_above_a_higher_score() {
+        let mut top = TopK::new(2);
+        top.offer(hit(9.0, 0, 1));
+        top.offer(Ranked { words: 2, ..hit(0.5, 0, 2) });
+        top.offer(Ranked { words: 2, ..hit(1.5, 0, 3) });
+        let kept: Vec<DocId> = top.into_sorted().iter().map(|r| r.address.doc_id).collect();
+        assert_eq!(kept, [3, 2]);
     }
 
     #[test]

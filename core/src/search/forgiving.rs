@@ -19,7 +19,6 @@
 
 use std::collections::BTreeMap;
 
-use super::collector::Ranked;
 use super::forms::Forms;
 use super::known::is_known_word;
 use super::limits::{self, MAX_CORRECTED_WORDS, MAX_PARTIAL_WORDS};
@@ -74,9 +73,6 @@ struct Nearest {
     only: bool,
 }
 
-/// Per collection, the hits so far with how many words each has and its score, and the matches.
-type Tiers = Vec<(Vec<(Ranked, usize)>, usize)>;
-
 impl SearchIndex {
     /// The stemmers of the site's language and of the records' languages.
     pub fn forms(&self, site_language: &str) -> Forms {
@@ -124,7 +120,8 @@ impl SearchIndex {
         Ok(answer)
     }
 
-    /// Fills `answer`'s hits with the documents that have the most of `words` first.
+    /// Fills `answer`'s hits with the documents that have the most of `words` first, in one
+    /// search: the engine ranks by words matched, then by score ([`super::collector::Ranked`]).
     fn by_words(
         &self,
         answer: &mut Forgiven,
@@ -133,28 +130,17 @@ impl SearchIndex {
         limit: usize,
         forms: &Forms,
     ) -> Result<(), SearchError> {
-        let mut tiers: Tiers = vec![(Vec::new(), 0); collections.len()];
-        let mut all_words = false;
-        for at_least in (1..=words.len()).rev() {
-            let some = Leniency { forms: Some(forms), min_words: at_least, fields: Leniency::ALL_FIELDS };
-            let buckets = self.rank_with(words, &some, collections, limit)?;
-            for ((hits, total), bucket) in tiers.iter_mut().zip(buckets) {
-                *total = bucket.total;
-                for ranked in bucket.top {
-                    if hits.len() < limit && !hits.iter().any(|(h, _)| h.address == ranked.address) {
-                        hits.push((ranked, at_least));
-                    }
-                }
-            }
-            all_words |= at_least == words.len() && tiers.iter().any(|(_, total)| *total > 0);
-        }
-        answer.partial = !all_words && tiers.iter().any(|(_, total)| *total > 0);
-        answer.best = tiers.iter().map(|(hits, _)| hits.first().map(|(r, words)| (*words, r.score))).collect();
-        answer.found = tiers
+        let some = Leniency { forms: Some(forms), min_words: 1, fields: Leniency::ALL_FIELDS };
+        let buckets = self.rank_with(words, &some, collections, limit)?;
+        let all = u32::try_from(words.len()).unwrap_or(u32::MAX);
+        answer.partial =
+            buckets.iter().any(|b| b.total > 0) && buckets.iter().all(|b| b.top.first().is_none_or(|r| r.words < all));
+        answer.best = buckets.iter().map(|b| b.top.first().map(|r| (r.words as usize, r.score))).collect();
+        answer.found = buckets
             .into_iter()
-            .map(|(hits, total)| {
-                let hits = hits.into_iter().map(|(r, _)| self.hit(r.address)).collect::<Result<_, _>>()?;
-                Ok((hits, total))
+            .map(|bucket| {
+                let hits = bucket.top.into_iter().map(|r| self.hit(r.address)).collect::<Result<_, _>>()?;
+                Ok((hits, bucket.total))
             })
             .collect::<Result<_, SearchError>>()?;
         Ok(())

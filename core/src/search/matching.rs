@@ -18,6 +18,10 @@
 //!    next, and so on, until what the remaining clauses can add together is below the
 //!    collection's current `limit`-th best score; a candidate whose own clauses cannot reach that
 //!    score is not scored either.
+//! 3. When a match needs only some of the words (the search page), a document with more of them
+//!    ranks above one with fewer whatever their scores ([`Ranked`]): the documents with every word
+//!    are ranked first, and the others only while the top hits are not all of those; the bounds
+//!    above then count a document's words too.
 //!
 //! Natively, a search over many documents runs its segments in two halves on two threads (rayon's
 //! pool) and merges what they found; below `TWO_THREADS_OVER` documents, and in the Worker, one
@@ -190,8 +194,10 @@ struct Scratch {
     width: usize,
     /// Per clause, the documents that have it.
     clauses: Vec<u64>,
-    /// The documents matching every word.
+    /// The documents that match: with every word, or enough of them.
     matches: Vec<u64>,
+    /// The documents with every word.
+    every: Vec<u64>,
     /// The documents of one word.
     word: Vec<u64>,
     /// The matches scored so far.
@@ -233,7 +239,7 @@ impl Scratch {
 
     fn reset(&mut self, clauses: usize, max_doc: usize) {
         self.width = max_doc.div_ceil(64);
-        for bits in [&mut self.matches, &mut self.word, &mut self.scored] {
+        for bits in [&mut self.matches, &mut self.every, &mut self.word, &mut self.scored] {
             bits.clear();
             bits.resize(self.width, 0);
         }
@@ -386,33 +392,38 @@ struct Needed {
     at_least: usize,
 }
 
-/// The matches of the segment (enough words in some clause each) into `scratch.matches`; returns
-/// how many there are.
+/// The matches of the segment (enough words in some clause each) into `scratch.matches`, and the
+/// documents with every word into `scratch.every`; returns how many match.
 fn intersect(segment: &SegmentView, clauses: &[Clause], words: Needed, scratch: &mut Scratch) -> usize {
-    if words.at_least < words.words {
+    let some = words.at_least < words.words;
+    if some && words.at_least > 1 {
         return at_least(segment, clauses, words, scratch);
     }
-    let words = words.words;
     let width = scratch.width;
-    scratch.matches.iter_mut().for_each(|w| *w = u64::MAX);
+    scratch.every.iter_mut().for_each(|w| *w = u64::MAX);
     if !segment.max_doc.is_multiple_of(64) {
-        scratch.matches[width - 1] = (1 << (segment.max_doc % 64)) - 1;
+        scratch.every[width - 1] = (1 << (segment.max_doc % 64)) - 1;
     }
-    for word in 0..words {
+    for word in 0..words.words {
         scratch.word.iter_mut().for_each(|w| *w = 0);
         for (index, _) in clauses.iter().enumerate().filter(|(_, c)| c.word == word) {
             for (into, from) in scratch.word.iter_mut().zip(&scratch.clauses[index * width..(index + 1) * width]) {
                 *into |= from;
             }
         }
-        for (into, from) in scratch.matches.iter_mut().zip(&scratch.word) {
-            *into &= from;
+        for ((every, some), from) in scratch.every.iter_mut().zip(scratch.matches.iter_mut()).zip(&scratch.word) {
+            *every &= from;
+            *some |= from;
         }
+    }
+    if !some {
+        scratch.matches.copy_from_slice(&scratch.every);
     }
     scratch.matches.iter().map(|w| w.count_ones() as usize).sum()
 }
 
-/// [`intersect`] when a match needs only some of the words: counts each document's words.
+/// [`intersect`] when a match needs more than one of the words but not all: counts each
+/// document's words.
 fn at_least(segment: &SegmentView, clauses: &[Clause], words: Needed, scratch: &mut Scratch) -> usize {
     let width = scratch.width;
     let mut counts = vec![0u16; segment.max_doc];
@@ -428,9 +439,13 @@ fn at_least(segment: &SegmentView, clauses: &[Clause], words: Needed, scratch: &
         }
     }
     scratch.matches.iter_mut().for_each(|w| *w = 0);
+    scratch.every.iter_mut().for_each(|w| *w = 0);
     let mut total = 0;
-    for (doc, _) in counts.iter().enumerate().filter(|(_, &count)| usize::from(count) >= words.at_least) {
+    for (doc, &count) in counts.iter().enumerate().filter(|(_, &count)| usize::from(count) >= words.at_least) {
         scratch.matches[doc >> 6] |= 1 << (doc & 63);
+        if usize::from(count) == words.words {
+            scratch.every[doc >> 6] |= 1 << (doc & 63);
+        }
         total += 1;
     }
     total
@@ -902,26 +917,48 @@ impl Engine {
         scratch.reset(clauses.len(), segment.max_doc);
         read_clauses(ordinal, segment, clauses, scratch)?;
         let total = intersect(segment, clauses, words, scratch);
+        if total > 0 && words.at_least < words.words {
+            // Documents with every word first: once they fill the top, the others cannot get in.
+            self.rank(ordinal, segment, clauses, scratch, top, true);
+            if top.threshold().is_some_and(|(worst, _)| worst as usize >= words.words) {
+                return Ok(total);
+            }
+        }
         if total > 0 {
-            self.rank(ordinal, segment, clauses, scratch, top);
+            self.rank(ordinal, segment, clauses, scratch, top, false);
         }
         Ok(total)
     }
 
     /// Scores the matches of one segment (their clauses' bits in `scratch`) that can change the
-    /// top hits, and offers them to `top` (MaxScore, see the module's documentation).
-    fn rank(&self, ordinal: usize, segment: &SegmentView, clauses: &[Clause], scratch: &mut Scratch, top: &mut TopK) {
+    /// top hits, and offers them to `top` (MaxScore, see the module's documentation): a document
+    /// is skipped when neither its words nor its clauses' bounds can beat the worst hit kept. Only
+    /// the documents with every word when `every`; a document already scored is not again.
+    fn rank(
+        &self,
+        ordinal: usize,
+        segment: &SegmentView,
+        clauses: &[Clause],
+        scratch: &mut Scratch,
+        top: &mut TopK,
+        every: bool,
+    ) {
         let width = scratch.width;
         let bounds: Vec<f64> = (0..clauses.len()).map(|index| bound(segment, clauses, scratch, index)).collect();
         let mut order: Vec<usize> = (0..clauses.len()).filter(|&i| bounds[i] > 0.0).collect();
         order.sort_by(|&a, &b| bounds[b].total_cmp(&bounds[a]).then(a.cmp(&b)));
         let mut rest: f64 = order.iter().map(|&i| bounds[i]).sum();
+        // Per word, its clauses not yet gone through: a document not scored yet has no other words.
+        let mut left = vec![0usize; clauses.last().map_or(0, |c| c.word + 1)];
+        order.iter().for_each(|&i| left[clauses[i].word] += 1);
         // The clauses' bits of the 64 documents at hand, gathered once for all of them.
         let mut window = vec![0u64; clauses.len()];
         for &clause in &order {
             rest -= bounds[clause];
+            left[clauses[clause].word] -= 1;
             for w in 0..width {
-                let candidates = scratch.matches[w] & scratch.clauses[clause * width + w] & !scratch.scored[w];
+                let wanted = if every { scratch.every[w] } else { scratch.matches[w] };
+                let candidates = wanted & scratch.clauses[clause * width + w] & !scratch.scored[w];
                 if candidates == 0 {
                     continue;
                 }
@@ -931,42 +968,51 @@ impl Engine {
                 }
                 for_each_doc(w, candidates, |doc| {
                     let mask = 1u64 << (doc & 63);
-                    // Score only a document whose clauses could add up to the threshold.
-                    if let Some(threshold) = top.threshold() {
-                        let best: f64 =
-                            window.iter().zip(&bounds).filter(|(bits, _)| *bits & mask != 0).map(|(_, b)| b).sum();
-                        if best * (1.0 + 1e-5) < f64::from(threshold) {
+                    if let Some(worst) = top.threshold() {
+                        if !could_beat(reach(clauses, &window, &bounds, mask), worst) {
                             return;
                         }
                     }
-                    let score = self.score(segment, clauses, scratch, &window, doc);
-                    top.offer(Ranked { score, address: DocAddress::new(ordinal as u32, doc as u32) });
+                    let (words, score) = self.score(segment, clauses, scratch, &window, doc);
+                    top.offer(Ranked { words, score, address: DocAddress::new(ordinal as u32, doc as u32) });
                 });
             }
-            // What the clauses not yet gone through add at most (with room for rounding).
-            if top.threshold().is_some_and(|threshold| f64::from(threshold) > rest.max(0.0) * (1.0 + 1e-5)) {
+            let words_left = left.iter().filter(|&&n| n > 0).count() as u32;
+            if top.threshold().is_some_and(|worst| !could_beat((words_left, rest.max(0.0)), worst)) {
                 break;
             }
         }
     }
 
-    /// The score of `doc`, whose clauses' bits `window` holds: per word the sum of its clauses in
-    /// order, then the words in order.
+    /// How many words `doc` has and its score, whose clauses' bits `window` holds: per word the
+    /// sum of its clauses in order, then the words in order.
     #[inline]
-    fn score(&self, segment: &SegmentView, clauses: &[Clause], scratch: &Scratch, window: &[u64], doc: usize) -> Score {
+    fn score(
+        &self,
+        segment: &SegmentView,
+        clauses: &[Clause],
+        scratch: &Scratch,
+        window: &[u64],
+        doc: usize,
+    ) -> (u32, Score) {
         let mask = 1u64 << (doc & 63);
         let mut total: Score = 0.0;
         let mut word_score: Score = 0.0;
         let mut word = 0;
+        let mut words = 0;
+        let mut has_word = false;
         for (index, (clause, bits)) in clauses.iter().zip(window).enumerate() {
             if clause.word != word {
                 total = if word == 0 { word_score } else { total + word_score };
                 word_score = 0.0;
                 word = clause.word;
+                words += u32::from(has_word);
+                has_word = false;
             }
             if bits & mask == 0 {
                 continue;
             }
+            has_word = true;
             word_score += match &clause.kind {
                 Kind::Exact { weight, .. } => {
                     let fieldnorm = segment.fieldnorms[clause.field].fieldnorm_id(doc as u32);
@@ -975,12 +1021,33 @@ impl Engine {
                 Kind::Prefix { score, .. } | Kind::ShortPrefix { score, .. } => *score,
             };
         }
+        let words = words + u32::from(has_word);
         if word == 0 {
-            word_score
+            (words, word_score)
         } else {
-            total + word_score
+            (words, total + word_score)
         }
     }
+}
+
+/// The most a document whose clauses' bits are `mask` in `window` can reach: how many words it
+/// has, and the sum of its clauses' bounds.
+fn reach(clauses: &[Clause], window: &[u64], bounds: &[f64], mask: u64) -> (u32, f64) {
+    let (mut words, mut best, mut last) = (0, 0.0, None);
+    for ((clause, bits), bound) in clauses.iter().zip(window).zip(bounds) {
+        if bits & mask != 0 {
+            best += bound;
+            words += u32::from(last != Some(clause.word));
+            last = Some(clause.word);
+        }
+    }
+    (words, best)
+}
+
+/// Whether a document with `words` of the words and a score of at most `best` could rank above
+/// the worst hit kept (with room for rounding).
+fn could_beat((words, best): (u32, f64), (worst_words, worst_score): (u32, Score)) -> bool {
+    words > worst_words || words == worst_words && best * (1.0 + 1e-5) >= f64::from(worst_score)
 }
 
 #[cfg(test)]

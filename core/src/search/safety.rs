@@ -9,6 +9,8 @@
 //! phrase matches when each of its words is in the query, in any order. Entries and queries are
 //! folded alike ([`super::schema::words`]: lower case, accents off), so `Violée` matches `violee`.
 
+use std::sync::OnceLock;
+
 use super::schema::words;
 
 /// The shortest stem a `*` entry may have: shorter ones match too many unrelated words.
@@ -167,23 +169,32 @@ impl Entry {
 }
 
 /// The help words of a site: the built-in vocabulary, extended or replaced by its own.
+/// The built-in vocabulary is folded once per process (each request asks it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HelpWords {
-    entries: Vec<Entry>,
+    built_in: Option<&'static [Entry]>,
+    own: Vec<Entry>,
 }
 
 impl HelpWords {
     /// The built-in vocabulary plus `own` (`replace`: `own` alone).
     pub fn new(own: &[String], replace: bool) -> Self {
-        let built_in = BUILT_IN.iter().flat_map(|(_, words)| words.iter().copied()).filter(|_| !replace);
-        let entries = built_in.chain(own.iter().map(String::as_str)).filter_map(Entry::parse).collect();
-        HelpWords { entries }
+        static BUILT: OnceLock<Vec<Entry>> = OnceLock::new();
+        let built_in = (!replace).then(|| {
+            BUILT
+                .get_or_init(|| {
+                    BUILT_IN.iter().flat_map(|(_, words)| words.iter().copied()).filter_map(Entry::parse).collect()
+                })
+                .as_slice()
+        });
+        HelpWords { built_in, own: own.iter().map(String::as_str).filter_map(Entry::parse).collect() }
     }
 
     /// Whether `query` (as typed) asks for help.
     pub fn asks_for_help(&self, query: &str) -> bool {
         let folded = words(query);
-        !folded.is_empty() && self.entries.iter().any(|entry| entry.matches(&folded))
+        let mut entries = self.built_in.unwrap_or_default().iter().chain(&self.own);
+        !folded.is_empty() && entries.any(|entry| entry.matches(&folded))
     }
 }
 

@@ -385,6 +385,31 @@ fn the_engine_counts_and_scores_like_tantivys_query() {
     }
 }
 
+#[test]
+fn some_of_the_words_rank_by_words_then_score_and_pruning_changes_nothing() {
+    let collections = ["events", "news", "services"];
+    let index = open(&built_with(corpus(900, &collections, 11), 8, 40));
+    let scope: Vec<String> = collections.map(String::from).to_vec();
+    let forms = index.forms("en");
+    let some = Leniency { forms: Some(&forms), min_words: 1, fields: Leniency::ALL_FIELDS };
+    for q in QUERIES.iter().chain(&["water clinic zzz", "poetry market lamp shelter", "maji safi ecole"]) {
+        let words = schema::words(q);
+        // Every match, scored: the order the top hits must follow, computed without pruning.
+        let all = index.rank_with(&words, &some, &scope, 1000).expect("every match");
+        for limit in [1, 3, 10] {
+            let top = index.rank_with(&words, &some, &scope, limit).expect("top hits");
+            for (bucket, every) in top.iter().zip(&all) {
+                assert_eq!(bucket.total, every.total, "{q:?}");
+                assert_eq!(every.top.len(), every.total, "{q:?}: every match kept");
+                let expected: Vec<_> = every.top.iter().take(limit).map(|r| (r.words, r.address)).collect();
+                let got: Vec<_> = bucket.top.iter().map(|r| (r.words, r.address)).collect();
+                assert_eq!(got, expected, "{q:?}, limit {limit}");
+                assert!(every.top.windows(2).all(|w| w[0].words >= w[1].words), "{q:?}: more words first");
+            }
+        }
+    }
+}
+
 /// A small multilingual index for the search page's rules.
 fn forgiving_index(lexicon: bool) -> SearchIndex {
     let french = SearchDoc { language: "fr".into(), ..doc("services", "ecole", "École du quartier", "Inscriptions") };
