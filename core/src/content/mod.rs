@@ -32,6 +32,6 @@ pub use help::{HelpPage, HelpPhone};
 pub use intro::Intro;
 pub use record::{d2_order, is_valid_slug, scalar_text, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS};
 pub use site::{
-    Api, Booking, Cms, CmsApp, CmsBackend, Contact, FrontMatter, Markdown, MenuItem, Notifications, Pagination, Rss,
-    SearchSettings, SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,
+    Api, Booking, Cms, CmsApp, CmsBackend, Contact, DataSource, FrontMatter, Markdown, MenuItem, Notifications,
+    Pagination, Rss, SearchSettings, SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,
 };

@@ -95,6 +95,33 @@ pub struct SiteConfig {
     /// How the search page ranks and when it shows the help page first.
     #[serde(default, skip_serializing_if = "SearchSettings::is_default")]
     pub search: SearchSettings,
+    /// Records read from tables and exports rather than written one file each
+    /// (docs/content.md#sources).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<DataSource>,
+}
+
+/// One `sources:` entry: the rows of a table or export as records of a collection
+/// (docs/content.md#sources).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataSource {
+    /// The collection its records belong to.
+    pub collection: String,
+    /// The file, relative to the content folder.
+    pub from: String,
+    /// `csv`, `tsv`, `xlsx`, `ods`, `json`, `jsonl` or `geojson`; unset: from `from`'s extension.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// Front-matter field (dotted for a nested one: `contact.phone`) -> the column it is read from.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub map: std::collections::BTreeMap<String, String>,
+    /// The column that gives each record's slug; unset: the slug comes from the title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The column whose text is the record's markdown body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
 }
 
 /// `search:` the search page's settings (docs/content.md#search-settings).

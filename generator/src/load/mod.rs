@@ -12,6 +12,8 @@ pub mod records;
 pub mod shelf;
 pub mod site;
 pub mod skills;
+pub mod slug;
+pub mod sources;
 pub mod spatial;
 pub mod statics;
 pub mod zone;
@@ -27,7 +29,8 @@ use rayon::prelude::*;
 use crate::progress::Progress;
 
 /// Top-level folders with a meaning besides the collections (docs/content.md#the-content-folder).
-pub const OTHER_FOLDERS: &[&str] = &["encyclopedia", "data", "spatial", "skills", i18n::FOLDER, statics::FOLDER];
+pub const OTHER_FOLDERS: &[&str] =
+    &["encyclopedia", "data", "spatial", "skills", i18n::FOLDER, statics::FOLDER, sources::FOLDER];
 
 /// A loaded content folder: published records only, in API order (docs/spec/api-spec.md#record-order).
 #[derive(Debug, Clone, Default)]
@@ -370,6 +373,22 @@ pub fn load_records<K: Send>(
             }
         }
     }
+    if site_ok {
+        let sourced = sourced_records(root, &content.site, &mut errors);
+        for sources::Sourced { collection, mut record, file, line } in sourced {
+            if record.draft && !drafts {
+                continue;
+            }
+            sanitizer.clean_body(&mut record);
+            let index = COLLECTIONS.iter().position(|c| *c == collection).unwrap_or(0);
+            if let Some(first) = seen.insert((index, record.slug.clone()), record.file.clone()) {
+                let message = format!("{}: duplicate slug `{}` in `{collection}`: {first} already uses it (set `id:` to a column that is unique)", record.file, record.slug);
+                errors.push(ContentError::new(file, line, message));
+                continue;
+            }
+            collections.entry(collection).or_default().push(keep(&content, record).map_err(LoadError::Io)?);
+        }
+    }
     if !errors.is_empty() {
         errors.sort();
         return Err(LoadError::Content(errors));
@@ -378,6 +397,18 @@ pub fn load_records<K: Send>(
     warnings.sort();
     content.warnings = warnings;
     Ok((content, collections))
+}
+
+/// The records of the site's `sources:` (see [`sources`]), their errors pushed into `errors`.
+fn sourced_records(root: &Path, site: &SiteConfig, errors: &mut Vec<ContentError>) -> Vec<sources::Sourced> {
+    if site.sources.is_empty() {
+        return Vec::new();
+    }
+    let site_file = root.join("site.yaml");
+    let text = std::fs::read_to_string(&site_file).unwrap_or_default();
+    let (records, mut problems) = sources::load(root, site, &site_file.display().to_string(), &text);
+    errors.append(&mut problems);
+    records
 }
 
 /// Cleans the rendered body of every entry with the site's HTML policy ([`crate::sanitize`]; the

@@ -10,12 +10,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Serialize;
 
+use crate::load::slug::ascii_slug;
 use crate::serve::store::{Store, StoredSubmission};
 
 /// The collection stories are published in.
 pub const FOLDER: &str = "community-voices";
-/// The longest slug made from a title (a file name, a URL segment).
-const MAX_SLUG: usize = 60;
 
 /// The front matter of a published voice, in the order it is written.
 #[derive(Debug, Serialize)]
@@ -82,7 +81,7 @@ fn is_date(value: &str) -> bool {
 }
 
 /// The file's slug: the title's letters and digits (Latin accents folded), lower-cased, runs of
-/// anything else one `-`, at most [`MAX_SLUG`] characters; from the id when the title gives none
+/// anything else one `-`, at most [`crate::load::slug::MAX_SLUG`] characters; from the id when the title gives none
 /// (a title in Arabic script, say), as content slugs are ASCII (docs/content.md#front-matter).
 pub fn slug(title: &str, id: &str) -> String {
     let made = ascii_slug(title);
@@ -95,49 +94,6 @@ pub fn slug(title: &str, id: &str) -> String {
     } else {
         format!("voice-{from_id}")
     }
-}
-
-fn ascii_slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars().flat_map(fold) {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    if out.len() > MAX_SLUG {
-        let cut = out[..MAX_SLUG].rfind('-').filter(|at| *at > MAX_SLUG / 2).unwrap_or(MAX_SLUG);
-        out.truncate(cut);
-    }
-    out.trim_end_matches('-').to_string()
-}
-
-/// A Latin letter with a diacritic as its base letters (`é` as `e`, `ß` as `ss`); any other
-/// character as it is.
-fn fold(c: char) -> Vec<char> {
-    let base = match c.to_lowercase().next().unwrap_or(c) {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => "a",
-        'ç' | 'ć' | 'č' => "c",
-        'ď' | 'đ' => "d",
-        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ė' | 'ę' | 'ě' => "e",
-        'ğ' => "g",
-        'ì' | 'í' | 'î' | 'ï' | 'ī' | 'į' | 'ı' => "i",
-        'ł' => "l",
-        'ñ' | 'ń' | 'ň' => "n",
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' => "o",
-        'ř' => "r",
-        'ś' | 'š' | 'ş' => "s",
-        'ť' | 'ţ' => "t",
-        'ù' | 'ú' | 'û' | 'ü' | 'ū' | 'ů' | 'ű' => "u",
-        'ý' | 'ÿ' => "y",
-        'ź' | 'ż' | 'ž' => "z",
-        'ß' => "ss",
-        'æ' => "ae",
-        'œ' => "oe",
-        _ => return vec![c],
-    };
-    base.chars().collect()
 }
 
 #[cfg(test)]
@@ -165,7 +121,7 @@ mod tests {
         assert_eq!(slug("بيتنا الجديد", "v-7K2M"), "voice-v-7k2m");
         assert_eq!(slug("", "../.."), "voice");
         let long = slug(&"word ".repeat(40), "v-1");
-        assert!(long.len() <= MAX_SLUG && !long.ends_with('-'), "{long}");
+        assert!(long.len() <= crate::load::slug::MAX_SLUG && !long.ends_with('-'), "{long}");
     }
 
     #[test]
