@@ -168,6 +168,16 @@ impl Record {
         body: Option<String>,
     ) -> Result<Record, Vec<Issue>> {
         let mut issues = Vec::new();
+        let fields = if collection == "events" {
+            let (fields, twice) = crate::content::event::canonical(fields);
+            for alias in twice {
+                let meant = crate::content::event::canonical_key(&alias);
+                issues.push(Issue::at(&alias, format!("`{alias}` says again what `{meant}` says: keep one of them")));
+            }
+            fields
+        } else {
+            fields
+        };
         let title = match fields.get("title") {
             Some(Value::String(t)) if !t.trim().is_empty() => t.clone(),
             Some(Value::String(_)) => {
@@ -317,6 +327,18 @@ mod tests {
             Value::Object(map) => map,
             _ => Map::new(),
         }
+    }
+
+    #[test]
+    fn an_event_written_with_starts_and_ends_has_start_and_end() {
+        let written = fields(json!({"title": "Fair", "starts": "2026-12-03 14:00", "ends": "2026-12-03 16:00"}));
+        let event = Record::from_fields("events", "fair", written.clone(), None).expect("valid");
+        assert_eq!(event.fields.keys().collect::<Vec<_>>(), ["title", "start", "end"]);
+        let news = Record::from_fields("news", "fair", written, None).expect("valid");
+        assert!(news.fields.contains_key("starts"), "only events read the other spellings");
+        let twice = fields(json!({"title": "Fair", "start": "2026-12-03", "start_date": "2026-12-03"}));
+        let issues = Record::from_fields("events", "fair", twice, None).expect_err("said twice");
+        assert_eq!(issues[0].key.as_deref(), Some("start_date"));
     }
 
     fn record(value: Value) -> Record {

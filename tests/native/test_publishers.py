@@ -1,0 +1,110 @@
+"""What a publisher writes, read the way they meant it (docs/content.md#events,
+docs/content.md#no-silent-mistakes): a site this test writes itself (`portal init` plus records
+written as people write them, one with Windows line endings and a byte-order mark) is built,
+served by `portal serve`, and read as a client reads it: the event pages, `/events.ics` through
+Python `icalendar`, the JSON-LD, and what `portal build` prints."""
+
+import datetime
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import icalendar
+import pytest
+import requests
+
+import servers
+
+SITE_YAML = """
+timezone: Africa/Kampala
+labels:
+  zone-b: Zone B
+"""
+RECORDS = {
+    # Windows line endings and a byte-order mark: neither may move a line number.
+    "events/open-day.md": "\ufeff---\r\ntitle: Open day\r\nsummary: Tours of the community hall.\r\n"
+    "starts: 2026-12-03 14:00\r\nends: 2026-12-03T16:30\r\nvenue:\r\n  name: Community hall\r\n"
+    "  address: Plot 4 Main Road\r\n  zone: zone-b\r\n---\r\nEveryone welcome.\r\n",
+    "events/film-night.md": "---\ntitle: Film night\nsummary: A film on the square.\nstart_date: 2026-12-04\n"
+    "end_date: 2026-12-05\nvenue: Market square\n---\nBring a chair.\n",
+}
+
+
+def run(root, *args):
+    return subprocess.run([str(servers.PORTAL), *args], cwd=root, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def written():
+    """The written site's folder, what `portal build` printed, and `portal serve`'s base URL."""
+    root = Path(tempfile.mkdtemp(prefix="publishers-", dir=servers.ROOT / "target"))
+    assert run(root, "init", ".").returncode == 0
+    content = root / "content"
+    with open(content / "site.yaml", "a", encoding="utf-8") as site:
+        site.write(SITE_YAML)
+    for name, text in RECORDS.items():
+        (content / name).parent.mkdir(parents=True, exist_ok=True)
+        (content / name).write_bytes(text.encode("utf-8"))
+    built = run(root, "build", "--content", "content", "--out", "dist")
+    assert built.returncode == 0, built.stderr
+    server = servers.start_portal(["serve", "--dist", str(root / "dist"), "--port", "0", "--rate-limit", "1000000",
+                                   "--state", str(root / "state")], env={"PORTAL_SMTP_URL": ""})
+    yield {"root": root, "build": built, "base": server.base_url}
+    server.stop()
+
+
+def get(written, path):
+    response = requests.get(written["base"] + path, timeout=30)
+    assert response.status_code == 200, path
+    return response
+
+
+def facts(page):
+    block = re.search(r'<dl class="facts">(.*?)</dl>', page, re.S).group(1)
+    return dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", block, re.S))
+
+
+def json_ld(page):
+    return json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S).group(1))
+
+
+def test_starts_and_ends_are_the_start_and_end_and_read_in_the_site_zone(written):
+    page = get(written, "/events/open-day").text
+    assert facts(page)["When"] == "<bdi>3 December 2026, 14:00-16:30</bdi>", facts(page)
+    shown = re.sub(r"<script.*?</script>", "", page, flags=re.S)
+    assert "2026-12-03" not in shown, "no raw time on the page"
+    record = get(written, "/api/events/open-day").json()["data"]["events"][0]
+    assert (record["start"], record["end"]) == ("2026-12-03 14:00", "2026-12-03T16:30")
+    assert "starts" not in record and "ends" not in record
+    film = facts(get(written, "/events/film-night").text)
+    assert film["When"] == "<bdi>4 December 2026 - 5 December 2026</bdi>", film
+
+
+def test_a_venue_mapping_or_text_is_the_place_on_the_page_and_in_listings(written):
+    page = get(written, "/events/open-day").text
+    assert "Community hall" in facts(page)["Venue"] and "Zone B" in facts(page)["Venue"]
+    listing = get(written, "/events").text
+    assert "Community hall, Plot 4 Main Road, Zone B" in listing
+    assert "Market square" in listing
+
+
+def test_the_calendar_has_the_times_in_utc_and_the_venue_as_location(written):
+    calendar = icalendar.Calendar.from_ical(get(written, "/events.ics").content)
+    events = {str(e["SUMMARY"]): e for e in calendar.walk("VEVENT")}
+    day = events["Open day"]
+    assert day["DTSTART"].dt == datetime.datetime(2026, 12, 3, 11, 0, tzinfo=datetime.timezone.utc)
+    assert day["DTEND"].dt == datetime.datetime(2026, 12, 3, 13, 30, tzinfo=datetime.timezone.utc)
+    assert str(day["LOCATION"]) == "Community hall, Plot 4 Main Road, Zone B"
+    film = events["Film night"]
+    assert film["DTSTART"].dt == datetime.date(2026, 12, 4) and film["DTEND"].dt == datetime.date(2026, 12, 6)
+    assert str(film["LOCATION"]) == "Market square"
+
+
+def test_the_json_ld_has_the_start_in_the_site_zone_and_the_venue_as_location(written):
+    data = json_ld(get(written, "/events/open-day").text)
+    assert data["startDate"] == "2026-12-03T14:00:00+03:00" and data["endDate"] == "2026-12-03T16:30:00+03:00"
+    assert data["location"]["name"] == "Community hall"
+    assert data["location"]["address"]["streetAddress"] == "Plot 4 Main Road"
+    assert json_ld(get(written, "/events/film-night").text)["location"]["name"] == "Market square"
