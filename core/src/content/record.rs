@@ -36,6 +36,18 @@ pub const KNOWN_KEYS: &[&str] = &[
     "end",
 ];
 
+/// The front-matter keys `collection` has a use for: [`KNOWN_KEYS`], and an event's own
+/// (`crate::content::event::KEYS` and the other spellings of its times).
+pub fn known_keys(collection: &str) -> Vec<&'static str> {
+    let mut keys = KNOWN_KEYS.to_vec();
+    if collection == "events" {
+        use crate::content::event::{ALIASES, KEYS};
+        keys.extend(KEYS);
+        keys.extend(ALIASES.iter().map(|(alias, _)| *alias));
+    }
+    keys
+}
+
 /// A validation problem with a record, tied to the front-matter key it concerns (if any).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issue {
@@ -207,6 +219,10 @@ impl Record {
         let date = optional_date(&fields, "date", &mut issues);
         let updated = optional_date(&fields, "updated", &mut issues);
         let summary = optional_string(&fields, "summary", &mut issues);
+        let language = fields.get("language").and_then(Value::as_str);
+        if let Some(message) = language.and_then(|l| crate::content::language::name_instead_of_code("language", l)) {
+            issues.push(Issue::at("language", message));
+        }
         let category = optional_string(&fields, "category", &mut issues);
         let tags = match fields.get("tags") {
             None | Some(Value::Null) => Vec::new(),
@@ -327,6 +343,14 @@ mod tests {
             Value::Object(map) => map,
             _ => Map::new(),
         }
+    }
+
+    #[test]
+    fn a_language_name_is_an_issue_with_its_code() {
+        let swahili = fields(json!({"title": "Habari", "language": "swahili"}));
+        let issues = Record::from_fields("news", "habari", swahili, None).expect_err("a name");
+        assert_eq!(issues[0].key.as_deref(), Some("language"));
+        assert!(issues[0].message.contains("`language: sw`"), "{}", issues[0].message);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use portal_core::content::did_you_mean::near_miss;
 use portal_core::content::event::spellings;
-use portal_core::content::{ContentError, Issue, Record, SiteConfig, KNOWN_KEYS};
+use portal_core::content::{known_keys, ContentError, Issue, Record, SiteConfig};
 use serde_json::{Map, Value};
 
 use super::front_matter::{self, key_lines};
@@ -218,7 +218,7 @@ pub fn parse(
     allow: &[String],
 ) -> Result<Record, Vec<ContentError>> {
     let parsed = parse_source(file, format, text)?;
-    let mut errors = near_misses(file, &parsed, KNOWN_KEYS, allow);
+    let mut errors = near_misses(file, &parsed, &known_keys(collection), allow);
     let Parsed { fields, body, first_line, source } = parsed;
     let record = Record::from_fields(collection, slug, fields, body);
     let mut record = match record {
