@@ -7,8 +7,10 @@ Python `icalendar`, the JSON-LD, and what `portal build` prints."""
 import datetime
 import json
 import re
+import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import icalendar
@@ -21,12 +23,15 @@ SITE_YAML = """
 timezone: Africa/Kampala
 labels:
   zone-b: Zone B
+cms: {repo: amani/site}
 """
 RECORDS = {
     # Windows line endings and a byte-order mark: neither may move a line number.
     "events/open-day.md": "\ufeff---\r\ntitle: Open day\r\nsummary: Tours of the community hall.\r\n"
     "starts: 2026-12-03 14:00\r\nends: 2026-12-03T16:30\r\nvenue:\r\n  name: Community hall\r\n"
     "  address: Plot 4 Main Road\r\n  zone: zone-b\r\n---\r\nEveryone welcome.\r\n",
+    "news/new-well.md": "---\ntitle: A new well\nsummary: Zone B has water.\n---\n\nThe well is open.\n\n"
+    "![The new well](/media/new-well.jpg)\n",
     "events/film-night.md": "---\ntitle: Film night\nsummary: A film on the square.\nstart_date: 2026-12-04\n"
     "end_date: 2026-12-05\nvenue: Market square\n---\nBring a chair.\n",
 }
@@ -108,3 +113,33 @@ def test_the_json_ld_has_the_start_in_the_site_zone_and_the_venue_as_location(wr
     assert data["location"]["name"] == "Community hall"
     assert data["location"]["address"]["streetAddress"] == "Plot 4 Main Road"
     assert json_ld(get(written, "/events/film-night").text)["location"]["name"] == "Market square"
+
+
+def test_a_missing_body_image_is_left_out_with_a_warning_naming_its_line(written):
+    assert "new-well.md:8: warning: image `/media/new-well.jpg` not found" in written["build"].stderr
+    page = get(written, "/news/new-well").text
+    assert "The well is open." in page and "new-well.jpg" not in page, "no broken image"
+
+
+def test_serve_watch_prints_each_rebuilds_warnings(written, tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(written["root"] / "content", content)
+    server = servers.start_portal(["serve", "--content", str(content), "--out", str(tmp_path / "dist"), "--port", "0",
+                                   "--state", str(tmp_path / "state"), "--watch"], env={"PORTAL_SMTP_URL": ""})
+    try:
+        (content / "news" / "gone.md").write_text("---\ntitle: Gone\n---\n\n![Nothing](/media/gone.png)\n")
+        deadline = time.monotonic() + 30
+        while "rebuilt in" not in server.output() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        output = server.output()
+        assert "gone.md:5: warning: image `/media/gone.png` not found" in output, output
+        assert "warning(s)" in output.split("listening on", 1)[1], output
+    finally:
+        server.stop()
+
+
+def test_the_admin_page_says_plainly_when_the_cms_script_cannot_load(written):
+    page = get(written, "/admin").text
+    status = re.search(r'<div class="cms-status" role="status">(.*?)</div>', page, re.S).group(1)
+    assert "could not be loaded from https://unpkg.com" in status and "reload" in status
+    assert "body:has(> script ~ :not(script, style, link)) > .cms-status { display: none }" in page

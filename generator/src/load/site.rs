@@ -105,6 +105,12 @@ fn plain_words(message: &str) -> String {
             allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
         );
     }
+    if let Some(rest) = what.strip_prefix("unknown variant ") {
+        let names = quoted(rest);
+        let (written, allowed) = names.split_first().map_or(("", &[][..]), |(w, a)| (w.as_str(), a));
+        let allowed: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
+        return format!("{setting}cannot be `{written}`: write one of {}", allowed.join(", "));
+    }
     if let Some(rest) = what.strip_prefix("missing field ") {
         let missing = quoted(rest).into_iter().next().unwrap_or_default();
         let place = if path.is_empty() { "site.yaml".to_string() } else { format!("`{path}`") };
