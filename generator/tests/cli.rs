@@ -380,8 +380,19 @@ fn init_writes_a_site_that_builds_at_once_and_refuses_a_folder_with_files() {
     }
     let built = portal_in(&site, &["build"]);
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    // The example address is the one warning, from build and check alike, until it is changed.
+    let example = "site.yaml:7: warning: `base_url` is still the example address of `portal init`";
+    for run in [&built, &portal_in(&site, &["check"])] {
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains(example) && stderr.lines().count() == 1, "{stderr}");
+    }
+    let settings = std::fs::read_to_string(site.join("content/site.yaml")).expect("settings");
+    let ours = settings.replace("https://portal.example.org", "https://our-camp.example");
+    std::fs::write(site.join("content/site.yaml"), ours).expect("settings");
+    let built = portal_in(&site, &["build"]);
     assert!(built.stderr.is_empty(), "no warnings: {}", String::from_utf8_lossy(&built.stderr));
     let page = std::fs::read_to_string(site.join("dist/news/welcome.html")).expect("the record's page");
+    assert!(!page.contains("/visit"), "no booking form until `booking:` is set: {page}");
     assert!(page.contains(r#"<img src="../media/welcome.jpg" alt="The sun rising"#), "{page}");
     assert!(site.join("dist/_img/480/media/welcome.jpg").is_file());
     assert!(site.join("dist/encyclopedia/community-portal.html").is_file());

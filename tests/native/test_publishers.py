@@ -143,3 +143,24 @@ def test_the_admin_page_says_plainly_when_the_cms_script_cannot_load(written):
     status = re.search(r'<div class="cms-status" role="status">(.*?)</div>', page, re.S).group(1)
     assert "could not be loaded from https://unpkg.com" in status and "reload" in status
     assert "body:has(> script ~ :not(script, style, link)) > .cms-status { display: none }" in page
+
+
+def test_a_preview_links_the_per_request_pages_on_the_server_being_used(written):
+    page = get(written, "/news/new-well").text
+    assert 'href="/community-voices/new"' in page, "the story form on this server"
+    assert 'href="https://portal.example.org/' not in page
+    assert "href='https://portal.example.org/news/new-well'" in page, "the canonical link still names the site"
+    story = get(written, "/community-voices/new").text
+    assert 'href="https://portal.example.org/' not in story, "a page rendered per request links this server too"
+
+
+def test_the_example_base_url_is_flagged_and_a_new_site_takes_no_bookings(written):
+    assert "site.yaml:7: warning: `base_url` is still the example address of `portal init`" in written["build"].stderr
+    home = get(written, "/").text
+    assert "/visit" not in home, "no booking form is linked"
+    assert "/visit</loc>" not in get(written, "/sitemap.xml").text
+    assert requests.get(written["base"] + "/visit", timeout=30).status_code == 404
+    booking = requests.post(written["base"] + "/api/send-booking-confirmation", timeout=30,
+                            json={"name": "Ana", "email": "ana@example.org", "visitDate": "2099-01-01",
+                                  "visitTime": "09:00", "groupSize": "1-5", "tourType": "walk"})
+    assert booking.status_code == 404 and "takes no bookings" in booking.json()["detail"]
