@@ -82,7 +82,13 @@ fn parse_typed(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
             Some(at) => message[..at].to_string(),
             None => message,
         };
-        ContentError::new(file, line, format!("site settings: {}", plain_words(&message)))
+        let column = e.location().map(|l| format!(" at column {}", l.column())).unwrap_or_default();
+        let message = match super::front_matter::advice(&message) {
+            // A syntax error: where, and what usually causes it, as for front matter.
+            Some(advice) => format!("invalid YAML{column}: {advice} ({message})"),
+            None => plain_words(&message),
+        };
+        ContentError::new(file, line, format!("site settings: {message}"))
     })
 }
 
@@ -186,6 +192,9 @@ mod tests {
         assert!(err.message.contains("needs `title:`"), "{}", err.message);
         let err = parse("site.yaml", "title: T\nmenu: /news\n").expect_err("not a list");
         assert!(err.message.contains("`menu` must be a list"), "{}", err.message);
+        let err = parse("site.yaml", "title: T\ndescription: Water: the facts\n").expect_err("a colon");
+        assert_eq!(err.line, 2);
+        assert!(err.message.contains("a `:` inside a value needs quotes"), "{}", err.message);
         let err = parse("site.yaml", "title: T\nlanguage: swahili\n").expect_err("a name");
         assert_eq!(err.line, 2);
         assert!(err.message.contains("`language: sw`"), "{}", err.message);
