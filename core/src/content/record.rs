@@ -36,14 +36,35 @@ pub const KNOWN_KEYS: &[&str] = &[
     "end",
 ];
 
+/// What a job's JSON-LD reads besides a record's keys (`crate::content::json_ld`).
+const JOB_KEYS: &[&str] = &[
+    "deadline",
+    "valid_through",
+    "employment_type",
+    "contract",
+    "remote",
+    "applicant_location",
+    "employer",
+    "hiring_organization",
+    "organization",
+    "organisation",
+    "location",
+    "venue",
+    "zone",
+];
+
 /// The front-matter keys `collection` has a use for: [`KNOWN_KEYS`], and an event's own
-/// (`crate::content::event::KEYS` and the other spellings of its times).
+/// (`crate::content::event::KEYS` and the other spellings of its times) or a job's.
 pub fn known_keys(collection: &str) -> Vec<&'static str> {
     let mut keys = KNOWN_KEYS.to_vec();
-    if collection == "events" {
-        use crate::content::event::{ALIASES, KEYS};
-        keys.extend(KEYS);
-        keys.extend(ALIASES.iter().map(|(alias, _)| *alias));
+    match collection {
+        "events" => {
+            use crate::content::event::{ALIASES, KEYS};
+            keys.extend(KEYS);
+            keys.extend(ALIASES.iter().map(|(alias, _)| *alias));
+        }
+        "jobs" => keys.extend(JOB_KEYS),
+        _ => {}
     }
     keys
 }
@@ -343,6 +364,14 @@ mod tests {
             Value::Object(map) => map,
             _ => Map::new(),
         }
+    }
+
+    #[test]
+    fn each_collection_knows_its_own_keys() {
+        let (events, jobs, news) = (known_keys("events"), known_keys("jobs"), known_keys("news"));
+        assert!(events.contains(&"venue") && events.contains(&"starts") && !news.contains(&"venue"));
+        assert!(jobs.contains(&"deadline") && !events.contains(&"deadline"));
+        assert_eq!(crate::content::did_you_mean::near_miss("deadlin", jobs), Some("deadline"));
     }
 
     #[test]
