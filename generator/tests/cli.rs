@@ -381,7 +381,7 @@ fn init_writes_a_site_that_builds_at_once_and_refuses_a_folder_with_files() {
     let built = portal_in(&site, &["build"]);
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     // The example address is the one warning, from build and check alike, until it is changed.
-    let example = "site.yaml:7: warning: `base_url` is still the example address of `portal init`";
+    let example = "site.yaml:8: warning: `base_url` is still the example address of `portal init`";
     for run in [&built, &portal_in(&site, &["check"])] {
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert!(stderr.contains(example) && stderr.lines().count() == 1, "{stderr}");

@@ -155,7 +155,7 @@ def test_a_preview_links_the_per_request_pages_on_the_server_being_used(written)
 
 
 def test_the_example_base_url_is_flagged_and_a_new_site_takes_no_bookings(written):
-    assert "site.yaml:7: warning: `base_url` is still the example address of `portal init`" in written["build"].stderr
+    assert "site.yaml:8: warning: `base_url` is still the example address of `portal init`" in written["build"].stderr
     home = get(written, "/").text
     assert "/visit" not in home, "no booking form is linked"
     assert "/visit</loc>" not in get(written, "/sitemap.xml").text
