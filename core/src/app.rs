@@ -25,6 +25,26 @@ use crate::routing::{self, Handler, Serve};
 use crate::search::SearchIndex;
 use crate::state::State;
 
+/// Makes the links of an HTML page to `base` (`href="https://site.example/visit"`) root-relative
+/// (`href="/visit"`): after the build's own relative links, these are the links to what the
+/// build does not write, the pages answered per request (forms, search, weather). The build
+/// writes them on the base URL so that a copy of `dist/` opened from files still reaches the live
+/// site; a server answers them itself, so a preview (`portal serve`, `wrangler dev`) on another
+/// address stays on it. Canonical and alternate links (written with single quotes) keep naming
+/// the site.
+fn local_links(response: &mut Response, base: &str) {
+    let html = response.header("content-type").is_some_and(|t| t.starts_with("text/html"));
+    if base.is_empty() || !html {
+        return;
+    }
+    let Ok(text) = std::str::from_utf8(&response.body) else { return };
+    let (href, action) = (format!("href=\"{base}/"), format!("action=\"{base}/"));
+    if text.contains(&href) || text.contains(&action) {
+        let local = text.replace(&href, "href=\"/").replace(&action, "action=\"/");
+        response.body = Bytes::from(local);
+    }
+}
+
 /// The API over one build.
 #[derive(Debug)]
 pub struct App {
@@ -74,6 +94,7 @@ impl App {
         }
         apply_common(&mut response);
         cache_control::apply(&mut response, &request.method);
+        local_links(&mut response, self.state.manifest().site.base());
         if request.method == Method::Head {
             response.set_header("content-length", response.body.len().to_string());
             response.body = Bytes::new();
@@ -176,6 +197,12 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::SearchPage => search_page::handle(ctx).await,
         Handler::VoiceForm => form_pages::voice(ctx).await,
         Handler::VoiceSent => form_pages::voice_sent(ctx).await,
+        Handler::BookingForm | Handler::BookingSent | Handler::Booking if ctx.app.manifest().site.booking.is_none() => {
+            Err(Problem::new(
+                ErrorCode::NotFound,
+                "this site takes no bookings: its site.yaml has no `booking:` settings (docs/content.md#site-yaml)",
+            ))
+        }
         Handler::BookingForm => form_pages::booking(ctx).await,
         Handler::BookingSent => form_pages::booking_sent(ctx).await,
         Handler::Search => search::handle(ctx).await,
@@ -293,6 +320,25 @@ mod tests {
             markdown: None,
         };
         App::new(Manifest::default(), &Routes::from([("/api/news".to_string(), asset)]))
+    }
+
+    #[test]
+    fn a_page_links_the_per_request_pages_on_the_server_answering_it() {
+        let page = "<a href=\"https://site.example/visit\">Book</a> <form action=\"https://site.example/search\">\
+                    <link rel=\"canonical\" href='https://site.example/news'> <a href=\"https://site.example.net/x\">";
+        let mut response = Response::new(200);
+        response.set_header("content-type", "text/html; charset=utf-8");
+        response.body = Bytes::from(page);
+        local_links(&mut response, "https://site.example");
+        let body = String::from_utf8_lossy(&response.body);
+        assert!(body.contains("<a href=\"/visit\">") && body.contains("action=\"/search\""), "{body}");
+        assert!(body.contains("href='https://site.example/news'"), "the canonical link names the site: {body}");
+        assert!(body.contains("https://site.example.net/x"), "another host stays: {body}");
+        let mut json = Response::new(200);
+        json.set_header("content-type", "application/json");
+        json.body = Bytes::from("{\"url\": \"href=\\\"https://site.example/visit\"}");
+        local_links(&mut json, "https://site.example");
+        assert!(String::from_utf8_lossy(&json.body).contains("https://site.example/visit"));
     }
 
     #[test]

@@ -7,6 +7,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+/// The `base_url` the starter's site.yaml shows, which `check` and `build` flag until it is
+/// changed (a site published with it would name someone else's address).
+pub const EXAMPLE_BASE_URL: &str = "https://portal.example.org";
+
 /// The starter site: (path under `DIR/`, bytes).
 pub const STARTER: &[(&str, &[u8])] = &[
     ("content/site.yaml", include_bytes!("../starter/content/site.yaml")),
@@ -58,7 +62,8 @@ mod tests {
         let some = || Some(String::new());
         (site.image, site.favicon, site.theme_color, site.timezone) = (some(), some(), some(), some());
         site.labels.insert(String::new(), String::new());
-        (site.hidden_fields, site.booking.link_from) = (Some(Vec::new()), Some(Vec::new()));
+        site.hidden_fields = Some(Vec::new());
+        site.booking = Some(portal_core::content::Booking { link_from: Some(Vec::new()), ..Default::default() });
         site.cms = Some(portal_core::content::Cms { api_root: some(), app_id: some(), ..Default::default() });
         let mut all = Vec::new();
         keys("", &serde_json::to_value(&site).expect("settings serialise"), &mut all);
@@ -67,6 +72,13 @@ mod tests {
             let last = key.rsplit('.').next().unwrap_or(&key);
             assert!(text.contains(&format!("{last}:")), "the starter site.yaml does not show `{key}`");
         }
+    }
+
+    #[test]
+    fn the_starter_shows_the_example_address_and_no_booking_form() {
+        let text = String::from_utf8_lossy(STARTER[0].1);
+        assert!(text.contains(&format!("\nbase_url: {EXAMPLE_BASE_URL}\n")), "{text}");
+        assert!(!text.contains("\nbooking:"), "a new site takes no bookings until `booking:` is set");
     }
 
     #[test]

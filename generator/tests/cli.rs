@@ -380,8 +380,19 @@ fn init_writes_a_site_that_builds_at_once_and_refuses_a_folder_with_files() {
     }
     let built = portal_in(&site, &["build"]);
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    // The example address is the one warning, from build and check alike, until it is changed.
+    let example = "site.yaml:8: warning: `base_url` is still the example address of `portal init`";
+    for run in [&built, &portal_in(&site, &["check"])] {
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains(example) && stderr.lines().count() == 1, "{stderr}");
+    }
+    let settings = std::fs::read_to_string(site.join("content/site.yaml")).expect("settings");
+    let ours = settings.replace("https://portal.example.org", "https://our-camp.example");
+    std::fs::write(site.join("content/site.yaml"), ours).expect("settings");
+    let built = portal_in(&site, &["build"]);
     assert!(built.stderr.is_empty(), "no warnings: {}", String::from_utf8_lossy(&built.stderr));
     let page = std::fs::read_to_string(site.join("dist/news/welcome.html")).expect("the record's page");
+    assert!(!page.contains("/visit"), "no booking form until `booking:` is set: {page}");
     assert!(page.contains(r#"<img src="../media/welcome.jpg" alt="The sun rising"#), "{page}");
     assert!(site.join("dist/_img/480/media/welcome.jpg").is_file());
     assert!(site.join("dist/encyclopedia/community-portal.html").is_file());
@@ -587,9 +598,56 @@ fn silent_mistakes_are_content_errors_each_with_its_line() {
         "mistakes/news/photo.gif:1: `photo.gif` is media in a content folder",
         "mistakes/encyclopedia/two-problems.md:1: missing `sources`",
         "mistakes/encyclopedia/two-problems.md:3: `related` names `no-such-entry`",
+        "mistakes/events/typos.md:5: unknown front-matter key `tgas`: did you mean `tags`?",
+        "mistakes/events/typos.md:6: unknown front-matter key `venu`: did you mean `venue`?",
+        "mistakes/events/typos.md:10: `language: swahili` is the name of a language: write its code, `language: sw`",
     ] {
         assert!(stderr.contains(expected), "missing {expected:?} in:\n{stderr}");
     }
+    // Other spellings of an event's times and a site's own keys are not mistakes.
+    for fine in ["`starts`", "`end_date`", "`venue_notes`", "`tags_extra`", "`organiser`"] {
+        assert!(!stderr.contains(fine), "{fine} flagged in:\n{stderr}");
+    }
+}
+
+/// A time-zone abbreviation is read as the offset it stands for, a place with its coordinates
+/// swapped is a warning naming it, and a site.yaml mistake says in plain words what is wrong.
+#[test]
+fn zone_abbreviations_swapped_places_and_settings_read_as_meant() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let content = dir.path();
+    for folder in ["events", "spatial"] {
+        std::fs::create_dir_all(content.join(folder)).expect("folders");
+    }
+    std::fs::write(content.join("site.yaml"), "title: T\nbase_url: https://t.example\ntimezone: EAT\n").expect("site");
+    let event = "---\ntitle: Open day\nstarts: 2026-12-03 14:00\nvenue: {name: Hall, zone: zone-b}\n---\n";
+    std::fs::write(content.join("events/open-day.md"), event).expect("event");
+    let point = |name: &str, lon: f64, lat: f64| {
+        format!(
+            r#"{{"type": "Feature", "geometry": {{"type": "Point", "coordinates": [{lon}, {lat}]}}, "properties": {{"name": "{name}"}}}}"#
+        )
+    };
+    let features = [
+        point("Well", 31.1, 3.0),
+        point("Clinic", 31.3, 3.1),
+        point("School", 31.2, 2.9),
+        point("Market", 3.05, 31.25),
+    ];
+    let places = format!("{{\"type\": \"FeatureCollection\", \"features\": [\n{}\n]}}\n", features.join(",\n"));
+    std::fs::write(content.join("spatial/places.geojson"), places).expect("places");
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(content, out.path());
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "{stderr}");
+    assert!(stderr.contains("places.geojson:5: warning: place `Market`"), "{stderr}");
+    assert!(stderr.contains("are the two swapped?") && !stderr.contains("`Well`"), "{stderr}");
+    let feed = std::fs::read_to_string(out.path().join("events.ics")).expect("the feed");
+    // 14:00 East Africa Time (+03:00) is 11:00 UTC, not 12:00 as Eastern European Time would make it.
+    assert!(feed.contains("DTSTART:20261203T110000Z\r\n") && feed.contains("LOCATION:Hall\\, zone-b"), "{feed}");
+    std::fs::write(content.join("site.yaml"), "title: T\npagination:\n  page_size: twenty\n").expect("site");
+    let checked = portal(&["check", "--content", &content.to_string_lossy()]);
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    assert!(stderr.contains("site.yaml:3: site settings: `pagination.page_size` must be a whole number"), "{stderr}");
 }
 
 #[test]

@@ -163,6 +163,9 @@ fn the_admin_page_loads_the_pinned_cms_under_a_policy_of_its_own() {
         page.contains("src=\"https://unpkg.com/decap-cms@3.16.3/dist/decap-cms.js\" integrity=\"sha384-"),
         "{page}"
     );
+    // When the script cannot load, the page says so in words (no script needed to show it).
+    assert!(page.contains("the content manager's script could not be loaded from https://unpkg.com"), "{page}");
+    assert!(page.contains("body:has(> script ~ :not(script, style, link)) > .cms-status { display: none }"), "{page}");
     let headers = std::fs::read_to_string(out.join("_headers")).expect("_headers");
     let rule = headers.split("\n/admin.html\n").nth(1).expect("a rule for the admin page");
     assert!(rule.contains("! content-security-policy\n  content-security-policy: default-src 'self'; script-src 'self' https://unpkg.com/decap-cms@3.16.3/ 'unsafe-eval';"), "{rule}");
@@ -186,7 +189,11 @@ fn the_admin_page_loads_the_pinned_cms_under_a_policy_of_its_own() {
 #[test]
 fn bad_cms_settings_are_errors_naming_site_yaml_and_the_key() {
     let cases = [
-        ("cms:\n  repo: amani/site\n  backend: bitbucket\n", 4, "cms.backend: unknown variant `bitbucket`"),
+        (
+            "cms:\n  repo: amani/site\n  backend: bitbucket\n",
+            4,
+            "`cms.backend` cannot be `bitbucket`: write one of `github`",
+        ),
         ("cms:\n  repo: just-a-name\n", 3, "`cms.repo` is `just-a-name`"),
         ("cms:\n  repo: a/b\n  content_dir: ../content\n", 4, "cms.content_dir"),
         ("cms:\n  repo: a/b\n  editor: sveltia\n", 4, "editor"),

@@ -181,3 +181,30 @@ def test_sveltia_cms_starts_on_its_configuration_under_the_page_policy(browser, 
     refused = [m for m in messages if "Content Security Policy" in m or m.startswith("page error")]
     assert not refused, refused
     assert not [m for m in messages if "configuration" in m.lower() and "error" in m.lower()], messages
+
+
+def test_the_admin_page_says_plainly_when_the_cms_script_cannot_load_and_not_once_it_runs(browser, tmp_path):
+    """With the CDN unreachable, `/admin` is not blank: its notice says the script could not be
+    loaded and from where; once Sveltia CMS starts, the notice is gone (a style rule, no script)."""
+    root = tmp_path
+    shutil.copytree(servers.ROOT / "content", root / "content")
+    with open(root / "content" / "site.yaml", "a", encoding="utf-8") as settings:
+        settings.write("\ncms: {repo: amani/portal}\n")
+    build(root)
+    server = servers.start_portal(["serve", "--dist", str(root / "dist"), "--port", "0"], env={"PORTAL_SMTP_URL": ""})
+    page = browser.new_page(viewport=DESKTOP)
+    notice = page.locator(".cms-status")
+    try:
+        page.route("https://unpkg.com/**", lambda route: route.abort())
+        page.goto(server.base_url + "/admin")
+        assert notice.is_visible() and "could not be loaded from https://unpkg.com" in notice.inner_text()
+        page.unroute_all(behavior="ignoreErrors")
+        if not cdn_reachable():
+            page.route("https://unpkg.com/**", lambda route: serve_cdn_from_npm(route, SVELTIA_CDN, SVELTIA_DIST))
+        page.goto(server.base_url + "/admin")
+        page.get_by_role("button", name=re.compile(r"Sign In with \W?GitHub")).wait_for(timeout=30_000)
+        assert not notice.is_visible(), "the notice is hidden once the CMS runs"
+    finally:
+        page.unroute_all(behavior="ignoreErrors")
+        page.close()
+        server.stop()

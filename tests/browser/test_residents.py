@@ -19,6 +19,7 @@ from test_accessibility import check
 # endings), in a site whose zone is a name (times written in UTC show in Kampala's time).
 SITE_YAML = """
 timezone: Africa/Kampala
+booking: {}
 labels:
   zone-b: Zone B
   mobile-money: Mobile money

@@ -55,22 +55,41 @@ pub fn transposition_distance(a: &str, b: &str) -> usize {
 }
 
 /// The known name that `name` almost is, for catching typos of keys that have a meaning (`Draft`,
-/// `sumary`, `titel`, `catgory`) without flagging unrelated short keys: the same name in another
-/// case, or, for names of five characters or more, one edit away (two from seven characters).
+/// `sumary`, `titel`, `tgas`, `venu`) without flagging unrelated short keys or a site's own: the
+/// same name in another case; for names of four characters, two neighbours swapped or one letter
+/// missing or extra (never another letter: `data` is not `date`); from five characters one edit
+/// away, two from seven. A plural or singular of a known key (`languages`, `addresses`) is a key
+/// of its own.
 pub fn near_miss<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let length = name.chars().count();
     let allowed = match length {
-        0..=4 => 0,
-        5..=6 => 1,
+        0..=3 => 0,
+        4..=6 => 1,
         _ => 2,
     };
-    // A plural or singular of a known key (`languages` beside `language`) is a key of its own.
+    let lower = name.to_lowercase();
     let stem = |word: &str| word.to_lowercase().trim_end_matches('s').to_string();
+    let plural = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|rest| rest == "s" || rest == "es");
+    let own_word = |k: &str| stem(k) == stem(name) || plural(&lower, k) || plural(k, &lower);
+    // A short name is only a typo by a slip of the fingers, not by another letter.
+    let slip = |k: &str| {
+        let (mut a, mut b): (Vec<char>, Vec<char>) = (lower.chars().collect(), k.chars().collect());
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b || k.chars().count() != length
+    };
+    let known: Vec<&'a str> = known.into_iter().collect();
+    if known.contains(&name) {
+        return None;
+    }
     known
         .into_iter()
-        .filter(|k| *k != name && (k.eq_ignore_ascii_case(name) || stem(k) != stem(name)))
-        .map(|k| (if k.eq_ignore_ascii_case(name) { 0 } else { transposition_distance(&name.to_lowercase(), k) }, k))
-        .filter(|(distance, k)| *distance == 0 && k.eq_ignore_ascii_case(name) || *distance > 0 && *distance <= allowed)
+        .filter(|k| k.eq_ignore_ascii_case(name) || !own_word(k))
+        .map(|k| (if k.eq_ignore_ascii_case(name) { 0 } else { transposition_distance(&lower, k) }, k))
+        .filter(|(distance, k)| {
+            *distance == 0 && k.eq_ignore_ascii_case(name)
+                || *distance > 0 && *distance <= allowed && (length > 4 || slip(k))
+        })
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, k)| k)
 }
@@ -97,6 +116,17 @@ mod tests {
         assert_eq!(near_miss("TAGS", known), Some("tags"));
         for fine in ["data", "name", "title", "tag", "venue", "summaries-of-the-day", "titles", "categorys"] {
             assert_eq!(near_miss(fine, known), None, "{fine}");
+        }
+    }
+
+    #[test]
+    fn short_keys_are_typos_only_by_a_slip_of_the_fingers() {
+        let known = ["tags", "venue", "date", "address", "zone", "organizer", "organiser"];
+        assert_eq!(near_miss("tgas", known), Some("tags"));
+        assert_eq!(near_miss("venu", known), Some("venue"));
+        assert_eq!(near_miss("adress", known), Some("address"));
+        for own in ["data", "done", "tag", "addresses", "venue_notes", "tags_extra", "organiser", "zones", "info"] {
+            assert_eq!(near_miss(own, known), None, "{own}");
         }
     }
 

@@ -1,6 +1,9 @@
 //! What a record says about when and where something happens, read the one way the calendar
-//! feeds and the schema.org JSON-LD share (docs/standards.md#icalendar): `start`/`end` (else
-//! `date`) as a day or an instant, the place (`venue`, `location`, `zone`), coordinates, status.
+//! feeds, the schema.org JSON-LD and the pages share (docs/standards.md#icalendar): `start`/`end`
+//! (else `date`) as a day or an instant, the place (`venue` or `location`, each a text or a
+//! mapping `{name, address, zone}`, else `address` and `zone`), coordinates, status. The other
+//! spellings people write (`starts`, `start_date`...) are renamed when a record is read
+//! ([`canonical`], docs/content.md#events).
 //!
 //! Every front-matter shape is tolerated: a value that cannot be read is left out, and
 //! [`problems`] says why so the loader can warn naming the file. Times without an offset are in
@@ -14,6 +17,57 @@ use time::{Date, OffsetDateTime, PrimitiveDateTime, UtcOffset};
 use crate::content::time::{parse_date, rfc3339};
 use crate::content::SiteConfig;
 use crate::pages::i18n::Strings;
+
+/// Other spellings of an event's times, each read as the key it stands for (docs/content.md#events).
+pub const ALIASES: &[(&str, &str)] =
+    &[("starts", "start"), ("start_date", "start"), ("ends", "end"), ("end_date", "end")];
+
+/// Keys an event has a use for besides a record's own (`KNOWN_KEYS`): what this module, the
+/// JSON-LD and the pages read. A key one edit away from one of these is a typo.
+pub const KEYS: &[&str] = &[
+    "venue",
+    "location",
+    "address",
+    "zone",
+    "status",
+    "organizer",
+    "organiser",
+    "organization",
+    "organisation",
+    "attendance",
+    "online",
+    "latitude",
+    "longitude",
+];
+
+/// The key an alias stands for, or the key itself.
+pub fn canonical_key(key: &str) -> &str {
+    ALIASES.iter().find(|(alias, _)| *alias == key).map_or(key, |(_, meant)| meant)
+}
+
+/// The spellings a key may have been written with, itself first (for finding its line).
+pub fn spellings(key: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(key).chain(ALIASES.iter().filter(move |(_, meant)| *meant == key).map(|(alias, _)| *alias))
+}
+
+/// An event's front matter with each alias renamed to its key, in place, keeping the order; the
+/// aliases given beside their key (or beside another alias of it) are returned, to be refused.
+pub fn canonical(fields: Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
+    if !fields.keys().any(|k| ALIASES.iter().any(|(alias, _)| alias == k)) {
+        return (fields, Vec::new());
+    }
+    let mut out = Map::new();
+    let mut twice = Vec::new();
+    for (key, value) in fields {
+        let meant = canonical_key(&key);
+        if out.contains_key(meant) {
+            twice.push(key);
+        } else {
+            out.insert(meant.to_string(), value);
+        }
+    }
+    (out, twice)
+}
 
 /// The site's offset from UTC, in minutes, at an instant (Unix seconds).
 pub type ZoneFn<'a> = &'a dyn Fn(i64) -> i32;
@@ -68,6 +122,23 @@ impl Moment {
         }
     }
 
+    /// The calendar date (`YYYY-MM-DD`) and, unless it is a whole day, the clock time (`HH:MM`) a
+    /// reader sees: in `offset` (minutes from UTC, the site's zone) when given, else as written.
+    pub fn local(self, offset: Option<i32>) -> (String, Option<String>) {
+        let day = format_description!("[year]-[month]-[day]");
+        let clock = format_description!("[hour]:[minute]");
+        match self {
+            Moment::Day(date) => (date.format(day).unwrap_or_default(), None),
+            Moment::At { unix, offset: written } => {
+                let zone = UtcOffset::from_whole_seconds(offset.unwrap_or(written) * 60).unwrap_or(UtcOffset::UTC);
+                let at =
+                    OffsetDateTime::from_unix_timestamp(unix).unwrap_or(OffsetDateTime::UNIX_EPOCH).to_offset(zone);
+                (at.format(day).unwrap_or_default(), at.format(clock).ok())
+            }
+            Moment::Floating(naive) => (naive.format(day).unwrap_or_default(), naive.format(clock).ok()),
+        }
+    }
+
     /// ISO 8601 as schema.org reads it: `2026-10-03`, `2026-12-05T08:00:00+03:00`, or a local time.
     pub fn iso(self) -> String {
         match self {
@@ -114,25 +185,51 @@ pub fn named<'a>(fields: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a st
     })
 }
 
-/// Where it happens, on one line: its `venue` (else its location's name or address) and its zone
-/// as the site labels it.
-pub fn place(fields: &Map<String, Value>, site: &SiteConfig, strings: &Strings) -> Option<String> {
-    let location = fields.get("location");
-    let inner = location.and_then(Value::as_object);
-    let name = text(fields, "venue")
-        .or_else(|| location.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()))
-        .or_else(|| inner.and_then(|l| text(l, "name").or_else(|| text(l, "address"))))
-        .or_else(|| text(fields, "address"));
-    let zone = inner.and_then(|l| text(l, "zone")).or_else(|| text(fields, "zone"));
-    let zone = zone.map(|z| site.label(z, strings).unwrap_or(z));
-    match (name, zone) {
-        (Some(name), Some(zone)) if !name.contains(zone) => Some(format!("{name}, {zone}")),
-        (Some(name), _) => Some(name.to_string()),
-        (None, zone) => zone.map(str::to_string),
+/// Where an event happens, as written: a name, an address and a zone (a slug or a name).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Venue<'a> {
+    /// `venue` (a text, or its `name`), else `location` (the same).
+    pub name: Option<&'a str>,
+    /// The `address` text of `venue` or `location`, else of the record.
+    pub address: Option<&'a str>,
+    /// The `zone` of `venue` or `location`, else of the record.
+    pub zone: Option<&'a str>,
+}
+
+/// The record's [`Venue`].
+pub fn venue(fields: &Map<String, Value>) -> Venue<'_> {
+    let places = || ["venue", "location"].into_iter().filter_map(|key| fields.get(key));
+    let inner = |key: &'static str| places().filter_map(Value::as_object).find_map(move |map| text(map, key));
+    let name = places().find_map(|place| match place {
+        Value::String(s) => Some(s.trim()).filter(|s| !s.is_empty()),
+        Value::Object(map) => text(map, "name"),
+        _ => None,
+    });
+    Venue {
+        name,
+        address: inner("address").or_else(|| text(fields, "address")),
+        zone: inner("zone").or_else(|| text(fields, "zone")),
     }
 }
 
-/// Latitude and longitude in degrees, from `location` (or the record itself): `latitude` and
+/// Where it happens, on one line: its venue's name, its address and its zone as the site labels
+/// it, each left out when an earlier part already says it.
+pub fn place(fields: &Map<String, Value>, site: &SiteConfig, strings: &Strings) -> Option<String> {
+    let Venue { name, address, zone } = venue(fields);
+    let zone = zone.map(|z| site.label(z, strings).unwrap_or(z));
+    let mut line = String::new();
+    for part in [name, address, zone].into_iter().flatten() {
+        if !line.contains(part) {
+            if !line.is_empty() {
+                line.push_str(", ");
+            }
+            line.push_str(part);
+        }
+    }
+    (!line.is_empty()).then_some(line)
+}
+
+/// Latitude and longitude in degrees, from `location` or `venue` (or the record itself): `latitude` and
 /// `longitude`, or `lat` with `lon`/`lng`; `None` unless both are numbers in range.
 pub fn geo(fields: &Map<String, Value>) -> Option<(f64, f64)> {
     let from = |map: &Map<String, Value>| {
@@ -140,7 +237,11 @@ pub fn geo(fields: &Map<String, Value>) -> Option<(f64, f64)> {
         let (lat, lon) = (number(&["latitude", "lat"])?, number(&["longitude", "lon", "lng"])?);
         ((-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lon)).then_some((lat, lon))
     };
-    fields.get("location").and_then(Value::as_object).and_then(from).or_else(|| from(fields))
+    ["location", "venue"]
+        .into_iter()
+        .filter_map(|key| fields.get(key).and_then(Value::as_object))
+        .find_map(from)
+        .or_else(|| from(fields))
 }
 
 /// What the record says of its going ahead.
@@ -235,5 +336,39 @@ mod tests {
         assert_eq!(geo(&mapping), Some((1.5, 30.0)));
         assert_eq!(geo(&fields(json!({"location": {"latitude": 91.0, "longitude": 0.0}}))), None);
         assert_eq!(status(&fields(json!({"status": "Canceled"}))), Some(Status::Cancelled));
+    }
+
+    #[test]
+    fn a_venue_mapping_or_text_is_the_place() {
+        let (site, strings) = (SiteConfig::default(), Strings::default());
+        let mapping = fields(json!({"venue": {"name": "Hall", "address": "Plot 4, Main Road", "zone": "zone-b"}}));
+        assert_eq!(place(&mapping, &site, &strings).as_deref(), Some("Hall, Plot 4, Main Road, zone-b"));
+        assert_eq!(venue(&mapping).name, Some("Hall"));
+        let text = fields(json!({"venue": "Market square, zone-b", "zone": "zone-b"}));
+        assert_eq!(place(&text, &site, &strings).as_deref(), Some("Market square, zone-b"));
+        let geo_in_venue = fields(json!({"venue": {"name": "Hall", "latitude": 3.0, "longitude": 31.5}}));
+        assert_eq!(geo(&geo_in_venue), Some((3.0, 31.5)));
+    }
+
+    #[test]
+    fn other_spellings_of_the_times_are_read_as_start_and_end() {
+        let written = fields(json!({"title": "Fair", "starts": "2026-12-03 14:00", "end_date": "2026-12-03 16:00"}));
+        let (read, twice) = canonical(written);
+        assert_eq!(read.keys().collect::<Vec<_>>(), ["title", "start", "end"]);
+        assert!(twice.is_empty());
+        let kampala = |_: i64| 180;
+        let when = when(&read, Some(&kampala)).expect("a time");
+        assert_eq!(when.start.local(None), ("2026-12-03".into(), Some("14:00".into())));
+        assert_eq!(when.end.map(|e| e.local(Some(0)).1), Some(Some("13:00".into())));
+        let (_, twice) = canonical(fields(json!({"start": "2026-12-03", "starts": "2026-12-04"})));
+        assert_eq!(twice, ["starts"]);
+        assert_eq!(spellings("end").collect::<Vec<_>>(), ["end", "ends", "end_date"]);
+    }
+
+    #[test]
+    fn a_floating_time_reads_as_a_day_and_a_clock() {
+        let floating = Moment::parse("2026-12-03T14:00", None).expect("a time");
+        assert_eq!(floating.local(Some(60)), ("2026-12-03".into(), Some("14:00".into())));
+        assert_eq!(Moment::parse("2026-12-03", None).map(|d| d.local(None).1), Some(None));
     }
 }

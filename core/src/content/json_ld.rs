@@ -114,8 +114,10 @@ impl Context<'_> {
     fn place(&self, record: &Record) -> Option<Value> {
         let line = event::place(&record.fields, self.site, self.strings)?;
         let name = event::named(&record.fields, &["venue", "location"]).unwrap_or(&line);
-        let mut address = json!({"@type": "PostalAddress", "streetAddress": line});
-        if let Some(address_fields) = record.fields.get("location").and_then(|l| l.get("address")) {
+        let street = event::venue(&record.fields).address.unwrap_or(&line);
+        let mut address = json!({"@type": "PostalAddress", "streetAddress": street});
+        let written = ["venue", "location"].iter().find_map(|k| record.fields.get(*k)?.get("address"));
+        if let Some(address_fields) = written {
             if let Some(map) = address_fields.as_object() {
                 address = json!({"@type": "PostalAddress"});
                 for key in ["streetAddress", "addressLocality", "addressRegion", "postalCode", "addressCountry"] {
@@ -381,5 +383,19 @@ mod tests {
         assert_eq!(value["organizer"]["name"], "Committee");
         assert_eq!(missing(&record_of("events", json!({"title": "When?"})), &site), ["startDate", "location"]);
         assert!(missing(&record_of("news", json!({"title": "News"})), &site).is_empty());
+    }
+
+    #[test]
+    fn an_event_written_with_starts_and_a_venue_mapping_has_its_time_and_place() {
+        let event = record_of(
+            "events",
+            json!({"title": "Fair", "starts": "2026-12-03 14:00", "venue": {"name": "Hall", "address": "Plot 4"}}),
+        );
+        let (site, strings) = (SiteConfig::default(), Strings::default());
+        let kampala = |_: i64| 180;
+        let value = Context { site: &site, strings: &strings, zone: Some(&kampala) }.record(&event).expect("an event");
+        assert_eq!(value["startDate"], "2026-12-03T14:00:00+03:00");
+        assert_eq!(value["location"]["name"], "Hall");
+        assert_eq!(value["location"]["address"]["streetAddress"], "Plot 4");
     }
 }

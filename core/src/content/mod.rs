@@ -15,6 +15,7 @@ pub mod help;
 pub mod ical;
 mod intro;
 pub mod json_ld;
+pub mod language;
 pub mod license;
 pub mod limits;
 pub mod phone;
@@ -30,7 +31,9 @@ pub use entry::{Entry, Source, ENTRY_KEYS, RESERVED_ENTRY_SLUGS};
 pub use error::ContentError;
 pub use help::{HelpPage, HelpPhone};
 pub use intro::Intro;
-pub use record::{d2_order, is_valid_slug, scalar_text, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS};
+pub use record::{
+    d2_order, is_valid_slug, known_keys, scalar_text, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS,
+};
 pub use site::{
     Api, Booking, Cms, CmsApp, CmsBackend, Contact, DataSource, FrontMatter, Markdown, MenuItem, Notifications,
     Pagination, Rss, SearchSettings, SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,

@@ -36,6 +36,39 @@ pub const KNOWN_KEYS: &[&str] = &[
     "end",
 ];
 
+/// What a job's JSON-LD reads besides a record's keys (`crate::content::json_ld`).
+const JOB_KEYS: &[&str] = &[
+    "deadline",
+    "valid_through",
+    "employment_type",
+    "contract",
+    "remote",
+    "applicant_location",
+    "employer",
+    "hiring_organization",
+    "organization",
+    "organisation",
+    "location",
+    "venue",
+    "zone",
+];
+
+/// The front-matter keys `collection` has a use for: [`KNOWN_KEYS`], and an event's own
+/// (`crate::content::event::KEYS` and the other spellings of its times) or a job's.
+pub fn known_keys(collection: &str) -> Vec<&'static str> {
+    let mut keys = KNOWN_KEYS.to_vec();
+    match collection {
+        "events" => {
+            use crate::content::event::{ALIASES, KEYS};
+            keys.extend(KEYS);
+            keys.extend(ALIASES.iter().map(|(alias, _)| *alias));
+        }
+        "jobs" => keys.extend(JOB_KEYS),
+        _ => {}
+    }
+    keys
+}
+
 /// A validation problem with a record, tied to the front-matter key it concerns (if any).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issue {
@@ -168,6 +201,16 @@ impl Record {
         body: Option<String>,
     ) -> Result<Record, Vec<Issue>> {
         let mut issues = Vec::new();
+        let fields = if collection == "events" {
+            let (fields, twice) = crate::content::event::canonical(fields);
+            for alias in twice {
+                let meant = crate::content::event::canonical_key(&alias);
+                issues.push(Issue::at(&alias, format!("`{alias}` says again what `{meant}` says: keep one of them")));
+            }
+            fields
+        } else {
+            fields
+        };
         let title = match fields.get("title") {
             Some(Value::String(t)) if !t.trim().is_empty() => t.clone(),
             Some(Value::String(_)) => {
@@ -197,6 +240,10 @@ impl Record {
         let date = optional_date(&fields, "date", &mut issues);
         let updated = optional_date(&fields, "updated", &mut issues);
         let summary = optional_string(&fields, "summary", &mut issues);
+        let language = fields.get("language").and_then(Value::as_str);
+        if let Some(message) = language.and_then(|l| crate::content::language::name_instead_of_code("language", l)) {
+            issues.push(Issue::at("language", message));
+        }
         let category = optional_string(&fields, "category", &mut issues);
         let tags = match fields.get("tags") {
             None | Some(Value::Null) => Vec::new(),
@@ -317,6 +364,34 @@ mod tests {
             Value::Object(map) => map,
             _ => Map::new(),
         }
+    }
+
+    #[test]
+    fn each_collection_knows_its_own_keys() {
+        let (events, jobs, news) = (known_keys("events"), known_keys("jobs"), known_keys("news"));
+        assert!(events.contains(&"venue") && events.contains(&"starts") && !news.contains(&"venue"));
+        assert!(jobs.contains(&"deadline") && !events.contains(&"deadline"));
+        assert_eq!(crate::content::did_you_mean::near_miss("deadlin", jobs), Some("deadline"));
+    }
+
+    #[test]
+    fn a_language_name_is_an_issue_with_its_code() {
+        let swahili = fields(json!({"title": "Habari", "language": "swahili"}));
+        let issues = Record::from_fields("news", "habari", swahili, None).expect_err("a name");
+        assert_eq!(issues[0].key.as_deref(), Some("language"));
+        assert!(issues[0].message.contains("`language: sw`"), "{}", issues[0].message);
+    }
+
+    #[test]
+    fn an_event_written_with_starts_and_ends_has_start_and_end() {
+        let written = fields(json!({"title": "Fair", "starts": "2026-12-03 14:00", "ends": "2026-12-03 16:00"}));
+        let event = Record::from_fields("events", "fair", written.clone(), None).expect("valid");
+        assert_eq!(event.fields.keys().collect::<Vec<_>>(), ["title", "start", "end"]);
+        let news = Record::from_fields("news", "fair", written, None).expect("valid");
+        assert!(news.fields.contains_key("starts"), "only events read the other spellings");
+        let twice = fields(json!({"title": "Fair", "start": "2026-12-03", "start_date": "2026-12-03"}));
+        let issues = Record::from_fields("events", "fair", twice, None).expect_err("said twice");
+        assert_eq!(issues[0].key.as_deref(), Some("start_date"));
     }
 
     fn record(value: Value) -> Record {

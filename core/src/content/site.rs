@@ -29,9 +29,10 @@ pub struct SiteConfig {
     /// Where notification mails come from and go to.
     #[serde(default)]
     pub notifications: Notifications,
-    /// The allowed values of the booking form's choice fields.
-    #[serde(default)]
-    pub booking: Booking,
+    /// The booking form and its choice lists; unset: the site takes no bookings (no form, no
+    /// links to it, `/visit` and `POST /api/bookings` answer 404).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub booking: Option<Booking>,
     /// Third-party data sources of the proxies.
     #[serde(default)]
     pub upstreams: Upstreams,
@@ -441,6 +442,27 @@ pub struct Booking {
     /// footer); unset: the home page and the footer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link_from: Option<Vec<String>>,
+}
+
+/// The choice lists of a site without `booking:` (all empty).
+static NO_BOOKING: Booking = Booking {
+    group_size: Vec::new(),
+    tour_type: Vec::new(),
+    meeting_point: Vec::new(),
+    payment_method: Vec::new(),
+    link_from: None,
+};
+
+impl SiteConfig {
+    /// The booking form's settings, empty when the site takes no bookings.
+    pub fn booking_lists(&self) -> &Booking {
+        self.booking.as_ref().unwrap_or(&NO_BOOKING)
+    }
+
+    /// Where pages link the booking form: nowhere when the site takes no bookings.
+    pub fn booking_links(&self) -> Vec<String> {
+        self.booking.as_ref().map(Booking::linked_from).unwrap_or_default()
+    }
 }
 
 impl Booking {

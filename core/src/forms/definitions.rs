@@ -209,7 +209,7 @@ impl Form {
                     Input::Email => fields.email(field.name),
                     Input::FutureDate => fields.date_from(field.name, today),
                     Input::Time => fields.clock(field.name),
-                    Input::Choice(list) => fields.choice(field.name, field.required, list.values(&site.booking)),
+                    Input::Choice(list) => fields.choice(field.name, field.required, list.values(site.booking_lists())),
                 };
                 (field.name, value)
             })
@@ -241,7 +241,7 @@ mod tests {
     #[test]
     fn valid_values_come_back_trimmed_and_optional_ones_only_when_given() {
         let mut site = SiteConfig::default();
-        site.booking.group_size = vec!["1-5".into()];
+        site.booking.get_or_insert_with(Default::default).group_size = vec!["1-5".into()];
         let given = json!({"name": " Ana ", "email": "ana@example.org", "visitDate": "2099-01-01", "visitTime": "10:00",
                            "groupSize": "1-5", "tourType": "walk"});
         let valid = BOOKING.validate(&body(given), &site, 0).expect("valid");

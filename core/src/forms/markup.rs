@@ -141,7 +141,7 @@ impl FormView<'_> {
             }
             Input::Time => format!("<input{attributes} type=\"time\" value=\"{value}\">"),
             Input::Choice(list) => {
-                let choices = list.values(&self.site.booking);
+                let choices = list.values(self.site.booking_lists());
                 if choices.is_empty() {
                     return format!(
                         "<input{attributes} type=\"text\" maxlength=\"{}\" value=\"{value}\">",
@@ -206,7 +206,7 @@ mod tests {
     #[test]
     fn choices_become_selects_and_every_control_has_a_label() {
         let mut site = SiteConfig::default();
-        site.booking.group_size = vec!["1-5".into(), "6-10".into()];
+        site.booking.get_or_insert_with(Default::default).group_size = vec!["1-5".into(), "6-10".into()];
         let values = json!({"groupSize": "6-10"}).as_object().cloned().unwrap_or_default();
         let view = FormView {
             form: &BOOKING,

@@ -87,10 +87,19 @@ mod tests {
     }
 
     #[test]
+    fn a_site_without_booking_settings_takes_no_bookings() {
+        let app = App::new(Manifest::default(), &Routes::new());
+        let answer = block_on(app.handle(&platform(), book("ana@example.org")));
+        assert_eq!(answer.status, 404);
+        assert!(String::from_utf8_lossy(&answer.body).contains("takes no bookings"));
+    }
+
+    #[test]
     fn past_three_a_day_a_booking_is_stored_and_answered_alike_without_its_confirmation() {
         let mut manifest = Manifest::default();
         manifest.site.notifications.from = "portal@example.org".into();
         manifest.site.notifications.bookings_to = "office@example.org".into();
+        manifest.site.booking = Some(crate::content::Booking::default());
         let app = App::new(manifest, &Routes::new());
         let platform = platform();
         let mut answers = Vec::new();

@@ -68,7 +68,8 @@ fn spatial_facts(content: &Content) -> (Vec<String>, Vec<String>, Vec<String>) {
 /// The OpenAPI document.
 pub fn openapi_document(content: &Content) -> Value {
     let (spatial_categories, spatial_zones, spatial_protocols) = spatial_facts(content);
-    let facts = Facts { booking: content.site.booking.clone(), spatial_categories, spatial_zones, spatial_protocols };
+    let facts =
+        Facts { booking: content.site.booking_lists().clone(), spatial_categories, spatial_zones, spatial_protocols };
     openapi::document(&content.site, &facts)
 }
 

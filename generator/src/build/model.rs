@@ -11,7 +11,8 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use portal_core::content::collections::ENCYCLOPEDIA;
-use portal_core::content::time::{parse_content_date, DateTime};
+use portal_core::content::event::{Moment, ZoneFn};
+use portal_core::content::time::DateTime;
 use portal_core::content::{d2_order, Entry, Record};
 use portal_core::queries::encyclopedia::{letter_of, CatalogEntry};
 use portal_core::search::schema::fold;
@@ -22,6 +23,7 @@ use super::cms::shape::Shape;
 use super::pages::navigation::collection_label;
 use super::pages::record::{lang_attributes, language_of};
 use super::pages::{facts, figure};
+use crate::load::zone::Zone;
 use crate::load::Content;
 
 /// One record (or entry) as the aggregates see it.
@@ -204,7 +206,7 @@ impl Card {
             category: record.category.clone(),
             language: String::new(),
             translation_key: None,
-            event: event_span(record),
+            event: event_span(record, None),
             thumb: None,
             date_written: None,
             excerpt: None,
@@ -218,6 +220,8 @@ impl Card {
 
     /// The card of `record`.
     pub fn of(record: &Record, content: &Content) -> Card {
+        let zone = content.site.timezone.as_deref().and_then(|z| Zone::parse(z).ok());
+        let offset = move |unix: i64| zone.map_or(0, |z| z.offset_at(unix));
         Card {
             language: language_of(record, &content.site.language).to_string(),
             translation_key: record.fields.get("translation_key").and_then(Value::as_str).map(str::to_string),
@@ -225,6 +229,7 @@ impl Card {
             date_written: record.fields.get("date").or_else(|| record.fields.get("updated")).map(Value::to_string),
             excerpt: (record.collection == "news").then(|| excerpt(record)),
             links: record.html.as_deref().map(super::links::targets).unwrap_or_default(),
+            event: event_span(record, zone.is_some().then_some(&offset as ZoneFn<'_>)),
             when: facts::when(record, &content.site, &content.strings),
             place: (record.collection == "events")
                 .then(|| facts::place(record, &content.site, &content.strings))
@@ -309,14 +314,12 @@ impl Card {
     }
 }
 
-/// When an event starts and ends; `None` for an undated one.
-fn event_span(record: &Record) -> Option<EventSpan> {
+/// When an event starts and ends; `None` for an undated one. A time written without an offset
+/// is in `zone` (minutes from UTC at an instant), else read as UTC.
+fn event_span(record: &Record, zone: Option<ZoneFn<'_>>) -> Option<EventSpan> {
     let field = |key: &str| {
-        record
-            .fields
-            .get(key)
-            .and_then(Value::as_str)
-            .and_then(|s| parse_content_date(s).ok().map(|d| (d, s.trim().len() == 10)))
+        let moment = Moment::parse(record.fields.get(key)?.as_str()?, zone)?;
+        Some((DateTime::from_unix(moment.unix()), matches!(moment, Moment::Day(_))))
     };
     let start = field("start").or_else(|| field("date"))?;
     let (end, whole_day) = field("end").unwrap_or(start);

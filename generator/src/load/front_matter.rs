@@ -182,6 +182,8 @@ pub fn clean_yaml(value: &mut serde_yaml::Value) {
 pub fn key_lines(text: &str) -> HashMap<String, usize> {
     let mut lines = HashMap::new();
     for (index, line) in text.lines().enumerate() {
+        // A byte-order mark opens the first line of a file saved by some Windows editors.
+        let line = if index == 0 { line.trim_start_matches('\u{feff}') } else { line };
         let trimmed = line.trim_start();
         let indented = trimmed.len() != line.len();
         let key = if let Some(rest) = trimmed.strip_prefix('"') {
@@ -255,5 +257,7 @@ mod tests {
         assert_eq!(lines.get("date"), Some(&4));
         let json = key_lines("{\n  \"title\": \"A\",\n  \"date\": \"x\"\n}");
         assert_eq!(json.get("date"), Some(&3));
+        let windows = key_lines("\u{feff}title: A\r\ntgas: [a]\r\n");
+        assert_eq!((windows.get("title"), windows.get("tgas")), (Some(&1), Some(&2)));
     }
 }

@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use portal_core::content::did_you_mean::near_miss;
-use portal_core::content::{ContentError, Issue, Record, SiteConfig, KNOWN_KEYS};
+use portal_core::content::event::spellings;
+use portal_core::content::{known_keys, ContentError, Issue, Record, SiteConfig};
 use serde_json::{Map, Value};
 
 use super::front_matter::{self, key_lines};
@@ -121,7 +122,7 @@ fn standards_warnings(record: &Record, site: &SiteConfig, file: &str, text: &str
         let key =
             ["start", "end", "date"].into_iter().filter_map(|k| Some((message.find(&format!("`{k}`"))?, k))).min();
         let key = key.map(|(_, k)| k);
-        key.and_then(|k| lines.get(k).copied()).unwrap_or(1)
+        key.and_then(|k| event::spellings(k).find_map(|k| lines.get(k).copied())).unwrap_or(1)
     };
     let mut messages = if record.collection == "events" { event::problems(&record.fields) } else { Vec::new() };
     messages.extend(json_ld::warnings(record, site));
@@ -177,7 +178,9 @@ pub fn locate(file: &str, parsed_source: &str, first_line: usize, issues: Vec<Is
     issues
         .into_iter()
         .map(|Issue { key, message }| {
-            let line = key.and_then(|k| lines.get(&k).copied()).map_or(1, |l| l + first_line - 1);
+            // An event's `start` may have been written `starts` (portal_core::content::event::ALIASES).
+            let line =
+                key.and_then(|k| spellings(&k).find_map(|k| lines.get(k).copied())).map_or(1, |l| l + first_line - 1);
             ContentError::new(file, line, message)
         })
         .collect()
@@ -215,7 +218,7 @@ pub fn parse(
     allow: &[String],
 ) -> Result<Record, Vec<ContentError>> {
     let parsed = parse_source(file, format, text)?;
-    let mut errors = near_misses(file, &parsed, KNOWN_KEYS, allow);
+    let mut errors = near_misses(file, &parsed, &known_keys(collection), allow);
     let Parsed { fields, body, first_line, source } = parsed;
     let record = Record::from_fields(collection, slug, fields, body);
     let mut record = match record {

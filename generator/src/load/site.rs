@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use portal_core::content::did_you_mean;
 use portal_core::content::{ContentError, SiteConfig};
 
 /// Parses the text of `site.yaml`; `file` is how errors name it.
@@ -17,6 +18,9 @@ pub fn parse(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
             line("menu"),
             format!("`menu` item {} needs a non-empty `title` and `url`", n + 1),
         ));
+    }
+    if let Some(message) = portal_core::content::language::name_instead_of_code("language", &site.language) {
+        return Err(ContentError::new(file, line("language"), message));
     }
     if let Some(Err(message)) = site.timezone.as_deref().map(super::zone::Zone::parse) {
         return Err(ContentError::new(file, line("timezone"), message));
@@ -78,8 +82,75 @@ fn parse_typed(file: &str, text: &str) -> Result<SiteConfig, ContentError> {
             Some(at) => message[..at].to_string(),
             None => message,
         };
+        let column = e.location().map(|l| format!(" at column {}", l.column())).unwrap_or_default();
+        let message = match super::front_matter::advice(&message) {
+            // A syntax error: where, and what usually causes it, as for front matter.
+            Some(advice) => format!("invalid YAML{column}: {advice} ({message})"),
+            None => plain_words(&message),
+        };
         ContentError::new(file, line, format!("site settings: {message}"))
     })
+}
+
+/// A settings error as an editor reads it: which setting, what is wrong with it and what to
+/// write, from the YAML reader's message (`pagination.page_size: invalid type: string "ten",
+/// expected usize`), which says it in Rust's types.
+fn plain_words(message: &str) -> String {
+    let (path, what) = split_path(message);
+    let setting = if path.is_empty() { String::new() } else { format!("`{path}` ") };
+    let quoted = |s: &str| s.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>();
+    if let Some(rest) = what.strip_prefix("unknown field ") {
+        let names = quoted(rest);
+        let (unknown, allowed) = names.split_first().map_or(("", &[][..]), |(u, a)| (u.as_str(), a));
+        let hint = did_you_mean::nearest(unknown, allowed.iter().map(String::as_str))
+            .map(|meant| format!("did you mean `{meant}`? "))
+            .unwrap_or_default();
+        let place = if path.is_empty() { String::new() } else { format!(" under `{path}`") };
+        return format!(
+            "`{unknown}` is not a setting{place}: {hint}the settings here are {}",
+            allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+        );
+    }
+    if let Some(rest) = what.strip_prefix("unknown variant ") {
+        let names = quoted(rest);
+        let (written, allowed) = names.split_first().map_or(("", &[][..]), |(w, a)| (w.as_str(), a));
+        let allowed: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
+        return format!("{setting}cannot be `{written}`: write one of {}", allowed.join(", "));
+    }
+    if let Some(rest) = what.strip_prefix("missing field ") {
+        let missing = quoted(rest).into_iter().next().unwrap_or_default();
+        let place = if path.is_empty() { "site.yaml".to_string() } else { format!("`{path}`") };
+        return format!("{place} needs `{missing}:` (it is missing)");
+    }
+    let Some(rest) = what.strip_prefix("invalid type: ").or_else(|| what.strip_prefix("invalid value: ")) else {
+        return message.to_string();
+    };
+    let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
+    let wanted = match expected {
+        e if ["u8", "u16", "u32", "u64", "usize", "i32", "i64"].contains(&e) || e.starts_with("an integer") => {
+            "a whole number"
+        }
+        e if e.starts_with("f32") || e.starts_with("f64") => "a number",
+        e if e.contains("bool") => "true or false",
+        e if e.contains("sequence") => "a list (`[a, b]`, or one `- item` a line)",
+        e if e.contains("map") || e.starts_with("struct") => "a group of `key: value` lines, indented under it",
+        e if e.contains("string") => "a text",
+        other => other,
+    };
+    let found = found.replace("string ", "the text ").replace("sequence", "a list").replace("map", "a group of keys");
+    format!("{setting}must be {wanted}, not {found}")
+}
+
+/// `pagination.page_size: invalid type...` as the setting's path and the rest.
+fn split_path(message: &str) -> (&str, &str) {
+    match message.split_once(": ") {
+        Some((path, rest))
+            if !path.contains(' ') && path.chars().all(|c| c.is_alphanumeric() || "._[]-".contains(c)) =>
+        {
+            (path, rest)
+        }
+        _ => ("", message),
+    }
 }
 
 /// Reads and parses `site.yaml` in `content`.
@@ -103,6 +174,30 @@ mod tests {
         let err = parse("site.yaml", "title: T\ncontact:\n  email: a@example.org\n  phnoe: 1\n").expect_err("typo");
         assert_eq!(err.line, 4);
         assert!(err.message.contains("phnoe"), "{}", err.message);
+    }
+
+    #[test]
+    fn errors_say_in_plain_words_what_is_wrong_with_which_setting() {
+        let err = parse("site.yaml", "title: T\npagination:\n  page_size: ten\n").expect_err("a word");
+        assert_eq!(err.line, 3);
+        assert!(err.message.contains("`pagination.page_size` must be a whole number, not the text"), "{}", err.message);
+        let err = parse("site.yaml", "title: T\ncontact:\n  emial: a@example.org\n").expect_err("a typo");
+        assert_eq!(err.line, 3);
+        assert!(
+            err.message.contains("`emial` is not a setting under `contact`: did you mean `email`?"),
+            "{}",
+            err.message
+        );
+        let err = parse("site.yaml", "description: D\n").expect_err("no title");
+        assert!(err.message.contains("needs `title:`"), "{}", err.message);
+        let err = parse("site.yaml", "title: T\nmenu: /news\n").expect_err("not a list");
+        assert!(err.message.contains("`menu` must be a list"), "{}", err.message);
+        let err = parse("site.yaml", "title: T\ndescription: Water: the facts\n").expect_err("a colon");
+        assert_eq!(err.line, 2);
+        assert!(err.message.contains("a `:` inside a value needs quotes"), "{}", err.message);
+        let err = parse("site.yaml", "title: T\nlanguage: swahili\n").expect_err("a name");
+        assert_eq!(err.line, 2);
+        assert!(err.message.contains("`language: sw`"), "{}", err.message);
     }
 
     #[test]

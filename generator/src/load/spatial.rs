@@ -152,6 +152,77 @@ pub fn load(content: &Path, errors: &mut Vec<ContentError>) -> (Vec<Value>, Vec<
     (features, registers)
 }
 
+/// How far a place may be from the middle of the site's others before its coordinates look
+/// swapped, in kilometres: farther than any settlement and its host community spread.
+const FAR_KM: f64 = 1000.0;
+
+/// A feature's first position (longitude, latitude), as a representative of where it is.
+fn first_position(geometry: &Value) -> Option<(f64, f64)> {
+    match geometry.get("coordinates") {
+        Some(coordinates) => {
+            let mut at = coordinates;
+            while let Some(first) = at.as_array().and_then(|a| a.first()).filter(|f| f.is_array()) {
+                at = first;
+            }
+            Some((at.get(0)?.as_f64()?, at.get(1)?.as_f64()?))
+        }
+        None => first_position(geometry.get("geometries")?.as_array()?.first()?),
+    }
+}
+
+/// Great-circle distance in kilometres between two (longitude, latitude) points.
+fn distance_km((lon1, lat1): (f64, f64), (lon2, lat2): (f64, f64)) -> f64 {
+    let (p1, p2) = (lat1.to_radians(), lat2.to_radians());
+    let (dp, dl) = ((lat2 - lat1).to_radians(), (lon2 - lon1).to_radians());
+    let a = (dp / 2.0).sin().powi(2) + p1.cos() * p2.cos() * (dl / 2.0).sin().powi(2);
+    6371.0 * 2.0 * a.sqrt().asin()
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Warnings for the places whose longitude and latitude look swapped: thousands of kilometres
+/// from the middle of the site's other places (the median of their positions), and near it
+/// when read the other way round. Each names its register's file, the line of its id or name
+/// and the feature (docs/content.md#places-and-the-map). Needs three places or more to know where the site is.
+pub fn swapped_places(root: &Path, features: &[Value], registers: &[Register]) -> Vec<ContentError> {
+    let positions: Vec<Option<(f64, f64)>> = features.iter().map(|f| first_position(&f["geometry"])).collect();
+    let known: Vec<(f64, f64)> = positions.iter().flatten().copied().collect();
+    if known.len() < 3 {
+        return Vec::new();
+    }
+    let middle = (median(known.iter().map(|p| p.0).collect()), median(known.iter().map(|p| p.1).collect()));
+    let mut warnings = Vec::new();
+    for (index, position) in positions.iter().enumerate() {
+        let Some((lon, lat)) = *position else { continue };
+        let (far, turned) = (distance_km((lon, lat), middle), distance_km((lat, lon), middle));
+        if far < FAR_KM || turned >= FAR_KM {
+            continue;
+        }
+        let Some(register) = registers.iter().find(|r| r.features.contains(&index)) else { continue };
+        let properties = &features[index]["properties"];
+        let id = properties["id"].as_str().map_or_else(|| properties["id"].to_string(), str::to_string);
+        let name = properties["name"].as_str().or_else(|| properties["title"].as_str()).unwrap_or(&id);
+        let path = root.join(FOLDER).join(format!("{}.geojson", register.stem));
+        let line = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| text.lines().position(|l| l.contains(&format!("\"{name}\"")) || l.contains(&id)))
+            .map_or(1, |i| i + 1);
+        warnings.push(ContentError::new(
+            path.display().to_string(),
+            line,
+            format!(
+                "place `{name}` ({id}) at [{lon}, {lat}] is {} km from the site's other places; [{lat}, {lon}] \
+                 would be among them: GeoJSON writes [longitude, latitude], are the two swapped?",
+                far.round()
+            ),
+        ));
+    }
+    warnings
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +246,29 @@ mod tests {
         assert!(parse("p.geojson", "p", open_ring).expect_err("open ring")[0].message.contains("end where it starts"));
         let crs = OK.replacen('{', r#"{"crs": {"type": "name"},"#, 1);
         assert!(parse("p.geojson", "p", &crs).expect_err("crs")[0].message.contains("crs"));
+    }
+
+    #[test]
+    fn a_place_with_its_coordinates_swapped_is_a_warning_naming_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(dir.path().join(FOLDER)).expect("folder");
+        let point = |name: &str, lon: f64, lat: f64| {
+            format!(
+                r#"{{"type": "Feature", "geometry": {{"type": "Point", "coordinates": [{lon}, {lat}]}}, "properties": {{"name": "{name}"}}}}"#
+            )
+        };
+        let places = [point("Well", 31.1, 3.0), point("Clinic", 31.3, 3.1), point("School", 31.2, 2.9)];
+        let swapped = point("Market", 3.05, 31.25);
+        let text =
+            format!("{{\"type\": \"FeatureCollection\", \"features\": [\n{},\n{swapped}\n]}}\n", places.join(",\n"));
+        std::fs::write(dir.path().join(FOLDER).join("places.geojson"), &text).expect("write");
+        let (features, registers) = load(dir.path(), &mut Vec::new());
+        let warnings = swapped_places(dir.path(), &features, &registers);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(warnings[0].line, 5);
+        assert!(warnings[0].message.contains("`Market` (places-4)"), "{}", warnings[0].message);
+        let (features, registers) = (features[..3].to_vec(), vec![Register { features: 0..3, ..registers[0].clone() }]);
+        assert!(swapped_places(dir.path(), &features, &registers).is_empty(), "places near each other are fine");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `--watch`: rebuild when content or templates change, then swap the served build. A failed
-//! rebuild prints its errors and the last good build keeps serving.
+//! `--watch`: rebuild when content or templates change, then swap the served build. Each rebuild
+//! prints its warnings; a failed one prints its errors and the last good build keeps serving.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,6 +11,7 @@ use notify::{RecursiveMode, Watcher};
 use super::ServerState;
 use crate::build::{build, BuildError, BuildOptions};
 use crate::progress::Progress;
+use crate::report::Format;
 
 /// Quiet time after the last change before rebuilding (editors write files in bursts).
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -43,6 +44,18 @@ async fn rebuild(options: &BuildOptions, state: &ServerState) {
     let result = tokio::task::spawn_blocking(move || build(&job, &Progress::hidden(), false)).await;
     match result {
         Ok(Ok(report)) => match state.reload().await {
+            // The warnings of each rebuild, as `portal build` prints them: an editor who saves a
+            // page with a missing image hears of it here, not only on the next full build.
+            Ok(()) if !report.warnings.is_empty() => {
+                crate::report::warnings(Format::Human, &report.warnings);
+                eprintln!(
+                    "portal: rebuilt in {} ms ({} files written, {} removed) with {} warning(s)",
+                    report.elapsed.as_millis(),
+                    report.write.written,
+                    report.write.removed,
+                    report.warnings.len()
+                )
+            }
             Ok(()) => eprintln!(
                 "portal: rebuilt in {} ms ({} files written, {} removed)",
                 report.elapsed.as_millis(),

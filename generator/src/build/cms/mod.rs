@@ -34,7 +34,10 @@ pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {
     Ok(vec![page, config])
 }
 
-/// The page that loads the CMS: its script and the link to the configuration.
+/// The page that loads the CMS: its script and the link to the configuration, and a notice that
+/// says plainly what is wrong when the script cannot load (offline, the CDN blocked, the file
+/// changed under its integrity hash). The notice needs no script of its own, which the page's
+/// policy would refuse: a style rule hides it once the CMS has added its app after the script.
 pub fn admin_page(site: &SiteConfig, cms: &Cms) -> String {
     let release = release(cms.app);
     let language = escape(&site.language);
@@ -43,9 +46,17 @@ pub fn admin_page(site: &SiteConfig, cms: &Cms) -> String {
         "<!doctype html>\n<html lang=\"{language}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"robots\" content=\"noindex\">\n<title>{title}: content manager</title>\n\
-         <link href=\"admin/config.yml\" type=\"text/yaml\" rel=\"cms-config-url\">\n</head>\n<body>\n\
+         <link href=\"admin/config.yml\" type=\"text/yaml\" rel=\"cms-config-url\">\n\
+         <style>body:has(> script ~ :not(script, style, link)) > .cms-status {{ display: none }}\n\
+         .cms-status {{ font: 1rem/1.5 system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem }}</style>\n\
+         </head>\n<body>\n\
          <noscript>The content manager needs JavaScript.</noscript>\n\
+         <div class=\"cms-status\" role=\"status\"><p>The content manager is loading.</p>\n\
+         <p>If this message stays, the content manager's script could not be loaded from {cdn}: check the \
+         internet connection, or ask whoever runs this network or browser to allow {cdn}, then reload the \
+         page. The published site is not affected.</p></div>\n\
          <script src=\"{url}\" integrity=\"{integrity}\" crossorigin=\"anonymous\"></script>\n</body>\n</html>\n",
+        cdn = escape(CDN),
         url = release.url(),
         integrity = release.integrity,
     )

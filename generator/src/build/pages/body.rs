@@ -247,19 +247,21 @@ fn align_classes(html: &str) -> String {
     })
 }
 
-/// Images whose `src` names a static file: the file's URL, size, lazy loading and variants.
+/// Images whose `src` names a static file: the file's URL, size, lazy loading and variants. One
+/// whose local path names no file is left out, never shown broken (the loader warned with its
+/// `file:line`: docs/content.md#static-files-and-images).
 fn resolve_images(html: &str, statics: &StaticFiles) -> String {
     let images: Vec<Range<usize>> = start_tags(html, "img")
         .into_iter()
         .filter(|r| {
             let src = html::attribute(&html[r.clone()], "src").unwrap_or_default();
-            matches!(statics.resolve(&html::unescape(&src)), Reference::Local(..))
+            matches!(statics.resolve(&html::unescape(&src)), Reference::Local(..) | Reference::Missing(_))
         })
         .collect();
     replace_ranges(html, &images, |tag| {
         let mut attrs = attributes(tag);
         let src = attrs.iter().find(|(n, _)| n == "src").map(|(_, v)| html::unescape(v)).unwrap_or_default();
-        let Reference::Local(rel, file) = statics.resolve(&src) else { return tag.to_string() };
+        let Reference::Local(rel, file) = statics.resolve(&src) else { return String::new() };
         attrs.retain(|(n, _)| n != "src");
         let mut set = |name: &str, value: String| {
             if !attrs.iter().any(|(n, _)| n == name) {
@@ -345,5 +347,12 @@ mod tests {
         assert!(out.contains(r#"<img src="/media/well.jpg" alt="A pump" width="1200" height="600" srcset="/_img/480/media/well.jpg 480w, /_img/960/media/well.jpg 960w, /media/well.jpg 1200w" sizes=""#), "{out}");
         assert!(out.contains(r#"loading="lazy""#));
         assert!(out.contains(r#"<img src="https://e.org/a.jpg" alt="far" />"#), "{out}");
+    }
+
+    #[test]
+    fn a_local_image_naming_no_file_is_left_out() {
+        let html = crate::markdown::to_html("Before ![A pump](../static/media/gone.jpg) after.");
+        let out = prepare(&html, &strings(), &StaticFiles::default());
+        assert!(!out.contains("<img") && out.contains("Before  after."), "{out}");
     }
 }

@@ -14,8 +14,9 @@
 //!   language; a mapping (`contact`, `location`) is a list of its own facts.
 
 use portal_core::content::collections::COLLECTIONS;
+use portal_core::content::event::{self, Moment, ZoneFn};
 pub use portal_core::content::phone::telephone;
-use portal_core::content::time::{local, parse_content_date};
+use portal_core::content::time::parse_content_date;
 use portal_core::content::{Record, SiteConfig};
 use portal_core::pages::i18n::Strings;
 use portal_core::pages::shell::escape;
@@ -226,14 +227,16 @@ impl Rules<'_> {
     }
 }
 
-/// When an event happens, on one line: its date and times in the site's zone (else as written),
-/// a range within a day as `08:00-19:00`, one over several days with both dates.
+/// When an event happens, on one line: its date and times in the site's zone (else as written;
+/// a time written without an offset is in the site's zone), a range within a day as
+/// `08:00-19:00`, one over several days with both dates.
 pub fn when(record: &Record, site: &SiteConfig, strings: &Strings) -> Option<String> {
     let zone = site.timezone.as_deref().and_then(|z| Zone::parse(z).ok());
+    let offset = move |unix: i64| zone.map_or(0, |z| z.offset_at(unix));
+    let zone_fn: Option<ZoneFn<'_>> = zone.is_some().then_some(&offset as ZoneFn<'_>);
     let at = |key: &str| {
-        let text = record.fields.get(key)?.as_str()?;
-        let offset = zone.and_then(|z| Some(z.offset_at(parse_content_date(text).ok()?.unix)));
-        local(text, offset)
+        let moment = Moment::parse(record.fields.get(key)?.as_str()?, zone_fn)?;
+        Some(moment.local(zone.map(|z| z.offset_at(moment.unix()))))
     };
     let (day, clock) = at("start")?;
     let date = |d: &str| strings.date(d);
@@ -246,19 +249,10 @@ pub fn when(record: &Record, site: &SiteConfig, strings: &Strings) -> Option<Str
     })
 }
 
-/// Where an event happens, for listings: its `venue` (else its location's name) and its zone.
+/// Where an event happens, for listings: its venue's name, address and zone
+/// (`portal_core::content::event::place`).
 pub fn place(record: &Record, site: &SiteConfig, strings: &Strings) -> Option<String> {
-    let location = record.fields.get("location");
-    fn text(value: Option<&Value>) -> Option<&str> {
-        value.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
-    }
-    let name = text(record.fields.get("venue")).or_else(|| text(location.and_then(|l| l.get("name"))));
-    let zone = text(location.and_then(|l| l.get("zone"))).or_else(|| text(record.fields.get("zone")));
-    let zone = zone.map(|z| site.label(z, strings).unwrap_or(z));
-    match (name, zone) {
-        (Some(name), Some(zone)) => Some(format!("{name}, {zone}")),
-        (name, zone) => name.or(zone).map(str::to_string),
-    }
+    event::place(&record.fields, site, strings)
 }
 
 /// Text with the e-mail addresses, web addresses and international phone numbers (`+` and at
@@ -365,6 +359,29 @@ mod tests {
             "see <a href=\"https://example.org/a\">https://example.org/a</a>."
         );
         assert_eq!(linkify("1 + 1 = 2").0, "1 + 1 = 2");
+    }
+
+    #[test]
+    fn a_time_without_an_offset_reads_in_the_site_zone() {
+        let fields = serde_json::json!({"title": "Fair", "starts": "2026-12-03 14:00", "ends": "2026-12-03T16:30"});
+        let fields = fields.as_object().cloned().unwrap_or_default();
+        let record = Record::from_fields("events", "fair", fields, None).expect("valid");
+        let site = SiteConfig { timezone: Some("Africa/Kampala".into()), ..SiteConfig::default() };
+        let strings = Strings::default();
+        assert_eq!(when(&record, &site, &strings).as_deref(), Some("2026-12-03, 14:00-16:30"));
+        let floating = SiteConfig::default();
+        assert_eq!(when(&record, &floating, &strings).as_deref(), Some("2026-12-03, 14:00-16:30"));
+        let utc = Record::from_fields(
+            "events",
+            "fair",
+            serde_json::json!({"title": "Fair", "start": "2026-12-03T11:00:00Z"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            None,
+        )
+        .expect("valid");
+        assert_eq!(when(&utc, &site, &strings).as_deref(), Some("2026-12-03, 14:00"));
     }
 
     #[test]

@@ -118,7 +118,7 @@ impl<'a> Renderer<'a> {
         base.insert("assets", &assets);
         base.insert("intro", &Value::Null);
         base.insert("favicon", &preview::icon(content));
-        base.insert("booking_in_footer", &content.site.booking.linked_from().iter().any(|at| at == "footer"));
+        base.insert("booking_in_footer", &content.site.booking_links().iter().any(|at| at == "footer"));
         base.insert("booking_link", &false);
         base.insert("theme_color", &preview::theme_colour(content));
         Ok(Renderer {
@@ -184,7 +184,7 @@ impl<'a> Renderer<'a> {
         full.extend(Context::from_value(Value::Object(own))?);
         full.insert("url", &url);
         // The booking form is linked from the pages site.yaml names (`booking.link_from`).
-        let linked = url.is_some_and(|url| self.content.site.booking.linked_from().iter().any(|at| at == url));
+        let linked = url.is_some_and(|url| self.content.site.booking_links().iter().any(|at| at == url));
         full.insert("booking_link", &linked);
         let rendered = self.tera.render(template, &full);
         let image = full.get("image").and_then(|i| i.get("src")).and_then(Value::as_str).map(str::to_string);

@@ -23,10 +23,13 @@ pub fn files(base: &str, pages: &[&str], rendered: &[&str], max_urls: usize) -> 
 }
 
 /// The pages a server renders per request that the sitemap lists (they have no file to be found
-/// by): the forms, and the weather page when the site has weather to show (an upstream or a
+/// by): the forms (the booking form when the site takes bookings), and the weather page when the site has weather to show (an upstream or a
 /// seasonal fallback).
 pub fn rendered_pages(content: &crate::load::Content) -> Vec<&'static str> {
     let mut pages = portal_core::routing::FORM_PAGES.to_vec();
+    if content.site.booking.is_none() {
+        pages.retain(|page| *page != portal_core::routing::BOOKING_FORM);
+    }
     if content.site.upstreams.weather.is_some() || content.weather_fallback.is_some() {
         pages.push(portal_core::handlers::weather_page::WEATHER_PAGE);
     }
