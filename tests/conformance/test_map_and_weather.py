@@ -44,7 +44,7 @@ def test_every_place_has_a_page_with_its_properties_and_map_links(client, place_
     assert r.status_code == 200
     page = html_text(r.text)
     assert f"<h1>{name}</h1>" in page
-    assert re.search(rf'<th scope="row">category</th><td dir="auto">{category}</td>', page)
+    assert re.search(rf'<th scope="row">Category</th><td dir="auto">{category}</td>', page)
     assert re.search(r'href="geo:-?\d+(\.\d+)?,-?\d+(\.\d+)?"', page), "a geo: link phones open"
     assert "https://www.openstreetmap.org/?mlat=" in page
     assert re.search(rf'href="[^"]*map/category/{category}(\.html)?"', page)
@@ -60,7 +60,7 @@ def test_a_place_has_a_markdown_twin_with_every_property(client):
     r = client.get("/places/mural-1", headers={"Accept": "text/markdown"})
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("text/markdown")
     assert r.text.startswith("# Unity mural\n")
-    assert "| artist | Amani youth |" in r.text
+    assert "| Artist | Amani youth |" in r.text
     assert "`geo:-1.3,30.82`" in r.text
 
 

@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::content::taxonomy::slug;
 use crate::pages::shell::escape;
@@ -128,8 +128,8 @@ pub struct Place {
     pub zone: Option<String>,
     /// The register (file stem of `spatial/`) it comes from: its OGC collection.
     pub register: String,
-    /// Every property, in the data's order (text of every kind of value).
-    pub properties: Vec<(String, String)>,
+    /// Every property, in the data's order, as the data gives it (its page says each in words).
+    pub properties: Map<String, Value>,
     /// What of it can be drawn (empty when nothing can).
     pub parts: Vec<Part>,
     /// Where its markers, links to map apps and small map centre.
@@ -179,10 +179,7 @@ pub fn places(registers: &[(&str, &str, &[Value])]) -> (Vec<Place>, Vec<Warning>
                     (Vec::new(), None)
                 }
             };
-            let listed: Vec<(String, String)> = properties
-                .as_object()
-                .map(|p| p.iter().map(|(k, v)| (k.clone(), text(v))).collect())
-                .unwrap_or_default();
+            let listed = properties.as_object().cloned().unwrap_or_default();
             out.push(Place {
                 id: unique(&source_id, &mut taken),
                 source_id,

@@ -13,6 +13,7 @@ use portal_core::pages::map::{self, Bounds, Drawn, Place, Projection};
 use serde_json::{json, Value};
 use tera::Context;
 
+use super::facts::{Fact, Rules};
 use super::Renderer;
 use crate::build::output::{Group, OutFile};
 use crate::load::{spatial, Content};
@@ -240,7 +241,9 @@ fn place_page(atlas: &Atlas<'_, '_>, place: &Place) -> Result<[OutFile; 2]> {
         atlas.category(place).map(|(key, label)| json!({"label": label, "url": format!("{MAP}/category/{key}")}));
     let zone = atlas.zone(place).map(|(key, label)| json!({"label": label, "url": format!("{MAP}/zone/{key}")}));
     let mut context = Context::new();
-    context.insert("place", &json!({"name": place.name, "properties": place.properties}));
+    let properties = properties(atlas, place);
+    let rows: Vec<Value> = properties.iter().map(|f| json!([f.label, f.html])).collect();
+    context.insert("place", &json!({"name": place.name, "properties": rows}));
     context.insert("category", &category);
     context.insert("zone", &zone);
     context.insert("svg", &small_map(atlas, place));
@@ -274,10 +277,20 @@ fn place_page(atlas: &Atlas<'_, '_>, place: &Place) -> Result<[OutFile; 2]> {
         escape(strings.get("map.property")),
         escape(strings.get("map.value"))
     ));
-    for (key, value) in &place.properties {
-        md.push_str(&format!("| {} | {} |\n", escape(key), escape(value)));
+    for fact in &properties {
+        md.push_str(&format!("| {} | {} |\n", escape(&fact.label), fact.markdown.replace('|', "\\|")));
     }
     atlas.r.generated("place.html", &url, context, md)
+}
+
+/// A place's properties in words, by the rules of a record's facts (docs/content.md#facts):
+/// numbers to call are `tel:` links, zones and languages named, yes and no in the interface
+/// language, units from the key. Its name, shown as the heading, is left out.
+fn properties(atlas: &Atlas<'_, '_>, place: &Place) -> Vec<Fact> {
+    let r = atlas.r;
+    let rules =
+        Rules { strings: r.strings(), site: &r.content.site, hidden: &[], statics: &r.content.statics, model: r.model };
+    rules.of_mapping(&place.properties, &["name"])
 }
 
 /// A place's own small map: the place, and faintly the places whose point is near it.

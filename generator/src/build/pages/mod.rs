@@ -21,6 +21,7 @@ pub mod preview;
 pub mod record;
 pub mod sitemap;
 pub mod taxonomy;
+pub mod words;
 
 use std::collections::{BTreeMap, HashSet};
 

@@ -1,0 +1,144 @@
+//! Raw values of the data in words a resident reads (docs/content.md#facts): a zone's slug as the
+//! zone's name, a language code as the language's name, a number with the unit its key names
+//! (`size_kb: 95` is "95 KB"). Each rule reads the key and value alone, so it holds for records,
+//! places and alerts the theme was never written against.
+
+use portal_core::content::SiteConfig;
+use portal_core::pages::i18n::Strings;
+use serde_json::Value;
+
+use super::record::autonym;
+
+/// Whether `key` names zones (`zone`, `zones`, `home_zone`...).
+pub fn is_zone_key(key: &str) -> bool {
+    matches!(key, "zone" | "zones") || key.ends_with("_zone") || key.ends_with("_zones")
+}
+
+/// Whether `key` names languages (`language`, `languages`, `spoken_languages`...).
+pub fn is_language_key(key: &str) -> bool {
+    matches!(key, "language" | "languages" | "lang" | "langs")
+        || key.ends_with("_language")
+        || key.ends_with("_languages")
+}
+
+/// A zone's name: the site's label of its slug (site.yaml `labels:`, else the interface text's),
+/// else the slug in words with its short codes in capitals (`zone-b` is "Zone B", `block-c12`
+/// "Block C12"). Text that is not a slug is shown as written.
+pub fn zone_name(zone: &str, site: &SiteConfig, strings: &Strings) -> String {
+    if let Some(label) = site.label(zone, strings) {
+        return label.to_string();
+    }
+    let slug_like =
+        !zone.is_empty() && zone.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_".contains(c));
+    if !slug_like {
+        return zone.to_string();
+    }
+    let words: Vec<String> = zone
+        .split(['-', '_'])
+        .filter(|w| !w.is_empty())
+        .enumerate()
+        .map(|(i, word)| {
+            let code = word.len() <= 2 && word.chars().any(|c| c.is_ascii_alphabetic())
+                || word.chars().any(|c| c.is_ascii_digit());
+            let mut chars = word.chars();
+            match chars.next() {
+                _ if code => word.to_ascii_uppercase(),
+                Some(first) if i == 0 => first.to_uppercase().chain(chars).collect(),
+                _ => word.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// A language's name for a language code (`sw`, `fr-CA`, `ara`): the interface text's
+/// `language_names.<code>`, else the language's own name; `None` for text that is not a code,
+/// which is then shown as written.
+pub fn language_name(code: &str, strings: &Strings) -> Option<String> {
+    let code = code.trim();
+    let primary = code.split(['-', '_']).next().unwrap_or(code);
+    let is_code = (2..=3).contains(&primary.len()) && primary.chars().all(|c| c.is_ascii_alphabetic());
+    if !is_code || code.len() > 12 {
+        return None;
+    }
+    let primary = primary.to_ascii_lowercase();
+    if let Some(name) = strings.lookup(&format!("language_names.{primary}")).and_then(Value::as_str) {
+        return Some(name.to_string());
+    }
+    let own = autonym(&primary);
+    (own != primary).then_some(own)
+}
+
+/// Units a key can end with, and how a number in that unit is written (`{n}` the number).
+const UNITS: &[(&str, &str)] = &[
+    ("_kb", "{n} KB"),
+    ("_mb", "{n} MB"),
+    ("_gb", "{n} GB"),
+    ("_km", "{n} km"),
+    ("_m", "{n} m"),
+    ("_cm", "{n} cm"),
+    ("_ha", "{n} ha"),
+    ("_kg", "{n} kg"),
+    ("_l", "{n} L"),
+    ("_percent", "{n}%"),
+    ("_pct", "{n}%"),
+    ("_usd", "USD {n}"),
+    ("_eur", "EUR {n}"),
+    ("_ugx", "UGX {n}"),
+    ("_kes", "KES {n}"),
+];
+
+/// The key without the unit it ends with and how a number of it is written (`size_kb` is
+/// ("size", "{n} KB"); `percentage_women` is ("percentage women", "{n}%")), or `None`.
+pub fn unit_of(key: &str) -> Option<(&str, &'static str)> {
+    if key.starts_with("percentage_") || key.starts_with("percent_") || key.starts_with("pct_") {
+        return Some((key, "{n}%"));
+    }
+    UNITS.iter().find_map(|(suffix, format)| {
+        let stem = key.strip_suffix(suffix)?;
+        (!stem.is_empty()).then_some((stem, *format))
+    })
+}
+
+/// `number` (already written as the language writes numbers) with the unit `key` names, if any.
+pub fn with_unit(key: &str, number: &str) -> Option<String> {
+    unit_of(key).map(|(_, format)| format.replace("{n}", number))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings() -> Strings {
+        Strings(serde_json::json!({"language_names": {"sw": "Swahili"}}))
+    }
+
+    #[test]
+    fn zone_slugs_read_as_names() {
+        let mut site = SiteConfig::default();
+        site.labels.insert("z-north".into(), "North field".into());
+        assert_eq!(zone_name("zone-b", &site, &strings()), "Zone B");
+        assert_eq!(zone_name("block-c12", &site, &strings()), "Block C12");
+        assert_eq!(zone_name("z-north", &site, &strings()), "North field");
+        assert_eq!(zone_name("Near the <school>", &site, &strings()), "Near the <school>", "text stays text");
+    }
+
+    #[test]
+    fn language_codes_read_as_names() {
+        assert_eq!(language_name("sw", &strings()).as_deref(), Some("Swahili"));
+        assert_eq!(language_name("ar", &strings()).as_deref(), Some("العربية"));
+        assert_eq!(language_name("fr-CA", &strings()).as_deref(), Some("Français"));
+        assert_eq!(language_name("xx", &strings()), None);
+        assert_eq!(language_name("sign language", &strings()), None);
+    }
+
+    #[test]
+    fn units_come_from_the_key() {
+        assert_eq!(with_unit("size_kb", "95").as_deref(), Some("95 KB"));
+        assert_eq!(with_unit("percentage_women", "52").as_deref(), Some("52%"));
+        assert_eq!(with_unit("budget_usd", "12,500,000").as_deref(), Some("USD 12,500,000"));
+        assert_eq!(unit_of("depth_m"), Some(("depth", "{n} m")));
+        assert_eq!(with_unit("pupils", "1460"), None);
+        assert_eq!(with_unit("_m", "3"), None);
+    }
+}

@@ -1,0 +1,140 @@
+"""What a resident reads on pages of content the theme was never written against
+(docs/content.md#facts): numbers to call are `tel:` links wherever they are written (an alert, a
+place's properties, a record's facts, a body), and nothing else is; raw values read as words
+(zones by name, languages by name, yes and no in the interface language, units from the key); a
+table of three columns says each cell's column so it can stack on a phone; hostile text stays
+text. The test writes its own site (`portal init` plus records, alerts and places with keys the
+sample site does not use), builds it and asks `portal serve` for its pages."""
+
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+import requests
+
+import servers
+
+SITE_YAML = """
+timezone: "+03:00"
+labels:
+  north-bank: North bank
+"""
+ALERTS = """
+updated: 2026-11-20
+items:
+  - title: Water cut in block-7
+    severity: severe
+    zones: [north-bank, block-7]
+    summary: "Call the water desk on 0800 100 200 or +254 711 000 222, not 2026-11-20 or USD 12,500,000. <script>alert(1)</script>"
+"""
+PLACES = {
+    "type": "FeatureCollection",
+    "features": [{
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [36.8, -1.29]},
+        "properties": {"id": "clinic-9", "name": "Riverside clinic", "category": "health", "zone": "block-7",
+                       "hotline": "Ring 0722 000 333 at night", "open_24h": False, "languages": ["so", "am"],
+                       "leaflet_kb": 95, "code": "B-12", "note": "<img src=x onerror=alert(1)>"},
+    }],
+}
+RECORDS = {
+    "services/riverside-clinic.md": """---
+title: Riverside clinic
+summary: Care day and night.
+sms_line: "0722 000 444"
+on_call: true
+spoken_languages: [ti, fr]
+home_zone: north-bank
+---
+## Numbers
+
+| | Number | Hours |
+|---|---|---|
+| Night nurse | 0722 000 333 | 18:00-06:00 |
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def written_site():
+    root = Path(tempfile.mkdtemp(prefix="residents-native-", dir=servers.ROOT / "target"))
+    run = lambda *args: subprocess.run([str(servers.PORTAL), *args], cwd=root, check=True, capture_output=True)  # noqa: E731
+    run("init", ".")
+    content = root / "content"
+    site = (content / "site.yaml").read_text(encoding="utf-8")
+    site = re.sub(r"(?m)^base_url: .*$", "base_url: https://residents.test", site) + SITE_YAML
+    (content / "site.yaml").write_text(site, encoding="utf-8")
+    (content / "data").mkdir(exist_ok=True)
+    (content / "data" / "alerts.yaml").write_text(ALERTS, encoding="utf-8")
+    (content / "spatial").mkdir(exist_ok=True)
+    (content / "spatial" / "clinics.geojson").write_text(json.dumps(PLACES), encoding="utf-8")
+    for name, text in RECORDS.items():
+        (content / name).parent.mkdir(parents=True, exist_ok=True)
+        (content / name).write_text(text, encoding="utf-8")
+    run("build", "--content", "content", "--out", "dist")
+    server = servers.start_portal(["serve", "--dist", str(root / "dist"), "--port", "0", "--rate-limit", "1000000",
+                                   "--state", str(root / "state")], env={"PORTAL_SMTP_URL": ""})
+    yield server.base_url
+    server.stop()
+
+
+def page(base_url, path):
+    answer = requests.get(base_url + path, timeout=30)
+    assert answer.status_code == 200, (path, answer.status_code)
+    return answer.text
+
+
+def tel_links(html):
+    return re.findall(r'<a dir="ltr" href="(tel:[^"]*)">([^<]*)</a>', html)
+
+
+def rows(html):
+    body = re.search(r"<tbody>(.*?)</tbody>", html, re.S).group(1)
+    return dict(re.findall(r'<th scope="row">(.*?)</th><td dir="auto">(.*?)</td>', body, re.S))
+
+
+def test_numbers_in_alerts_can_be_tapped_on_the_alerts_page_and_the_home_page(written_site):
+    for path in ["/alerts", "/"]:
+        html = page(written_site, path)
+        assert tel_links(html) == [("tel:0800100200", "0800 100 200"), ("tel:+254711000222", "+254 711 000 222")], path
+        assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)" in html, path
+    twin = requests.get(written_site + "/alerts", headers={"Accept": "text/markdown"}, timeout=30).text
+    assert "[0800 100 200](tel:0800100200)" in twin
+
+
+def test_alerts_name_their_zones(written_site):
+    html = page(written_site, "/alerts")
+    assert "North bank, Block 7" in html and "north-bank" not in html
+
+
+def test_a_places_properties_read_in_words_and_its_numbers_can_be_tapped(written_site):
+    html = page(written_site, "/places/clinic-9")
+    shown = rows(html)
+    assert shown["Hotline"] == 'Ring <a dir="ltr" href="tel:0722000333">0722 000 333</a> at night'
+    assert shown["Open 24h"] == "no"
+    assert shown["Zone"] == "Block 7"
+    assert shown["Languages"] == "Somali, Amharic"
+    assert shown["Leaflet"] == "95 KB"
+    assert shown["Code"] == "B-12", "a code is never a number to call"
+    assert "<img" not in shown["Note"] and "&lt;img" in shown["Note"]
+    assert "Name" not in shown, "the name is the heading"
+
+
+def test_a_records_facts_read_in_words(written_site):
+    html = page(written_site, "/services/riverside-clinic")
+    facts = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", re.search(r'<dl class="facts">(.*?)</dl>', html, re.S).group(1)))
+    assert facts["Sms line"] == '<a dir="ltr" href="tel:0722000444">0722 000 444</a>'
+    assert facts["On call"] == "yes"
+    assert facts["Spoken languages"] == "Tigrinya, French"
+    assert facts["Home zone"] == "North bank"
+
+
+def test_a_table_of_three_columns_labels_its_cells_to_stack_on_a_phone(written_site):
+    html = page(written_site, "/services/riverside-clinic")
+    assert '<table class="stack">' in html
+    assert '<td data-label="Number" dir="auto"><a dir="ltr" href="tel:0722000333">0722 000 333</a></td>' in html
+    assert '<td data-label="Hours" dir="auto">18:00-06:00</td>' in html
+
