@@ -41,6 +41,15 @@ PLACES = {
     }],
 }
 RECORDS = {
+    "news/water-desk-opens.md": """---
+title: The water desk opens
+date: 2026-11-20
+---
+## Hours
+
+The desk opens **08:00** & closes at [five](/alerts). <span>Bring</span> your card.
+
+""" + "More to say. " * 80,
     "services/riverside-clinic.md": """---
 title: Riverside clinic
 summary: Care day and night.
@@ -138,3 +147,10 @@ def test_a_table_of_three_columns_labels_its_cells_to_stack_on_a_phone(written_s
     assert '<td data-label="Number" dir="auto"><a dir="ltr" href="tel:0722000333">0722 000 333</a></td>' in html
     assert '<td data-label="Hours" dir="auto">18:00-06:00</td>' in html
 
+
+def test_json_ld_describes_a_record_in_plain_text_never_its_raw_body(written_site):
+    html = page(written_site, "/news/water-desk-opens")
+    data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S).group(1))
+    text = data["description"]
+    assert text.startswith("Hours The desk opens 08:00 & closes at five. Bring your card."), text
+    assert not re.search(r"[<>*#\[\]]|\]\(", text) and len(text) <= 301, text

@@ -18,6 +18,7 @@ pub mod json_ld;
 pub mod license;
 pub mod limits;
 pub mod phone;
+pub mod plain;
 mod record;
 pub mod record_schema;
 mod site;
