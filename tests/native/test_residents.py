@@ -127,7 +127,7 @@ def test_a_places_properties_read_in_words_and_its_numbers_can_be_tapped(written
     assert shown["Zone"] == "Block 7"
     assert shown["Languages"] == "Somali, Amharic"
     assert shown["Leaflet"] == "95 KB"
-    assert shown["Code"] == "B-12", "a code is never a number to call"
+    assert shown["Code"] == '<span class="nowrap">B-12</span>', "a code is never a number to call, and keeps to one line"
     assert "<img" not in shown["Note"] and "&lt;img" in shown["Note"]
     assert "Name" not in shown, "the name is the heading"
 
@@ -154,3 +154,62 @@ def test_json_ld_describes_a_record_in_plain_text_never_its_raw_body(written_sit
     text = data["description"]
     assert text.startswith("Hours The desk opens 08:00 & closes at five. Bring your card."), text
     assert not re.search(r"[<>*#\[\]]|\]\(", text) and len(text) <= 301, text
+
+
+ARABIC_RECORDS = {
+    "events/open-day.md": """---
+title: Open day at gate B-12
+date: 2026-12-05
+summary: Everyone is welcome at the gate.
+start: 2026-12-05T09:00:00+03:00
+venue: Gate B-12
+---
+Meet at gate B-12 and bring your card.
+""",
+    "news/gate-news.md": """---
+title: أخبار البوابة
+date: 2026-11-20
+summary: The gate opens at nine.
+---
+تفتح البوابة B-12 صباحا.
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def arabic_site():
+    """A site whose interface is Arabic, with records written in English among Arabic ones."""
+    root = Path(tempfile.mkdtemp(prefix="residents-ar-", dir=servers.ROOT / "target"))
+    run = lambda *args: subprocess.run([str(servers.PORTAL), *args], cwd=root, check=True, capture_output=True)  # noqa: E731
+    run("init", ".")
+    content = root / "content"
+    site = (content / "site.yaml").read_text(encoding="utf-8")
+    site = re.sub(r"(?m)^base_url: .*$", "base_url: https://ar.residents.test", site)
+    site = re.sub(r"(?m)^language: .*$", "language: ar", site)
+    (content / "site.yaml").write_text(site, encoding="utf-8")
+    for name, text in ARABIC_RECORDS.items():
+        (content / name).parent.mkdir(parents=True, exist_ok=True)
+        (content / name).write_text(text, encoding="utf-8")
+    run("build", "--content", "content", "--out", "dist")
+    server = servers.start_portal(["serve", "--dist", str(root / "dist"), "--port", "0", "--rate-limit", "1000000",
+                                   "--state", str(root / "state")], env={"PORTAL_SMTP_URL": ""})
+    yield server.base_url
+    server.stop()
+
+
+def test_an_arabic_interface_calls_a_venue_a_place_not_a_hall(arabic_site):
+    html = page(arabic_site, "/events/open-day")
+    assert "<dt>المكان</dt>" in html and "القاعة" not in html
+
+
+def test_left_to_right_sentences_keep_their_punctuation_and_codes_their_line(arabic_site):
+    html = page(arabic_site, "/events/open-day")
+    assert '<h1 dir="auto">Open day at gate <span class="nowrap">B-12</span></h1>' in html
+    assert '<p class="lead" dir="auto">Everyone is welcome at the gate.</p>' in html
+    assert 'Meet at gate <span class="nowrap">B-12</span> and bring your card.' in html
+    listing = page(arabic_site, "/events")
+    assert '<p dir="auto">Everyone is welcome at the gate.</p>' in listing
+    news = page(arabic_site, "/news")
+    assert re.search(r'<p class="meta"><bdi><time datetime="2026-11-20">[^<]+</time></bdi></p>', news), news
+    body = page(arabic_site, "/news/gate-news")
+    assert '<span class="nowrap">B-12</span>' in body

@@ -39,7 +39,7 @@ pub fn prepare(html: &str, strings: &Strings, statics: &StaticFiles) -> String {
     if html.contains("<table") || html.contains("<pre") {
         html = scrollable(&html);
     }
-    if html.contains(['+', '0']) || html.chars().any(right_to_left) {
+    if html.contains(['+', '0', '-']) || html.chars().any(right_to_left) {
         html = text_acts(&html);
     }
     let html = blocks_auto(&html);
@@ -151,12 +151,14 @@ fn blocks_auto(html: &str) -> String {
 /// outside links and code becomes a `tel:` link set left to right, so it can be tapped and
 /// keeps its digits' order inside right-to-left text; in text with right-to-left letters, a run
 /// of Latin letters and digits (`18 November 2026`, `30 000 UGX`) is isolated (`<bdi>`), which
-/// the bidirectional algorithm would otherwise reorder ("November 2026 18").
+/// the bidirectional algorithm would otherwise reorder ("November 2026 18"); a code (`B-12`) is
+/// kept on one line.
 fn text_acts(html: &str) -> String {
     html::map_text(html, &["a", "code", "pre", "script", "style", "textarea"], |text| {
         let text = if text.chars().any(right_to_left) { isolate_runs(text) } else { text.to_string() };
-        if text.bytes().any(|b| b == b'+' || b == b'0') {
-            tap_phones(&text)
+        let text = if text.bytes().any(|b| b == b'+' || b == b'0') { tap_phones(&text) } else { text };
+        if text.contains('-') {
+            super::words::keep_codes(&text)
         } else {
             text
         }

@@ -308,7 +308,7 @@ pub fn linkify(text: &str) -> (String, String) {
         rest = &rest[range.end..];
     }
     let (h, m) = addresses(rest);
-    (html + &h, md + &m)
+    (words::keep_codes(&(html + &h)), md + &m)
 }
 
 /// Text with its e-mail and web addresses made links.
@@ -423,7 +423,7 @@ mod tests {
                 ("Size", "95 KB"),
                 ("Budget", "USD 12,500,000"),
                 ("Office phone", "<a dir=\"ltr\" href=\"tel:0700000106\">0700 000 106</a>"),
-                ("Ref", "B-12 2026-01-02"),
+                ("Ref", "<span class=\"nowrap\">B-12</span> 2026-01-02"),
             ]
         );
     }

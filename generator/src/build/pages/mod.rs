@@ -106,6 +106,7 @@ impl<'a> Renderer<'a> {
     ) -> Result<Self> {
         let mut tera = theme::templates(templates)?;
         tera.register_filter("local_date", local_date(content.strings.clone()));
+        tera.register_filter("text", text_filter);
         let (asset_files, assets) = theme_assets(templates)?;
         let site = serde_json::to_value(&content.site)?;
         let navigation = navigation::main_menu(content, model);
@@ -212,6 +213,13 @@ fn local_date(strings: Strings) -> impl tera::Filter {
     move |value: &Value, _: &std::collections::HashMap<String, Value>| -> tera::Result<Value> {
         Ok(Value::String(value.as_str().map_or_else(|| value.to_string(), |d| strings.date(d))))
     }
+}
+
+/// `{{ value | text | safe }}`: the value escaped, its codes (`B-12`) kept on one line
+/// ([`words::keep_codes`]).
+fn text_filter(value: &Value, _: &std::collections::HashMap<String, Value>) -> tera::Result<Value> {
+    let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
+    Ok(Value::String(words::keep_codes(&portal_core::pages::shell::escape(&text))))
 }
 
 /// `robots.txt`: everything may be crawled, except a drafts preview, which nothing may.

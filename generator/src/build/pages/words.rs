@@ -105,6 +105,71 @@ pub fn with_unit(key: &str, number: &str) -> Option<String> {
     unit_of(key).map(|(_, format)| format.replace("{n}", number))
 }
 
+/// HTML text with each code (`B-12`, `C-1`, `BK-7F3A`: a capital, up to three more capitals or
+/// digits, then groups of capitals and digits after hyphens) kept on one line
+/// (`<span class="nowrap">`), since a line broken after its hyphen reads as two things. Tags in
+/// `html` are passed over; only text between them changes.
+pub fn keep_codes(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 32);
+    let mut rest = html;
+    while !rest.is_empty() {
+        let tag = rest.find('<').unwrap_or(rest.len());
+        out.push_str(&codes_in_text(&rest[..tag]));
+        let end = rest[tag..].find('>').map_or(rest.len(), |n| tag + n + 1);
+        out.push_str(&rest[tag..end]);
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// Text (no tags) with its codes wrapped (see [`keep_codes`]).
+fn codes_in_text(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts = bytes[i].is_ascii_uppercase() && (i == 0 || !joins(text[..i].chars().next_back()));
+        if let Some(end) = starts.then(|| code_end(bytes, i)).flatten() {
+            out.push_str(&text[copied..i]);
+            out.push_str(&format!("<span class=\"nowrap\">{}</span>", &text[i..end]));
+            copied = end;
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Whether `c` joins a word, so a code cannot start after it.
+fn joins(c: Option<char>) -> bool {
+    c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_')
+}
+
+/// Where the code starting at `start` ends, if one does.
+fn code_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let word = |at: usize| bytes[at..].iter().take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit()).count();
+    let head = word(start);
+    if head > 4 {
+        return None;
+    }
+    let mut end = start + head;
+    let mut groups = 0;
+    while bytes.get(end) == Some(&b'-') && end + 1 < bytes.len() {
+        let next = word(end + 1);
+        if next == 0 || next > 8 {
+            break;
+        }
+        end += 1 + next;
+        groups += 1;
+    }
+    let after = bytes.get(end).copied();
+    let ends = !after.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80);
+    (groups > 0 && ends).then_some(end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +205,17 @@ mod tests {
         assert_eq!(unit_of("depth_m"), Some(("depth", "{n} m")));
         assert_eq!(with_unit("pupils", "1460"), None);
         assert_eq!(with_unit("_m", "3"), None);
+    }
+
+    #[test]
+    fn codes_stay_on_one_line_and_tags_are_passed_over() {
+        assert_eq!(
+            keep_codes("Blocks C-1 to C-6, <b title=\"B-12\">B-12</b> and BK-7F3A."),
+            "Blocks <span class=\"nowrap\">C-1</span> to <span class=\"nowrap\">C-6</span>, <b title=\"B-12\">\
+             <span class=\"nowrap\">B-12</span></b> and <span class=\"nowrap\">BK-7F3A</span>."
+        );
+        for text in ["Kiswahili-speaking", "x-B-12", "2026-11-20", "Mon-Sat", "COVID-19x", "WASH office", "A-"] {
+            assert_eq!(keep_codes(text), text, "{text}");
+        }
     }
 }
