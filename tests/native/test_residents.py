@@ -30,6 +30,25 @@ items:
     zones: [north-bank, block-7]
     summary: "Call the water desk on 0800 100 200 or +254 711 000 222, not 2026-11-20 or USD 12,500,000. <script>alert(1)</script>"
 """
+SNAPSHOT = """
+title: Response plan
+currency: EUR
+appeal: 2500000
+coverage_pct: 61.5
+households:
+  people: 48000
+  families: 11900
+  average_family_size: 4.1
+clinics:
+  - name: Riverside
+    budget: 120000
+    spent: 80000
+    share_percent: 66.7
+  - name: Hilltop
+    budget: 90000
+    spent: 30000
+    share_percent: 33.3
+"""
 PLACES = {
     "type": "FeatureCollection",
     "features": [{
@@ -78,6 +97,7 @@ def written_site():
     (content / "site.yaml").write_text(site, encoding="utf-8")
     (content / "data").mkdir(exist_ok=True)
     (content / "data" / "alerts.yaml").write_text(ALERTS, encoding="utf-8")
+    (content / "data" / "plan.yaml").write_text(SNAPSHOT, encoding="utf-8")
     (content / "spatial").mkdir(exist_ok=True)
     (content / "spatial" / "clinics.geojson").write_text(json.dumps(PLACES), encoding="utf-8")
     for name, text in RECORDS.items():
@@ -213,3 +233,15 @@ def test_left_to_right_sentences_keep_their_punctuation_and_codes_their_line(ara
     assert re.search(r'<p class="meta"><bdi><time datetime="2026-11-20">[^<]+</time></bdi></p>', news), news
     body = page(arabic_site, "/news/gate-news")
     assert '<span class="nowrap">B-12</span>' in body
+
+
+def test_a_chart_never_puts_two_units_on_one_scale_and_every_number_says_its_unit(written_site):
+    html = page(written_site, "/data/plan")
+    figures = dict(re.findall(r'<dt>([^<]*)</dt><dd><span dir="ltr">([^<]*)</span></dd>', html))
+    assert figures["Appeal"] == "EUR 2,500,000" and figures["Coverage pct"] == "61.5%", figures
+    assert figures["Average family size"] == "4.1", "a size beside counts is a figure, not a bar"
+    charts = re.findall(r'<caption>([^<]*)</caption>', html)
+    assert "Clinics · Budget, Spent" in charts and "Clinics · Share percent" in charts, charts
+    assert '<td class="num" dir="ltr" data-label="Budget">EUR 120,000</td>' in html
+    assert 'data-label="Share percent">66.7%</td>' in html
+    assert html.count("<svg") == 2, "one chart per unit"

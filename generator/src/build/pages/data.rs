@@ -5,6 +5,7 @@
 
 use anyhow::Result;
 use portal_core::dashboards::numbers::Format;
+use portal_core::dashboards::units;
 use portal_core::dashboards::{alerts, analyse, snapshot_html, snapshot_markdown, Alert, Snapshot};
 use serde_json::{json, Value};
 use tera::Context;
@@ -58,7 +59,7 @@ fn summary(r: &Renderer, name: &str, snapshot: &Snapshot, format: &Format) -> Va
     let figures: Vec<Value> = snapshot
         .summary()
         .iter()
-        .map(|(label, value)| json!({"label": super::label(label), "value": format.number(*value)}))
+        .map(|f| json!({"label": super::label(&f.name), "value": units::write(&format.number(f.value), f.unit.as_deref())}))
         .collect();
     let charts = match snapshot.charts() {
         1 => r.strings().get("data.chart_one").to_string(),
