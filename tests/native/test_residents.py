@@ -57,6 +57,14 @@ PLACES = {
         "properties": {"id": "clinic-9", "name": "Riverside clinic", "category": "health", "zone": "block-7",
                        "hotline": "Ring 0722 000 333 at night", "open_24h": False, "languages": ["so", "am"],
                        "leaflet_kb": 95, "code": "B-12", "note": "<img src=x onerror=alert(1)>"},
+    }, {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [36.81, -1.295]},
+        "properties": {"id": "tap-3", "name": "Tap 3", "category": "aa-water-tap"},
+    }, {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [36.805, -1.30]},
+        "properties": {"id": "hall-1", "name": "Hall", "category": "community"},
     }],
 }
 RECORDS = {
@@ -245,3 +253,13 @@ def test_a_chart_never_puts_two_units_on_one_scale_and_every_number_says_its_uni
     assert '<td class="num" dir="ltr" data-label="Budget">EUR 120,000</td>' in html
     assert 'data-label="Share percent">66.7%</td>' in html
     assert html.count("<svg") == 2, "one chart per unit"
+
+
+def test_each_marker_is_a_named_link_and_water_is_never_a_health_cross(written_site):
+    html = page(written_site, "/map")
+    assert re.search(r'<a href="[^"]*places/clinic-9(\.html)?" aria-label="Riverside clinic"><circle class="map-hit"', html)
+    assert 'role="group"' in html
+    marker = lambda place: re.search(rf'places/{place}(?:\.html)?"[^>]*><circle[^>]*/><path class="[^"]*" d="([^"]*)"', html).group(1)  # noqa: E731
+    cross = "h4v-5h4v5h4v4h-4v5h-4v-5h-4Z"
+    assert cross in marker("clinic-9"), "health is the cross"
+    assert cross not in marker("tap-3") and cross not in marker("hall-1"), "nothing else is"

@@ -60,6 +60,8 @@ struct Atlas<'a, 'r> {
     categories: BTreeMap<String, (usize, String)>,
     /// Zone slug to label.
     zones: BTreeMap<String, String>,
+    /// The style of places without a category: one no category has (never the health cross).
+    other: usize,
 }
 
 impl<'a, 'r> Atlas<'a, 'r> {
@@ -68,23 +70,23 @@ impl<'a, 'r> Atlas<'a, 'r> {
         let label = |slug: &str, written: &str| {
             r.content.site.label(slug, r.strings()).map_or_else(|| super::label(written), str::to_string)
         };
-        let categories = map::categories(&places)
-            .into_iter()
-            .enumerate()
-            .map(|(i, (slug, written))| {
-                let label = label(&slug, &written);
-                (slug, (i, label))
-            })
-            .collect();
+        let found = map::categories(&places);
+        let slugs: Vec<&str> = found.keys().map(String::as_str).collect();
+        // Shapes follow what a category is (health the cross) before the order of names.
+        let styles = map::style_numbers(&slugs);
+        let categories: BTreeMap<String, (usize, String)> =
+            found.iter().zip(styles).map(|((slug, written), n)| (slug.clone(), (n, label(slug, written)))).collect();
         let zones =
             map::zones(&places).into_iter().map(|(slug, written)| (slug.clone(), label(&slug, &written))).collect();
-        Atlas { r, places, categories, zones }
+        let taken: Vec<usize> = categories.values().map(|(n, _)| *n).collect();
+        let other = (0..).find(|n| n % map::COLOURS != 4 && !taken.contains(n)).unwrap_or(0);
+        Atlas { r, places, categories, zones, other }
     }
 
     /// The style number of a place (its category's; places without one share the last).
     fn style(&self, place: &Place) -> usize {
         let key = place.category.as_deref().map(slug).unwrap_or_default();
-        self.categories.get(&key).map_or(self.categories.len(), |(n, _)| *n)
+        self.categories.get(&key).map_or(self.other, |(n, _)| *n)
     }
 
     /// A place's category: (slug, label), or `None`.
