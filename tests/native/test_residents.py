@@ -77,10 +77,18 @@ date: 2026-11-20
 The desk opens **08:00** & closes at [five](/alerts). <span>Bring</span> your card.
 
 """ + "More to say. " * 80,
+    "services/tap-care.md": """---
+title: Tap care
+summary: Repairs of the taps.
+location: {latitude: -1.2951, longitude: 36.8101}
+---
+Report a broken tap.
+""",
     "services/riverside-clinic.md": """---
 title: Riverside clinic
 summary: Care day and night.
 sms_line: "0722 000 444"
+spatial_id: clinic-9
 on_call: true
 spoken_languages: [ti, fr]
 home_zone: north-bank
@@ -257,9 +265,20 @@ def test_a_chart_never_puts_two_units_on_one_scale_and_every_number_says_its_uni
 
 def test_each_marker_is_a_named_link_and_water_is_never_a_health_cross(written_site):
     html = page(written_site, "/map")
-    assert re.search(r'<a href="[^"]*places/clinic-9(\.html)?" aria-label="Riverside clinic"><circle class="map-hit"', html)
+    assert re.search(r'<a href="[^"]*places/clinic-9(\.html)?" aria-label="Riverside clinic"><path class="[^"]*map-marker"', html)
     assert 'role="group"' in html
-    marker = lambda place: re.search(rf'places/{place}(?:\.html)?"[^>]*><circle[^>]*/><path class="[^"]*" d="([^"]*)"', html).group(1)  # noqa: E731
+    marker = lambda place: re.search(rf'places/{place}(?:\.html)?" aria-label="[^"]*"><path class="[^"]*" d="([^"]*)"', html).group(1)  # noqa: E731
     cross = "h4v-5h4v5h4v4h-4v5h-4v-5h-4Z"
     assert cross in marker("clinic-9"), "health is the cross"
     assert cross not in marker("tap-3") and cross not in marker("hall-1"), "nothing else is"
+
+
+def test_a_service_at_a_place_links_it_and_the_place_lists_it(written_site):
+    clinic = page(written_site, "/services/riverside-clinic")
+    assert re.search(r'<dt>On the map</dt><dd><a href="[^"]*places/clinic-9(\.html)?">Riverside clinic</a> · '
+                     r'<a href="[^"]*map(\.html)?">Map</a></dd>', clinic), "by its spatial_id"
+    assert re.search(r'<a href="[^"]*places/tap-3(\.html)?">Tap 3</a>', page(written_site, "/services/tap-care")), \
+        "by its location's coordinates"
+    here = re.search(r'<h2 id="here">Here</h2>\s*<ul class="here">(.*?)</ul>', page(written_site, "/places/clinic-9"), re.S)
+    assert here and re.search(r'<a href="[^"]*services/riverside-clinic(\.html)?">Riverside clinic</a>', here.group(1))
+    assert "Tap care" in page(written_site, "/places/tap-3")

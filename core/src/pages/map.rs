@@ -414,8 +414,8 @@ pub fn svg(drawn: &[Drawn<'_>], projection: &Projection, title: &str, descriptio
         escape(title),
         escape(description)
     );
-    // Areas under lines under markers, so nothing hides a marker.
-    for layer in 0..3 {
+    // Areas under lines under the markers' touch targets under markers, so nothing hides a marker.
+    for layer in 0..4 {
         for d in drawn {
             for part in &d.place.parts {
                 out.push_str(&draw(part, layer, d, projection));
@@ -460,8 +460,8 @@ fn path(points: &[Position], projection: &Projection, close: bool) -> String {
     data
 }
 
-/// One part of a drawn place on `layer` (0 areas, 1 lines, 2 markers); nothing when the part is
-/// on another.
+/// One part of a drawn place on `layer` (0 areas, 1 lines, 2 markers' touch targets, 3
+/// markers); nothing when the part is on another.
 fn draw(part: &Part, layer: usize, drawn: &Drawn<'_>, projection: &Projection) -> String {
     let n = drawn.style;
     let (class, dash) = style(n);
@@ -482,13 +482,22 @@ fn draw(part: &Part, layer: usize, drawn: &Drawn<'_>, projection: &Projection) -
             format!("<path class=\"{class} map-line\" d=\"{}\"{extra}/>\n", path(line, projection, false))
         }
         (Part::Point(p), 2) => {
-            // Each marker is a link to its place's page, named by the place, with a target larger
-            // than the marker for a finger.
+            // A target larger than the marker for a finger, under every marker (so it never takes
+            // a tap from a neighbour's marker), and out of the keyboard's and the reader's way: the
+            // marker's own link is the one they reach.
+            let (x, y) = projection.project(*p);
+            format!(
+                "<a href=\"/places/{}\" tabindex=\"-1\" aria-hidden=\"true\"><circle class=\"map-hit\" \
+                 cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"11\"/></a>\n",
+                escape(&drawn.place.id)
+            )
+        }
+        (Part::Point(p), 3) => {
+            // Each marker is a link to its place's page, named by the place.
             let (x, y) = projection.project(*p);
             let place = drawn.place;
             format!(
-                "<a href=\"/places/{}\" aria-label=\"{}\"><circle class=\"map-hit\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"11\"/>\
-                 <path class=\"{class} map-marker\" d=\"{}\"{faint}/></a>\n",
+                "<a href=\"/places/{}\" aria-label=\"{}\"><path class=\"{class} map-marker\" d=\"{}\"{faint}/></a>\n",
                 escape(&place.id),
                 escape(&place.name),
                 marker(SHAPES[n % COLOURS], x, y)
@@ -729,7 +738,7 @@ mod tests {
         let svg = svg(&drawn, &projection, "t", "d", "m");
         assert!(svg.contains("role=\"group\""), "{svg}");
         assert!(
-            svg.contains("<a href=\"/places/w-1\" aria-label=\"Well &lt;1&gt;\"><circle class=\"map-hit\""),
+            svg.contains("<a href=\"/places/w-1\" aria-label=\"Well &lt;1&gt;\"><path class=\"map-c0 map-marker\""),
             "{svg}"
         );
         let (mx, my) = projection.project(places[1].point.expect("a point"));
@@ -752,6 +761,27 @@ mod tests {
             && my > label_y - 13.0 - clear
             && my < label_y + 4.0 + clear;
         assert!(!covered, "the label at {label_x},{label_y} covers the marker at {mx},{my}");
+    }
+
+    #[test]
+    fn touch_targets_lie_under_every_marker() {
+        let features: Vec<Value> = (0..2)
+            .map(|i| {
+                feature(
+                    json!({"id": format!("p{i}")}),
+                    json!({"type": "Point", "coordinates": [30.0 + f64::from(i) * 0.001, 1.0]}),
+                )
+            })
+            .collect();
+        let (places, _) = places(&[("f", "r", &features)]);
+        let projection = Projection::new(Bounds { west: 29.9, south: 0.9, east: 30.1, north: 1.1 }, 300.0);
+        let drawn: Vec<Drawn> =
+            places.iter().map(|p| Drawn { place: p, style: 0, faint: false, zone_label: None }).collect();
+        let svg = svg(&drawn, &projection, "t", "d", "m");
+        let last_hit = svg.rfind("map-hit").unwrap_or(usize::MAX);
+        let first_marker = svg.find("map-marker").unwrap_or(0);
+        assert!(last_hit < first_marker, "{svg}");
+        assert_eq!(svg.matches("tabindex=\"-1\" aria-hidden=\"true\"").count(), 2, "{svg}");
     }
 
     #[test]

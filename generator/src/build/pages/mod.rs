@@ -92,6 +92,8 @@ pub struct Renderer<'a> {
     terms: std::sync::OnceLock<[Vec<taxonomy::Term<'a>>; 2]>,
     /// The content pages introducing generated pages.
     pub intros: intro::Intros,
+    /// The places of `spatial/`, read once (the map's pages and the records at a place use them).
+    places: std::sync::OnceLock<Vec<portal_core::pages::map::Place>>,
 }
 
 impl<'a> Renderer<'a> {
@@ -135,6 +137,7 @@ impl<'a> Renderer<'a> {
             spare: Default::default(),
             terms: Default::default(),
             intros,
+            places: Default::default(),
         })
     }
 
@@ -150,6 +153,11 @@ impl<'a> Renderer<'a> {
             portal_core::content::taxonomy::Taxonomy::Tags => &all[0],
             portal_core::content::taxonomy::Taxonomy::Categories => &all[1],
         }
+    }
+
+    /// The places of `spatial/`, in order.
+    pub fn places(&self) -> &[portal_core::pages::map::Place] {
+        self.places.get_or_init(|| map::places(self.content).0)
     }
 
     /// The interface text.
@@ -361,6 +369,7 @@ pub fn record_pages(r: &Renderer, records: &[&Record], translations: &record::Tr
 pub fn site_pages(r: &Renderer) -> Result<Vec<OutFile>> {
     let mut files: Vec<OutFile> = home::render(r)?.into_iter().collect();
     files.extend(data::pages(r)?);
+    files.extend(map::place_pages(r)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Site)).collect())
 }
 
