@@ -54,7 +54,7 @@ def test_html_stays_the_default(client):
 
 def test_a_record_page_shows_its_content_and_links_its_json(client):
     html = client.get("/news/water-points-reopen").text
-    assert "<h1>Water points reopen in Zone B</h1>" in html
+    assert "<h1 dir=\"auto\">Water points reopen in Zone B</h1>" in html
     assert "<strong>Zone B</strong>" in html
     assert "/api/news/water-points-reopen" in html
 

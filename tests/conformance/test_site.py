@@ -37,7 +37,7 @@ def attribute(tag, name):
 def listed(html):
     """The record URLs a listing page links from its items, in order (relative links resolved)."""
     items = re.search(r'<ul class="records">(.*?)</ul>', html, re.S)
-    return [href for href in re.findall(r'<h2><a href="([^"]+)"', items.group(1))] if items else []
+    return [href for href in re.findall(r'<h2 dir="auto"><a href="([^"]+)"', items.group(1))] if items else []
 
 
 @pytest.mark.parametrize("path,media_type,source", [

@@ -216,9 +216,9 @@ pub fn venue(fields: &Map<String, Value>) -> Venue<'_> {
 /// it, each left out when an earlier part already says it.
 pub fn place(fields: &Map<String, Value>, site: &SiteConfig, strings: &Strings) -> Option<String> {
     let Venue { name, address, zone } = venue(fields);
-    let zone = zone.map(|z| site.label(z, strings).unwrap_or(z));
+    let zone = zone.map(|z| site.zone_name(z, strings));
     let mut line = String::new();
-    for part in [name, address, zone].into_iter().flatten() {
+    for part in [name, address, zone.as_deref()].into_iter().flatten() {
         if !line.contains(part) {
             if !line.is_empty() {
                 line.push_str(", ");

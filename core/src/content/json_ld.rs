@@ -12,7 +12,7 @@
 use serde_json::{json, Value};
 
 use crate::content::event::{self, Status, ZoneFn};
-use crate::content::{Entry, Record, SiteConfig};
+use crate::content::{plain, Entry, Record, SiteConfig};
 use crate::pages::i18n::Strings;
 
 /// JSON as the text of a `<script>` element: `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026`
@@ -46,7 +46,7 @@ pub fn article(entry: &Entry, site: &SiteConfig) -> Value {
         "isPartOf": {"@type": "WebSite", "name": site.title, "url": site.base()},
     });
     let extra = [
-        ("description", record.summary.clone().map(Value::from)),
+        ("description", description(record).map(Value::from)),
         ("dateModified", record.updated.or(record.date).map(|d| Value::from(d.date()))),
         ("about", record.category.clone().map(|c| json!({"@type": "Thing", "name": c}))),
         ("keywords", (!record.tags.is_empty()).then(|| json!(record.tags))),
@@ -55,6 +55,18 @@ pub fn article(entry: &Entry, site: &SiteConfig) -> Value {
     ];
     set_all(&mut article, extra);
     article
+}
+
+/// A record's `description`: the plain text of its summary, else of its rendered body (else of its
+/// markdown), at most [`plain::DESCRIPTION_CHARS`] characters; never markup or the raw body.
+fn description(record: &Record) -> Option<String> {
+    let summary = record.summary.as_deref().map(plain::summary).filter(|s| !s.is_empty());
+    let body = || match (&record.html, &record.body) {
+        (Some(html), _) => Some(plain::html(html)),
+        (None, Some(body)) => Some(plain::summary(&crate::search::excerpt::plain(body))),
+        (None, None) => None,
+    };
+    summary.or_else(body).filter(|s| !s.is_empty())
 }
 
 /// The schema.org type of a collection's records, for those that have one.
@@ -153,7 +165,7 @@ impl Context<'_> {
         let url = format!("{}{}", self.site.base(), record.url);
         let mut out = json!({"@context": "https://schema.org", "@type": kind, "@id": url, "url": url});
         let language = text(record, "language").unwrap_or(&self.site.language);
-        let description = record.summary.clone().or_else(|| record.body.clone()).map(|d| json!(d.trim()));
+        let description = description(record).map(Value::from);
         set_all(
             &mut out,
             [
@@ -340,6 +352,26 @@ mod tests {
         let text = script(&value);
         assert!(!text.contains('<') && !text.contains('>') && !text.contains('&'), "{text}");
         assert_eq!(serde_json::from_str::<Value>(&text).ok(), Some(value));
+    }
+
+    #[test]
+    fn a_description_is_plain_text_never_the_raw_body() {
+        let body =
+            "## Hours\n\nOpen **08:00** & [late](/x). <script>x</script>\n\n".to_string() + &"More. ".repeat(100);
+        let map: Map<String, Value> = json!({"title": "Clinic"}).as_object().cloned().unwrap_or_default();
+        let mut service = Record::from_fields("services", "x", map, Some(body)).expect("a record");
+        service.html = Some("<h2>Hours</h2><p>Open <strong>08:00</strong> &amp; <a href=\"/x\">late</a>.</p>".into());
+        let (site, strings) = (SiteConfig::default(), Strings::default());
+        let context = Context { site: &site, strings: &strings, zone: None };
+        let value = context.record(&service).expect("a service");
+        assert_eq!(value["description"], "Hours Open 08:00 & late.");
+        service.html = None;
+        let value = context.record(&service).expect("a service");
+        let text = value["description"].as_str().unwrap_or_default();
+        assert!(text.starts_with("Hours Open 08:00 & late"), "{text}");
+        assert!(!text.contains(['*', '#', '<', '(']) && text.chars().count() <= plain::DESCRIPTION_CHARS + 1, "{text}");
+        service.summary = Some("**Free** care, [day](/d) and night.".into());
+        assert_eq!(context.record(&service).expect("a service")["description"], "Free care, day and night.");
     }
 
     #[test]

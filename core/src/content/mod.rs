@@ -19,6 +19,7 @@ pub mod language;
 pub mod license;
 pub mod limits;
 pub mod phone;
+pub mod plain;
 mod record;
 pub mod record_schema;
 mod site;

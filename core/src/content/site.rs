@@ -175,6 +175,36 @@ impl SiteConfig {
         let from_text = || strings.lookup("labels")?.get(slug)?.as_str();
         self.labels.get(slug).map(String::as_str).or_else(from_text)
     }
+
+    /// A zone's name: the site's label of its slug (site.yaml `labels:`, else the interface text's),
+    /// else the slug in words with its short codes in capitals (`zone-b` is "Zone B", `block-c12`
+    /// "Block C12"). Text that is not a slug is shown as written.
+    pub fn zone_name(&self, zone: &str, strings: &crate::pages::i18n::Strings) -> String {
+        if let Some(label) = self.label(zone, strings) {
+            return label.to_string();
+        }
+        let slug_like =
+            !zone.is_empty() && zone.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_".contains(c));
+        if !slug_like {
+            return zone.to_string();
+        }
+        let words: Vec<String> = zone
+            .split(['-', '_'])
+            .filter(|w| !w.is_empty())
+            .enumerate()
+            .map(|(i, word)| {
+                let code = word.len() <= 2 && word.chars().any(|c| c.is_ascii_alphabetic())
+                    || word.chars().any(|c| c.is_ascii_digit());
+                let mut chars = word.chars();
+                match chars.next() {
+                    _ if code => word.to_ascii_uppercase(),
+                    Some(first) if i == 0 => first.to_uppercase().chain(chars).collect(),
+                    _ => word.to_string(),
+                }
+            })
+            .collect();
+        words.join(" ")
+    }
 }
 
 /// `cms:` the browser editor (Sveltia CMS or Decap CMS) the build configures from the collections

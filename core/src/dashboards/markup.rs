@@ -4,8 +4,9 @@
 use std::fmt::Write;
 
 use super::numbers::Format;
-use super::shape::{Cell, Chart, Part, Section, Snapshot, Table};
+use super::shape::{Cell, Chart, Figure, Part, Section, Snapshot, Table};
 use super::svg::{describe, draw, Pen};
+use super::units;
 use crate::pages::i18n::Strings;
 use crate::pages::markdown::escape as md;
 use crate::pages::shell::escape;
@@ -37,11 +38,11 @@ pub fn snapshot_html(snapshot: &Snapshot, strings: &Strings) -> String {
 }
 
 /// Figures as a list of big numbers.
-pub fn figures_html(figures: &[(String, f64)], format: &Format) -> String {
+pub fn figures_html(figures: &[Figure], format: &Format) -> String {
     let mut out = String::from("<dl class=\"figures\">");
-    for (name, value) in figures {
+    for Figure { name, value, unit } in figures {
         // Numbers keep their sign before them in right-to-left pages.
-        let number = escape(&format.number(*value));
+        let number = escape(&units::write(&format.number(*value), unit.as_deref()));
         let _ = write!(out, "<div><dt>{}</dt><dd><span dir=\"ltr\">{number}</span></dd></div>", escape(name));
     }
     out.push_str("</dl>");
@@ -58,9 +59,10 @@ fn facts_html(facts: &[(String, String)]) -> String {
     out
 }
 
-fn cell_text(cell: &Cell, format: &Format) -> String {
+/// A cell as text, a number with its column's unit (`37%`, `USD 5,160,000`).
+fn cell_text(cell: &Cell, format: &Format, unit: Option<&str>) -> String {
     match cell {
-        Cell::Number(n) => format.number(*n),
+        Cell::Number(n) => units::write(&format.number(*n), unit),
         Cell::Text(t) => t.clone(),
         Cell::Empty => String::new(),
     }
@@ -79,27 +81,36 @@ fn table_html(table: &Table, caption: &str, format: &Format, strings: &Strings) 
     let mut out = String::from("<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"");
     let _ = write!(
         out,
-        "{}\"><table class=\"data-table\"><caption>{}</caption><thead><tr>",
+        "{}\"><table class=\"data-table{}\"><caption>{}</caption><thead><tr>",
         escape(caption),
+        if stacks(table) { " stack" } else { "" },
         escape(caption)
     );
     for column in &table.columns {
         let _ = write!(out, "<th scope=\"col\">{}</th>", escape(heading(column, strings)));
     }
     out.push_str("</tr></thead><tbody>");
+    // On a phone a wide table's rows stack, each cell labelled with its column (the theme's `stack`).
+    let labels: Vec<String> = table
+        .columns
+        .iter()
+        .map(|c| if stacks(table) { format!(" data-label=\"{}\"", escape(heading(c, strings))) } else { String::new() })
+        .collect();
     for row in &table.rows {
         out.push_str("<tr>");
         for (i, cell) in row.iter().enumerate() {
-            let text = escape(&cell_text(cell, format));
+            let unit = table.units.get(i).and_then(Option::as_deref);
+            let text = escape(&cell_text(cell, format, unit));
+            let label = labels.get(i).map_or("", String::as_str);
             match (i, cell) {
                 (0, _) if table.columns.len() > 1 => {
                     let _ = write!(out, "<th scope=\"row\">{text}</th>");
                 }
                 (_, Cell::Number(_)) => {
-                    let _ = write!(out, "<td class=\"num\" dir=\"ltr\">{text}</td>");
+                    let _ = write!(out, "<td class=\"num\" dir=\"ltr\"{label}>{text}</td>");
                 }
                 _ => {
-                    let _ = write!(out, "<td>{text}</td>");
+                    let _ = write!(out, "<td{label}>{text}</td>");
                 }
             }
         }
@@ -107,6 +118,11 @@ fn table_html(table: &Table, caption: &str, format: &Format, strings: &Strings) 
     }
     out.push_str("</tbody></table></div>");
     out
+}
+
+/// Whether a table has the columns to stack on a phone (three or more, as bodies' tables).
+fn stacks(table: &Table) -> bool {
+    table.columns.len() >= 3
 }
 
 fn chart_html(chart: &Chart, title: &str, id: &str, pen: &Pen) -> String {
@@ -134,8 +150,9 @@ pub fn snapshot_markdown(snapshot: &Snapshot, strings: &Strings) -> String {
         let _ = write!(out, "\n## {}\n\n", md(&heading));
         match part {
             Part::Figures(figures) => {
-                for (name, value) in figures {
-                    let _ = writeln!(out, "- {}: {}", md(name), pen.format.number(*value));
+                for Figure { name, value, unit } in figures {
+                    let number = units::write(&pen.format.number(*value), unit.as_deref());
+                    let _ = writeln!(out, "- {}: {}", md(name), md(&number));
                 }
             }
             Part::Facts(facts) => {
@@ -162,7 +179,11 @@ fn table_markdown(table: &Table, format: &Format, strings: &Strings) -> String {
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let _ = writeln!(out, "|{}", "---|".repeat(head.len().max(1)));
     for row in &table.rows {
-        let cells: Vec<String> = row.iter().map(|c| md(&cell_text(c, format))).collect();
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| md(&cell_text(c, format, table.units.get(i).and_then(Option::as_deref))))
+            .collect();
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out
@@ -195,6 +216,20 @@ mod tests {
         );
         let md = snapshot_markdown(&analyse(&json!({"byNationality": {"SS": 21000}})), &strings());
         assert!(md.contains("| Item | By nationality |\n|---|---|\n| SS | 21 000 |"), "{md}");
+    }
+
+    #[test]
+    fn every_number_says_its_unit_and_wide_tables_stack() {
+        let data = json!({"currency": "USD", "required": 12500000, "percentage_funded": 37,
+            "by_sector": [{"label": "Health", "required": 5800000, "percentage_funded": 37.5}]});
+        let html = snapshot_html(&analyse(&data), &strings());
+        assert!(html.contains("<dd><span dir=\"ltr\">USD 12 500 000</span></dd>"), "{html}");
+        assert!(html.contains("<dd><span dir=\"ltr\">37%</span></dd>"), "{html}");
+        assert!(html.contains("<table class=\"data-table stack\">"), "{html}");
+        assert!(html.contains("<td class=\"num\" dir=\"ltr\" data-label=\"Required\">USD 5 800 000</td>"), "{html}");
+        assert!(html.contains("data-label=\"Percentage funded\">37,5%</td>"), "{html}");
+        let md = snapshot_markdown(&analyse(&data), &strings());
+        assert!(md.contains("- Required: USD 12 500 000") && md.contains("| Health | USD 5 800 000 | 37,5% |"), "{md}");
     }
 
     #[test]

@@ -14,7 +14,8 @@ pub mod markup;
 pub mod numbers;
 pub mod shape;
 pub mod svg;
+pub mod units;
 
 pub use alerts::{alerts, Alert};
 pub use markup::{snapshot_html, snapshot_markdown};
-pub use shape::{analyse, Cell, Chart, Kind, Part, Series, Snapshot, Table};
+pub use shape::{analyse, Cell, Chart, Figure, Kind, Part, Series, Snapshot, Table};

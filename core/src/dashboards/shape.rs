@@ -14,6 +14,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use super::units;
 use crate::content::scalar_text;
 
 /// Keys of the top level that say what the snapshot is rather than hold its data.
@@ -34,11 +35,24 @@ pub enum Cell {
     Empty,
 }
 
+/// A headline figure: a name, a number and what it measures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// What it counts.
+    pub name: String,
+    /// The number.
+    pub value: f64,
+    /// Its unit (`%`, `USD`...), when the data says it (see [`units`]).
+    pub unit: Option<String>,
+}
+
 /// A table: its column headings and rows of cells.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Table {
     /// The headings.
     pub columns: Vec<String>,
+    /// The unit of each column's numbers, where the data says it (missing ones have none).
+    pub units: Vec<Option<String>>,
     /// The rows, each as long as `columns`.
     pub rows: Vec<Vec<Cell>>,
 }
@@ -83,8 +97,8 @@ pub struct Chart {
 /// What one section of a data page shows.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Part {
-    /// Figures: a name and a number each.
-    Figures(Vec<(String, f64)>),
+    /// Figures: a name, a number and its unit each.
+    Figures(Vec<Figure>),
     /// A chart with its table.
     Chart(Chart),
     /// Text values: a name and a text each.
@@ -121,7 +135,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// The headline figures: the top level's numbers.
-    pub fn headlines(&self) -> &[(String, f64)] {
+    pub fn headlines(&self) -> &[Figure] {
         self.sections
             .iter()
             .find_map(|s| match (&s.title, &s.part) {
@@ -133,11 +147,14 @@ impl Snapshot {
 
     /// The figures the index of data pages shows: the headlines, else the first figures or
     /// the first chart of one series further down (a `totals:` map), four at most.
-    pub fn summary(&self) -> Vec<(String, f64)> {
+    pub fn summary(&self) -> Vec<Figure> {
         let found = self.sections.iter().find_map(|s| match &s.part {
             Part::Figures(figures) => Some(figures.clone()),
             Part::Chart(c) if c.series.len() == 1 && c.kind == Kind::Bar => {
-                Some(c.labels.iter().zip(&c.series[0].values).filter_map(|(l, v)| v.map(|v| (l.clone(), v))).collect())
+                let figure = |(l, v): (&String, &Option<f64>)| {
+                    v.map(|value| Figure { name: l.clone(), value, unit: c.unit.clone() })
+                };
+                Some(c.labels.iter().zip(&c.series[0].values).filter_map(figure).collect())
             }
             _ => None,
         });
@@ -236,6 +253,8 @@ fn cell(value: Option<&Value>) -> Cell {
 struct Walker {
     sections: Vec<Section>,
     ids: HashSet<String>,
+    /// The `currency` of the nearest mapping around, which amounts of money are in.
+    currency: Option<String>,
 }
 
 impl Walker {
@@ -279,6 +298,22 @@ impl Walker {
             let title = title_of(map).or_else(|| Self::title(path));
             return self.push(path, title, Part::Chart(chart));
         }
+        let outer = self.currency.clone();
+        if let Some(currency) = map.get("currency").and_then(Value::as_str) {
+            self.currency = Some(currency.trim().to_string());
+        }
+        self.object_parts(path, map);
+        self.currency = outer;
+    }
+
+    /// The unit and scale of a number named `key` here (see [`units`]).
+    fn unit(&self, key: &str) -> (Option<String>, String) {
+        let unit = units::of_key(key, self.currency.as_deref());
+        let scale = units::scale_of(key, unit.as_deref());
+        (unit, scale)
+    }
+
+    fn object_parts(&mut self, path: &[String], map: &Map<String, Value>) {
         let mut numbers = Vec::new();
         let mut facts = Vec::new();
         let mut nested = Vec::new();
@@ -296,17 +331,25 @@ impl Walker {
             }
         }
         let title = Self::title(path);
-        if !path.is_empty() && facts.is_empty() && nested.is_empty() && !numbers.is_empty() {
+        let measured: Vec<(Option<String>, String)> = numbers.iter().map(|(k, _)| self.unit(k)).collect();
+        // Numbers of different units (a count beside an average) are figures, never bars on one scale.
+        let one_scale = measured.windows(2).all(|pair| pair[0].1 == pair[1].1);
+        if !path.is_empty() && facts.is_empty() && nested.is_empty() && !numbers.is_empty() && one_scale {
             // Keys written as identifiers (`new_arrivals`) read as words; others (`SS`, `zone-a`) as written.
             let labels: Vec<String> =
                 numbers.iter().map(|(k, _)| if k.contains('_') { humanize(k) } else { (*k).clone() }).collect();
             let values: Vec<Option<f64>> = numbers.iter().map(|(_, v)| Some(*v)).collect();
             let name = title.clone().unwrap_or_default();
             let chart = plain_chart(Kind::Bar, String::new(), labels, vec![Series { name, values }], None);
-            return self.push(path, title, Part::Chart(chart));
+            let unit = measured.first().and_then(|(unit, _)| unit.clone());
+            return self.push(path, title, Part::Chart(with_unit(chart, unit)));
         }
         if !numbers.is_empty() {
-            let figures = numbers.into_iter().map(|(k, v)| (humanize(k), v)).collect();
+            let figures = numbers
+                .into_iter()
+                .zip(measured)
+                .map(|((k, value), (unit, _))| Figure { name: humanize(k), value, unit })
+                .collect();
             self.push(path, title.clone(), Part::Figures(figures));
         }
         if !facts.is_empty() {
@@ -355,12 +398,26 @@ impl Walker {
                 }
                 return;
             }
-            let part = records_chart(&maps).map_or_else(|| Part::Table(records_table(&maps)), Part::Chart);
-            return self.push(path, title, part);
+            let charts = self.records_charts(&maps);
+            if charts.is_empty() {
+                return self.push(path, title, Part::Table(records_table(&maps)));
+            }
+            let split = charts.len() > 1;
+            for (i, chart) in charts.into_iter().enumerate() {
+                let mut inner = path.to_vec();
+                if i > 0 {
+                    inner.push((i + 1).to_string());
+                }
+                // Split by unit, each chart says which numbers it draws.
+                let names: Vec<&str> = chart.series.iter().map(|s| s.name.as_str()).collect();
+                let own = split.then(|| format!("{} · {}", title.clone().unwrap_or_default(), names.join(", ")));
+                self.push(&inner, own.or(title.clone()), Part::Chart(chart));
+            }
+            return;
         }
         let column = title.clone().unwrap_or_else(|| "#".into());
         let rows = items.iter().map(|v| vec![cell(Some(v))]).collect();
-        self.push(path, title, Part::Table(Table { columns: vec![column], rows }));
+        self.push(path, title, Part::Table(Table { columns: vec![column], units: Vec::new(), rows }));
     }
 }
 
@@ -384,7 +441,7 @@ fn chart_object(map: &Map<String, Value>, fallback: Option<String>) -> Option<Ch
         return None;
     }
     let name = title_of(map).or(fallback).unwrap_or_default();
-    let unit = map.get("unit").and_then(scalar_text);
+    let unit = map.get("unit").or_else(|| map.get("currency")).and_then(scalar_text);
     let (labels, series, raw): (Vec<String>, Vec<Series>, Vec<Vec<Cell>>) =
         match map.get("points").and_then(Value::as_array) {
             Some(points) => {
@@ -428,8 +485,8 @@ fn chart_object(map: &Map<String, Value>, fallback: Option<String>) -> Option<Ch
         .filter(|(k, _)| !CHART_KEYS.contains(&k.as_str()))
         .map(|(k, v)| (humanize(k), flat_text(v)))
         .collect();
-    let chart = plain_chart(kind, String::new(), labels, series, Some(raw));
-    let chart = Chart { unit, notes, ..chart };
+    let chart = with_unit(plain_chart(kind, String::new(), labels, series, Some(raw)), unit);
+    let chart = Chart { notes, ..chart };
     Some(chart).filter(|c| c.labels.len() <= MAX_DRAWN)
 }
 
@@ -467,7 +524,15 @@ fn plain_chart(
             std::iter::once(Cell::Text(labels[i].clone())).chain(values).collect()
         })
         .collect();
-    Chart { kind, unit: None, axis, labels, series, table: Table { columns, rows }, notes: Vec::new() }
+    Chart {
+        kind,
+        unit: None,
+        axis,
+        labels,
+        series,
+        table: Table { columns, units: Vec::new(), rows },
+        notes: Vec::new(),
+    }
 }
 
 /// The columns of records, in order of first appearance.
@@ -487,12 +552,65 @@ fn columns(maps: &[&Map<String, Value>]) -> Vec<String> {
 fn records_table(maps: &[&Map<String, Value>]) -> Table {
     let keys = columns(maps);
     let rows = maps.iter().map(|m| keys.iter().map(|k| cell(m.get(k))).collect()).collect();
-    Table { columns: keys.iter().map(|k| humanize(k)).collect(), rows }
+    Table { columns: keys.iter().map(|k| humanize(k)).collect(), units: Vec::new(), rows }
 }
 
-/// Records as a chart: a text field as labels (dates or months make a line chart), each number
-/// field a series; the table keeps every field. `None` without a text field or a number field.
-fn records_chart(maps: &[&Map<String, Value>]) -> Option<Chart> {
+impl Walker {
+    /// Records as charts: a text field as labels (dates or months make a line chart), each number
+    /// field a series, one chart per unit (see [`units`]) so no two units share a scale; the first
+    /// chart's table keeps every field. None without a text field or a number field.
+    fn records_charts(&self, maps: &[&Map<String, Value>]) -> Vec<Chart> {
+        let Some((chart, keys)) = records_chart(maps) else { return Vec::new() };
+        let own = maps.first().and_then(|m| m.get("currency")).and_then(Value::as_str).map(str::to_string);
+        let walker = Walker { currency: own.or_else(|| self.currency.clone()), ..Walker::default() };
+        let mut scales: Vec<(String, Option<String>, Vec<usize>)> = Vec::new();
+        for (i, key) in keys.iter().enumerate() {
+            let (unit, scale) = walker.unit(key);
+            match scales.iter_mut().find(|(s, _, _)| *s == scale) {
+                Some((_, _, members)) => members.push(i),
+                None => scales.push((scale, unit, vec![i])),
+            }
+        }
+        let mut charts = Vec::new();
+        for (n, (_, unit, members)) in scales.into_iter().enumerate() {
+            let series: Vec<Series> = members.iter().map(|i| chart.series[*i].clone()).collect();
+            let part = if n == 0 {
+                let mut first = Chart { series, ..chart.clone() };
+                first.table.units = units_of_columns(&first.table.columns, &keys, &walker);
+                with_unit(first, unit)
+            } else {
+                with_unit(plain_chart(chart.kind, chart.axis.clone(), chart.labels.clone(), series, None), unit)
+            };
+            charts.push(part);
+        }
+        charts
+    }
+}
+
+/// The unit of each column of a records table whose number field is one of `keys`.
+fn units_of_columns(columns: &[String], keys: &[String], walker: &Walker) -> Vec<Option<String>> {
+    columns.iter().map(|c| keys.iter().find(|k| humanize(k) == *c).and_then(|k| walker.unit(k).0)).collect()
+}
+
+/// `chart` with the unit its numbers are in, said by its table's number columns too.
+fn with_unit(mut chart: Chart, unit: Option<String>) -> Chart {
+    if chart.table.units.is_empty() {
+        let names: Vec<&str> = chart.series.iter().map(|s| s.name.as_str()).collect();
+        chart.table.units = chart
+            .table
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i > 0 && names.contains(&c.as_str())).then(|| unit.clone()).flatten())
+            .collect();
+    }
+    chart.unit = chart.unit.or(unit);
+    chart
+}
+
+/// Records as one chart, every number field a series (see [`Walker::records_charts`]), with the
+/// number fields' keys in the order of the series.
+fn records_chart(maps: &[&Map<String, Value>]) -> Option<(Chart, Vec<String>)> {
     if maps.len() > MAX_DRAWN {
         return None;
     }
@@ -521,7 +639,7 @@ fn records_chart(maps: &[&Map<String, Value>]) -> Option<Chart> {
         })
         .collect();
     let kind = kind_of(&labels);
-    Some(Chart {
+    let chart = Chart {
         kind,
         unit: None,
         axis: humanize(label),
@@ -529,7 +647,8 @@ fn records_chart(maps: &[&Map<String, Value>]) -> Option<Chart> {
         series,
         table: records_table(maps),
         notes: Vec::new(),
-    })
+    };
+    Some((chart, numbers.iter().map(|k| k.to_string()).collect()))
 }
 
 #[cfg(test)]

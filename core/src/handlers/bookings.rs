@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use crate::forms::mail::{compose, first_address, sender, Envelope};
 use crate::forms::validate::require_object;
-use crate::forms::BOOKING;
+use crate::forms::{Field, Input, BOOKING};
 use crate::handlers::submit::{request_id, store};
 use crate::handlers::voices::Refused;
 use crate::handlers::Ctx;
@@ -35,7 +35,7 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
     let text = |name: &str| booking.get(name).and_then(Value::as_str).unwrap_or("").to_string();
     let email = text("email");
     let mut owned: Vec<(&str, String)> = vec![("reference", reference.clone()), ("site", site.title.clone())];
-    owned.extend(BOOKING.fields.iter().map(|f| (f.name, text(f.name))));
+    owned.extend(BOOKING.fields.iter().map(|f| (f.name, mail_value(f, &text(f.name), ctx))));
     let values: Vec<(&str, &str)> = owned.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let office = first_address(&[&site.notifications.bookings_to, &site.contact.email]);
     let from = sender(ctx.app);
@@ -48,6 +48,16 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
     }
     store(ctx, BOOKING.id, &reference, Value::Object(booking.clone()), mails, Some(confirmation)).await?;
     Ok(Accepted { reference, booking })
+}
+
+/// A field's value as the mails say it: a choice by the label the form showed it with
+/// (docs/content.md#facts: site.yaml `labels:`, else the interface text's), other values as given.
+fn mail_value<P: Platform>(field: &Field, value: &str, ctx: &Ctx<'_, P>) -> String {
+    let manifest = ctx.app.manifest();
+    match field.input {
+        Input::Choice(_) => manifest.site.label(value, &manifest.strings).unwrap_or(value).to_string(),
+        _ => value.to_string(),
+    }
 }
 
 /// Validates, stores and answers 202.
@@ -76,6 +86,24 @@ mod tests {
                 .with_file(&format!("_portal/mail/{name}.txt"), "Subject: Visit {{reference}}\n\n{{name}}")
                 .with_file(&format!("_portal/mail/{name}.html"), "<p>{{name}}</p>")
         })
+    }
+
+    #[test]
+    fn the_confirmation_names_choices_by_their_labels() {
+        let mut manifest = Manifest::default();
+        manifest.site.notifications.from = "portal@example.org".into();
+        manifest.site.labels.insert("walk".into(), "Community walk".into());
+        let app = App::new(manifest, &Routes::new());
+        let platform = ["booking-visitor", "booking-copy"].iter().fold(FakePlatform::default(), |platform, name| {
+            platform
+                .with_file(&format!("_portal/mail/{name}.txt"), "Subject: Visit\n\nTour: {{tourType}}")
+                .with_file(&format!("_portal/mail/{name}.html"), "<p>{{tourType}}</p>")
+        });
+        assert_eq!(block_on(app.handle(&platform, book("ana@example.org"))).status, 202);
+        let stored = platform.submissions.borrow();
+        let mail = &stored[0].mails[0];
+        assert!(mail.text.contains("Tour: Community walk"), "{}", mail.text);
+        assert_eq!(mail.html.as_deref(), Some("<p>Community walk</p>"));
     }
 
     fn book(email: &str) -> Request {

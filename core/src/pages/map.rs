@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::content::taxonomy::slug;
 use crate::pages::shell::escape;
@@ -128,8 +128,8 @@ pub struct Place {
     pub zone: Option<String>,
     /// The register (file stem of `spatial/`) it comes from: its OGC collection.
     pub register: String,
-    /// Every property, in the data's order (text of every kind of value).
-    pub properties: Vec<(String, String)>,
+    /// Every property, in the data's order, as the data gives it (its page says each in words).
+    pub properties: Map<String, Value>,
     /// What of it can be drawn (empty when nothing can).
     pub parts: Vec<Part>,
     /// Where its markers, links to map apps and small map centre.
@@ -179,10 +179,7 @@ pub fn places(registers: &[(&str, &str, &[Value])]) -> (Vec<Place>, Vec<Warning>
                     (Vec::new(), None)
                 }
             };
-            let listed: Vec<(String, String)> = properties
-                .as_object()
-                .map(|p| p.iter().map(|(k, v)| (k.clone(), text(v))).collect())
-                .unwrap_or_default();
+            let listed = properties.as_object().cloned().unwrap_or_default();
             out.push(Place {
                 id: unique(&source_id, &mut taken),
                 source_id,
@@ -326,6 +323,30 @@ impl Projection {
     }
 }
 
+/// The style number of each of `categories` (slugs, in order): a category people know by a sign
+/// gets the shape of that sign (health the cross, never anything else), the others the shapes
+/// left in order, so a water point is never drawn as a health cross.
+pub fn style_numbers(categories: &[&str]) -> Vec<usize> {
+    /// Words of a category's slug and the shape (index of [`SHAPES`]) it takes.
+    const SIGNS: &[(&[&str], usize)] = &[
+        (&["health", "medical", "clinic", "hospital", "pharmacy", "first-aid"], 4),
+        (&["water", "borehole", "tap", "well", "wash", "spring"], 0),
+        (&["school", "education", "learning"], 1),
+        (&["market", "shop", "store", "trade"], 3),
+    ];
+    let sign = |slug: &str| {
+        SIGNS.iter().find(|(words, _)| words.iter().any(|w| slug.split('-').any(|part| part == *w))).map(|(_, n)| *n)
+    };
+    let mut taken = BTreeSet::new();
+    let mut numbers: Vec<Option<usize>> = categories.iter().map(|c| sign(c).filter(|n| taken.insert(*n))).collect();
+    // The cross is health's alone, in every round of colours.
+    let mut next = (0..).filter(|n: &usize| n % COLOURS != 4 && !(*n < COLOURS && taken.contains(n)));
+    for number in numbers.iter_mut().filter(|n| n.is_none()) {
+        *number = next.next();
+    }
+    numbers.into_iter().map(|n| n.unwrap_or(0)).collect()
+}
+
 /// The marker shapes, one per colour: the shape of category `n` is `SHAPES[n % COLOURS]`.
 pub const SHAPES: [&str; COLOURS] = ["circle", "square", "triangle", "diamond", "plus", "down", "hexagon", "star"];
 
@@ -382,15 +403,19 @@ pub struct Drawn<'a> {
 /// `description` for those who cannot see it (the list under the map has the same places).
 pub fn svg(drawn: &[Drawn<'_>], projection: &Projection, title: &str, description: &str, id: &str) -> String {
     let (w, h) = (projection.width, projection.height);
+    // Markers are links, which a drawing with the role of an image would hide from assistive
+    // technology: a map with markers is a group of them.
+    let has_markers = drawn.iter().any(|d| d.place.parts.iter().any(|p| matches!(p, Part::Point(_))));
+    let role = if has_markers { "group" } else { "img" };
     let mut out = format!(
-        "<svg class=\"map\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"img\" aria-labelledby=\"{id}-title {id}-desc\">\n\
+        "<svg class=\"map\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"{role}\" aria-labelledby=\"{id}-title {id}-desc\">\n\
          <title id=\"{id}-title\">{}</title>\n<desc id=\"{id}-desc\">{}</desc>\n\
          <rect class=\"map-ground\" width=\"{w:.0}\" height=\"{h:.0}\"/>\n",
         escape(title),
         escape(description)
     );
-    // Areas under lines under markers, so nothing hides a marker.
-    for layer in 0..3 {
+    // Areas under lines under the markers' touch targets under markers, so nothing hides a marker.
+    for layer in 0..4 {
         for d in drawn {
             for part in &d.place.parts {
                 out.push_str(&draw(part, layer, d, projection));
@@ -435,8 +460,8 @@ fn path(points: &[Position], projection: &Projection, close: bool) -> String {
     data
 }
 
-/// One part of a drawn place on `layer` (0 areas, 1 lines, 2 markers); nothing when the part is
-/// on another.
+/// One part of a drawn place on `layer` (0 areas, 1 lines, 2 markers' touch targets, 3
+/// markers); nothing when the part is on another.
 fn draw(part: &Part, layer: usize, drawn: &Drawn<'_>, projection: &Projection) -> String {
     let n = drawn.style;
     let (class, dash) = style(n);
@@ -457,23 +482,55 @@ fn draw(part: &Part, layer: usize, drawn: &Drawn<'_>, projection: &Projection) -
             format!("<path class=\"{class} map-line\" d=\"{}\"{extra}/>\n", path(line, projection, false))
         }
         (Part::Point(p), 2) => {
+            // A target larger than the marker for a finger, under every marker (so it never takes
+            // a tap from a neighbour's marker), and out of the keyboard's and the reader's way: the
+            // marker's own link is the one they reach.
             let (x, y) = projection.project(*p);
-            format!("<path class=\"{class} map-marker\" d=\"{}\"{faint}/>\n", marker(SHAPES[n % COLOURS], x, y))
+            format!(
+                "<a href=\"/places/{}\" tabindex=\"-1\" aria-hidden=\"true\"><circle class=\"map-hit\" \
+                 cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"11\"/></a>\n",
+                escape(&drawn.place.id)
+            )
+        }
+        (Part::Point(p), 3) => {
+            // Each marker is a link to its place's page, named by the place.
+            let (x, y) = projection.project(*p);
+            let place = drawn.place;
+            format!(
+                "<a href=\"/places/{}\" aria-label=\"{}\"><path class=\"{class} map-marker\" d=\"{}\"{faint}/></a>\n",
+                escape(&place.id),
+                escape(&place.name),
+                marker(SHAPES[n % COLOURS], x, y)
+            )
         }
         _ => String::new(),
     }
 }
 
-/// The names of zones, written on their polygons.
+/// The names of zones, written on their polygons where they cover no marker and no other name:
+/// at the polygon's point, else moved up or down, left or right by steps; a name that finds no
+/// free place is left off (the list under the map names every zone).
 fn zone_labels(drawn: &[Drawn<'_>], projection: &Projection) -> String {
+    let markers: Vec<(f64, f64)> = drawn
+        .iter()
+        .flat_map(|d| &d.place.parts)
+        .filter_map(|p| match p {
+            Part::Point(p) => Some(projection.project(*p)),
+            _ => None,
+        })
+        .collect();
+    let mut placed: Vec<[f64; 4]> = Vec::new();
     let mut out = String::new();
     for d in drawn {
         let place = d.place;
         let is_zone = place.category.as_deref().is_some_and(|c| ZONE_CATEGORIES.contains(&slug(c).as_str()));
         let has_area = place.parts.iter().any(|p| matches!(p, Part::Polygon(_)));
         let (Some(point), true) = (place.point, is_zone && has_area) else { continue };
-        let (x, y) = projection.project(point);
         let name = d.zone_label.or(place.zone.as_deref()).unwrap_or(&place.name);
+        let Some((x, y, bounds)) = label_spot(projection.project(point), name, &markers, &placed, projection) else {
+            continue;
+        };
+        placed.push(bounds);
         let _ = writeln!(
             out,
             "<text class=\"map-label\" x=\"{x:.1}\" y=\"{y:.1}\" text-anchor=\"middle\">{}</text>",
@@ -481,6 +538,38 @@ fn zone_labels(drawn: &[Drawn<'_>], projection: &Projection) -> String {
         );
     }
     out
+}
+
+/// Where a label `name` near `(x, y)` covers no marker (with room for its size) nor a placed
+/// label and stays inside the drawing: its baseline's middle and its box.
+fn label_spot(
+    (x, y): (f64, f64),
+    name: &str,
+    markers: &[(f64, f64)],
+    placed: &[[f64; 4]],
+    projection: &Projection,
+) -> Option<(f64, f64, [f64; 4])> {
+    // The label's font is 16 px bold: about 9.5 px a character, 12 px above the baseline, 4 below.
+    let half = name.chars().count() as f64 * 4.75 + 3.0;
+    const CLEAR: f64 = 8.0;
+    let steps = [0.0, -20.0, 20.0, -40.0, 40.0, -60.0, 60.0];
+    let shifts = [0.0, -(half + CLEAR), half + CLEAR];
+    for dy in steps {
+        for dx in shifts {
+            let (cx, cy) = (x + dx, y + dy);
+            let bounds = [cx - half, cy - 13.0, cx + half, cy + 4.0];
+            let inside =
+                bounds[0] >= 0.0 && bounds[1] >= 0.0 && bounds[2] <= projection.width && bounds[3] <= projection.height;
+            let covers = |(mx, my): &(f64, f64)| {
+                *mx > bounds[0] - CLEAR && *mx < bounds[2] + CLEAR && *my > bounds[1] - CLEAR && *my < bounds[3] + CLEAR
+            };
+            let overlaps = |b: &[f64; 4]| b[0] < bounds[2] && bounds[0] < b[2] && b[1] < bounds[3] && bounds[1] < b[3];
+            if inside && !markers.iter().any(covers) && !placed.iter().any(overlaps) {
+                return Some((cx, cy, bounds));
+            }
+        }
+    }
+    None
 }
 
 /// A small legend swatch of style `n` as an inline SVG, drawn as the category is on the map: its
@@ -615,6 +704,84 @@ mod tests {
         assert!(swatch(1, places[1..].iter()).contains("map-line"), "a line's category has a line in the legend");
         assert!(swatch(0, places[..1].iter()).contains("map-area"));
         assert!(swatch(2, std::iter::empty()).contains("map-marker"));
+    }
+
+    #[test]
+    fn health_alone_is_a_cross_and_signs_come_before_the_order_of_names() {
+        let shape = |cats: &[&str]| -> Vec<&str> { style_numbers(cats).iter().map(|n| SHAPES[n % COLOURS]).collect() };
+        assert_eq!(shape(&["clinic", "water-point"]), ["plus", "circle"]);
+        let many = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "water"];
+        let shapes = shape(&many);
+        assert!(!shapes.contains(&"plus"), "no health category, no cross: {shapes:?}");
+        assert_eq!(shapes.last(), Some(&"circle"));
+        let numbers = style_numbers(&many);
+        let distinct: BTreeSet<&usize> = numbers.iter().collect();
+        assert_eq!(distinct.len(), numbers.len(), "every category a style of its own: {numbers:?}");
+    }
+
+    #[test]
+    fn markers_are_named_links_and_labels_leave_them_uncovered() {
+        let zone = feature(
+            json!({"name": "Zone A boundary", "category": "boundary", "zone": "Zone A"}),
+            json!({"type": "Polygon", "coordinates": [[[30, 1], [31, 1], [31, 2], [30, 2], [30, 1]]]}),
+        );
+        // A marker exactly where the zone's name would go.
+        let well = feature(
+            json!({"id": "w-1", "name": "Well <1>", "category": "water"}),
+            json!({"type": "Point", "coordinates": [30.5, 1.5]}),
+        );
+        let features = [zone, well];
+        let (places, _) = places(&[("f", "r", &features)]);
+        let projection = Projection::new(Bounds { west: 29.0, south: 0.0, east: 32.0, north: 3.0 }, 300.0);
+        let drawn: Vec<Drawn> =
+            places.iter().map(|p| Drawn { place: p, style: 0, faint: false, zone_label: None }).collect();
+        let svg = svg(&drawn, &projection, "t", "d", "m");
+        assert!(svg.contains("role=\"group\""), "{svg}");
+        assert!(
+            svg.contains("<a href=\"/places/w-1\" aria-label=\"Well &lt;1&gt;\"><path class=\"map-c0 map-marker\""),
+            "{svg}"
+        );
+        let (mx, my) = projection.project(places[1].point.expect("a point"));
+        let label_y: f64 = svg
+            .split("class=\"map-label\" x=\"")
+            .nth(1)
+            .and_then(|t| t.split("y=\"").nth(1))
+            .and_then(|t| t.split('"').next())
+            .and_then(|t| t.parse().ok())
+            .expect("a label");
+        let label_x: f64 = svg
+            .split("class=\"map-label\" x=\"")
+            .nth(1)
+            .and_then(|t| t.split('"').next())
+            .and_then(|t| t.parse().ok())
+            .expect("a label");
+        let (half, clear) = ("Zone A".len() as f64 * 4.75 + 3.0, 7.0);
+        let covered = mx > label_x - half - clear
+            && mx < label_x + half + clear
+            && my > label_y - 13.0 - clear
+            && my < label_y + 4.0 + clear;
+        assert!(!covered, "the label at {label_x},{label_y} covers the marker at {mx},{my}");
+    }
+
+    #[test]
+    fn touch_targets_lie_under_every_marker() {
+        let features: Vec<Value> = (0..2)
+            .map(|i| {
+                feature(
+                    json!({"id": format!("p{i}")}),
+                    json!({"type": "Point", "coordinates": [30.0 + f64::from(i) * 0.001, 1.0]}),
+                )
+            })
+            .collect();
+        let (places, _) = places(&[("f", "r", &features)]);
+        let projection = Projection::new(Bounds { west: 29.9, south: 0.9, east: 30.1, north: 1.1 }, 300.0);
+        let drawn: Vec<Drawn> =
+            places.iter().map(|p| Drawn { place: p, style: 0, faint: false, zone_label: None }).collect();
+        let svg = svg(&drawn, &projection, "t", "d", "m");
+        let last_hit = svg.rfind("map-hit").unwrap_or(usize::MAX);
+        let first_marker = svg.find("map-marker").unwrap_or(0);
+        assert!(last_hit < first_marker, "{svg}");
+        assert_eq!(svg.matches("tabindex=\"-1\" aria-hidden=\"true\"").count(), 2, "{svg}");
     }
 
     #[test]

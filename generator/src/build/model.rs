@@ -80,6 +80,9 @@ pub struct Card {
     pub when: Option<String>,
     /// Where an event happens, for listings (see `pages::facts::place`).
     pub place: Option<String>,
+    /// What says which place of `spatial/` it is at: its `spatial_id` and `location` (see
+    /// `pages::map::place_of`), so a place's page can list the records at it.
+    pub located: Option<super::pages::map::Located>,
 }
 
 /// One copy of each set of key shapes among the cards of a build: the records of a collection
@@ -215,6 +218,7 @@ impl Card {
             shapes: super::cms::shape::of_fields(&record.fields).into(),
             when: None,
             place: None,
+            located: super::pages::map::Located::of(&record.fields),
         }
     }
 

@@ -15,7 +15,7 @@ fn top_level_numbers_are_headlines_and_a_map_of_numbers_is_a_bar_chart() {
         "byNationality": {"SS": 21000, "CD": 12000, "BI": 8250}});
     let s = analyse(&population);
     assert_eq!(s.updated.as_deref(), Some("2026-11-01T00:00:00Z"));
-    assert_eq!(s.headlines(), [("Total".to_string(), 41250.0)]);
+    assert_eq!(s.headlines(), [Figure { name: "Total".into(), value: 41250.0, unit: None }]);
     let bars = chart(&s.sections[1]);
     assert_eq!(s.sections[1].title.as_deref(), Some("By nationality"));
     assert_eq!((bars.kind, bars.labels.clone()), (Kind::Bar, vec!["SS".into(), "CD".into(), "BI".into()]));
@@ -113,8 +113,38 @@ fn a_unit_beside_a_list_is_the_unit_of_its_chart() {
 #[test]
 fn the_index_shows_the_headlines_else_the_first_figures_further_down() {
     let nested = analyse(&json!({"totals": {"individuals": 48612, "new_arrivals": 1137}, "x": {"a": 1}}));
-    assert_eq!(nested.summary(), [("individuals".to_string(), 48612.0), ("New arrivals".to_string(), 1137.0)]);
+    let figures = |s: &Snapshot| s.summary().into_iter().map(|f| (f.name, f.value)).collect::<Vec<_>>();
+    assert_eq!(figures(&nested), [("individuals".to_string(), 48612.0), ("New arrivals".to_string(), 1137.0)]);
     let top = analyse(&json!({"total": 5, "totals": {"a": 1}}));
-    assert_eq!(top.summary(), [("Total".to_string(), 5.0)]);
+    assert_eq!(figures(&top), [("Total".to_string(), 5.0)]);
     assert!(analyse(&json!(["a", "b"])).summary().is_empty());
+}
+
+#[test]
+fn numbers_of_different_units_are_never_bars_on_one_scale() {
+    let data = json!({"currency": "USD", "required": 38400000, "percentage_funded": 37.0,
+        "totals": {"individuals": 48612, "households": 11904, "average_household_size": 4.1},
+        "by_sex": {"female": 25279, "male": 23333},
+        "by_sector": [{"label": "Health", "required": 5800000, "funded": 2146000, "percentage_funded": 37.0},
+                      {"label": "Shelter", "required": 3700000, "funded": 888000, "percentage_funded": 24.0}]});
+    let s = analyse(&data);
+    let units: Vec<Option<&str>> = s.headlines().iter().map(|f| f.unit.as_deref()).collect();
+    assert_eq!(units, [Some("USD"), Some("%")], "{:?}", s.headlines());
+    let totals = s.sections.iter().find(|x| x.title.as_deref() == Some("Totals")).expect("totals");
+    assert!(matches!(totals.part, Part::Figures(_)), "a count beside an average is not a chart: {totals:?}");
+    let sex = s.sections.iter().find(|x| x.title.as_deref() == Some("By sex")).expect("by sex");
+    assert!(matches!(sex.part, Part::Chart(_)), "counts of one kind are");
+    let charts: Vec<&Chart> = s
+        .sections
+        .iter()
+        .filter_map(|x| match &x.part {
+            Part::Chart(c) if x.id.starts_with("d-by-sector") => Some(c),
+            _ => None,
+        })
+        .collect();
+    let drawn: Vec<(Vec<&str>, Option<&str>)> =
+        charts.iter().map(|c| (c.series.iter().map(|s| s.name.as_str()).collect(), c.unit.as_deref())).collect();
+    assert_eq!(drawn, [(vec!["Required", "Funded"], Some("USD")), (vec!["Percentage funded"], Some("%"))]);
+    assert_eq!(charts[0].table.columns, ["Label", "Required", "Funded", "Percentage funded"], "the table keeps all");
+    assert_eq!(charts[0].table.units, [None, Some("USD".into()), Some("USD".into()), Some("%".into())]);
 }

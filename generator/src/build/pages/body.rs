@@ -7,11 +7,12 @@
 //! - table alignment moves from `style` attributes to classes (pages allow no inline styles);
 //! - images whose path names a static file get its URL, pixel size, lazy loading and, when it has
 //!   resized variants, `srcset` and `sizes`;
-//! - international phone numbers in the text are `tel:` links, and dates and other runs of Latin
+//! - phone numbers in the text are `tel:` links, and dates and other runs of Latin
 //!   letters and digits inside right-to-left text are isolated (see [`text_acts`]).
 
 use std::ops::Range;
 
+use portal_core::content::phone;
 use portal_core::pages::i18n::Strings;
 
 use super::figure::PAGE_SIZES;
@@ -38,10 +39,88 @@ pub fn prepare(html: &str, strings: &Strings, statics: &StaticFiles) -> String {
     if html.contains("<table") || html.contains("<pre") {
         html = scrollable(&html);
     }
-    if html.contains('+') || html.chars().any(right_to_left) {
+    if html.contains(['+', '0', '-']) || html.chars().any(right_to_left) {
         html = text_acts(&html);
     }
-    blocks_auto(&html)
+    let html = blocks_auto(&html);
+    if html.contains("<thead>") {
+        stack_tables(&html)
+    } else {
+        html
+    }
+}
+
+/// The fewest columns a table has for its rows to stack on a phone: two columns fit beside each
+/// other, a third is the one a narrow screen would cut.
+const STACK_COLUMNS: usize = 3;
+
+/// A table of three columns or more says, in each data cell, which column it is
+/// (`data-label`, its column's heading) and gets the class `stack`: on a narrow screen the theme
+/// shows each row as a block of labelled lines, so no column is ever cut off or hidden behind a
+/// scroll the reader may not notice (docs/content.md#markdown).
+fn stack_tables(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 256);
+    let mut rest = html;
+    while let Some(at) = rest.find("<table>") {
+        let end = rest[at..].find("</table>").map_or(rest.len(), |n| at + n);
+        out.push_str(&rest[..at]);
+        out.push_str(&stack_table(&rest[at..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One table (from `<table>` up to, not including, `</table>`), stacked if it has enough columns.
+fn stack_table(table: &str) -> String {
+    let Some(head_end) = table.find("</thead>") else { return table.to_string() };
+    let headings: Vec<String> = cells(&table[..head_end]).map(heading_text).collect();
+    if headings.len() < STACK_COLUMNS {
+        return table.to_string();
+    }
+    let mut out = String::from("<table class=\"stack\">");
+    out.push_str(&table["<table>".len()..head_end]);
+    for (i, row) in table[head_end..].split("<tr>").enumerate() {
+        if i > 0 {
+            out.push_str("<tr>");
+        }
+        let mut column = 0;
+        let mut rest = row;
+        while let Some(at) = rest.find("<td") {
+            let after = &rest[at + 3..];
+            out.push_str(&rest[..at + 3]);
+            if after.starts_with([' ', '>']) {
+                if let Some(heading) = headings.get(column).filter(|h| !h.is_empty()) {
+                    out.push_str(&format!(" data-label=\"{heading}\""));
+                }
+                column += 1;
+            }
+            rest = after;
+        }
+        out.push_str(rest);
+    }
+    out
+}
+
+/// The cells (`<th ...>...</th>` or `<td ...>...</td>`, their inner HTML) of a table's head.
+fn cells(head: &str) -> impl Iterator<Item = &str> {
+    head.split("<t").skip(1).filter(|part| part.starts_with(['h', 'd']) && part[1..].starts_with([' ', '>'])).map(
+        |part| {
+            let inner = part.find('>').map_or("", |n| &part[n + 1..]);
+            inner.split("</t").next().unwrap_or("")
+        },
+    )
+}
+
+/// A heading cell's text as an attribute value: its tags left out, quotes escaped (the rest of
+/// the text is already HTML).
+fn heading_text(cell: &str) -> String {
+    let mut text = String::new();
+    html::map_text(cell, &[], |t| {
+        text.push_str(t);
+        String::new()
+    });
+    text.trim().replace('"', "&quot;")
 }
 
 /// Tables and code blocks scroll inside themselves rather than widen the page on a phone, and can
@@ -68,16 +147,18 @@ fn blocks_auto(html: &str) -> String {
     out
 }
 
-/// Text a resident can act on and read in order: an international phone number (`+` and 6-15
-/// digits) outside links and code becomes a `tel:` link set left to right, so it can be tapped and
+/// Text a resident can act on and read in order: a phone number (`+` or `0` and 7-15 digits)
+/// outside links and code becomes a `tel:` link set left to right, so it can be tapped and
 /// keeps its digits' order inside right-to-left text; in text with right-to-left letters, a run
 /// of Latin letters and digits (`18 November 2026`, `30 000 UGX`) is isolated (`<bdi>`), which
-/// the bidirectional algorithm would otherwise reorder ("November 2026 18").
+/// the bidirectional algorithm would otherwise reorder ("November 2026 18"); a code (`B-12`) is
+/// kept on one line.
 fn text_acts(html: &str) -> String {
     html::map_text(html, &["a", "code", "pre", "script", "style", "textarea"], |text| {
         let text = if text.chars().any(right_to_left) { isolate_runs(text) } else { text.to_string() };
-        if text.contains('+') {
-            tap_phones(&text)
+        let text = if text.bytes().any(|b| b == b'+' || b == b'0') { tap_phones(&text) } else { text };
+        if text.contains('-') {
+            super::words::keep_codes(&text)
         } else {
             text
         }
@@ -114,24 +195,14 @@ fn isolate_runs(text: &str) -> String {
     out
 }
 
-/// `text` with each international phone number (a `+` not inside a word, then digits) a link.
+/// `text` with each phone number (`portal_core::content::phone::find`) a link set left to right.
 fn tap_phones(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 48);
     let mut rest = text;
-    while let Some(plus) = rest.find('+') {
-        let starts_number = rest[plus + 1..].starts_with(|c: char| c.is_ascii_digit());
-        let inside_word = rest[..plus].chars().next_back().is_some_and(char::is_alphanumeric);
-        if !starts_number || inside_word {
-            out.push_str(&rest[..=plus]);
-            rest = &rest[plus + 1..];
-            continue;
-        }
-        let (before, found, after) = super::facts::phone_run(rest, plus);
-        out.push_str(before);
-        if let Some((target, shown)) = found {
-            out.push_str(&super::facts::number_link(&target, shown).0);
-        }
-        rest = after;
+    while let Some((range, tel)) = phone::find(rest) {
+        out.push_str(&rest[..range.start]);
+        out.push_str(&super::facts::number_link(&format!("tel:{tel}"), &rest[range.clone()]).0);
+        rest = &rest[range.end..];
     }
     out.push_str(rest);
     out
@@ -290,6 +361,31 @@ mod tests {
 
     use super::*;
     use crate::images::Size;
+
+    #[test]
+    fn a_table_of_three_columns_says_each_cells_column_and_two_columns_stay_as_they_are() {
+        let three = "<table><thead><tr><td></td><th>Number <em>\"free\"</em></th><th>Hours</th></tr></thead>\
+                     <tbody><tr><td>Ambulance</td><td><strong>+256 700 000 199</strong></td><td>24 h</td></tr></tbody></table>";
+        let out = prepare(three, &Strings::default(), &StaticFiles::default());
+        assert!(out.contains("<table class=\"stack\">"), "{out}");
+        assert!(out.contains("<tr><td dir=\"auto\">Ambulance</td>"), "no heading, no label: {out}");
+        assert!(
+            out.contains("<td data-label=\"Number &quot;free&quot;\" dir=\"auto\"><strong><a dir=\"ltr\""),
+            "{out}"
+        );
+        assert!(out.contains("<td data-label=\"Hours\" dir=\"auto\">24 h</td>"), "{out}");
+        let two = "<table><thead><tr><th>Day</th><th>Hours</th></tr></thead><tbody><tr><td>Mon</td><td>8-5</td></tr></tbody></table>";
+        let out = prepare(two, &Strings::default(), &StaticFiles::default());
+        assert!(!out.contains("stack") && !out.contains("data-label"), "{out}");
+    }
+
+    #[test]
+    fn local_numbers_in_text_can_be_tapped_but_dates_amounts_and_codes_cannot() {
+        let html = "<p>Free line 0800 100 200. Blocks C-1 to C-6, B-12; USD 12,500,000 on 01-02-2026 at 07:00.</p>";
+        let out = prepare(html, &Strings::default(), &StaticFiles::default());
+        assert!(out.contains("<a dir=\"ltr\" href=\"tel:0800100200\">0800 100 200</a>."), "{out}");
+        assert_eq!(out.matches("<a ").count(), 1, "{out}");
+    }
 
     #[test]
     fn phone_numbers_in_text_can_be_tapped_and_keep_their_order_in_arabic() {

@@ -5,11 +5,12 @@
 
 use anyhow::Result;
 use portal_core::dashboards::numbers::Format;
+use portal_core::dashboards::units;
 use portal_core::dashboards::{alerts, analyse, snapshot_html, snapshot_markdown, Alert, Snapshot};
 use serde_json::{json, Value};
 use tera::Context;
 
-use super::{label, Renderer};
+use super::{facts, label, Renderer};
 use crate::build::output::OutFile;
 use crate::load::data::json_url;
 use crate::sanitize::markdown::{escape, link};
@@ -58,7 +59,7 @@ fn summary(r: &Renderer, name: &str, snapshot: &Snapshot, format: &Format) -> Va
     let figures: Vec<Value> = snapshot
         .summary()
         .iter()
-        .map(|(label, value)| json!({"label": super::label(label), "value": format.number(*value)}))
+        .map(|f| json!({"label": super::label(&f.name), "value": units::write(&format.number(f.value), f.unit.as_deref())}))
         .collect();
     let charts = match snapshot.charts() {
         1 => r.strings().get("data.chart_one").to_string(),
@@ -127,6 +128,9 @@ fn snapshot_page(r: &Renderer, name: &str, snapshot: &Snapshot) -> Result<[OutFi
 pub fn alert_value(r: &Renderer, alert: &Alert) -> Value {
     let strings = r.strings();
     let mut value = serde_json::to_value(alert).unwrap_or(Value::Null);
+    // Numbers in the message can be tapped; everything else is escaped (docs/content.md#alerts).
+    value["message_html"] = json!(alert.message.as_deref().map(|m| facts::linkify(m).0));
+    value["areas"] = json!(area_names(r, alert));
     value["issued_text"] = json!(alert.issued.as_deref().map(|d| strings.date(d)));
     value["ends_text"] = json!(alert.ends.as_deref().map(|d| strings.date(d)));
     value["anchor"] = json!(alert.id.as_deref().map(|id| {
@@ -135,6 +139,11 @@ pub fn alert_value(r: &Renderer, alert: &Alert) -> Value {
         format!("alert-{slug}")
     }));
     value
+}
+
+/// Where an alert applies, each zone by its name (`zone-b` is "Zone B").
+fn area_names(r: &Renderer, alert: &Alert) -> Vec<String> {
+    alert.areas.iter().map(|a| r.content.site.zone_name(a, r.strings())).collect()
 }
 
 /// One alert as a markdown list item.
@@ -152,14 +161,15 @@ pub fn alert_markdown(r: &Renderer, alert: &Alert) -> String {
         None => escape(&alert.title),
     });
     if !alert.areas.is_empty() {
-        line.push_str(&format!(" ({} {})", escape(strings.get("alerts.area")), escape(&alert.areas.join(", "))));
+        let areas = area_names(r, alert).join(", ");
+        line.push_str(&format!(" ({} {})", escape(strings.get("alerts.area")), escape(&areas)));
     }
     if let Some(ends) = &alert.ends {
         let key = if alert.ended { "alerts.ended_on" } else { "alerts.until" };
         line.push_str(&format!(". {}", escape(&strings.fill(key, &[("date", &strings.date(ends))]))));
     }
     if let Some(message) = &alert.message {
-        line.push_str(&format!(": {}", escape(message)));
+        line.push_str(&format!(": {}", facts::linkify(message).1));
     }
     line.push('\n');
     line

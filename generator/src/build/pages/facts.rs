@@ -15,14 +15,14 @@
 
 use portal_core::content::collections::COLLECTIONS;
 use portal_core::content::event::{self, Moment, ZoneFn};
-pub use portal_core::content::phone::telephone;
+pub use portal_core::content::phone::{self, is_phone_key, telephone};
 use portal_core::content::time::parse_content_date;
 use portal_core::content::{Record, SiteConfig};
 use portal_core::pages::i18n::Strings;
 use portal_core::pages::shell::escape;
 use serde_json::{json, Map, Value};
 
-use super::label;
+use super::{label, words};
 use crate::build::model::Model;
 use crate::load::statics::{Reference, StaticFiles};
 use crate::load::zone::Zone;
@@ -108,16 +108,18 @@ impl Rules<'_> {
         Some(Fact { label: self.label("when"), html: format!("<bdi>{html}</bdi>"), markdown })
     }
 
-    /// The label of a key: the interface text's `fields.<key>`, else the key in words.
-    fn label(&self, key: &str) -> String {
-        self.strings.lookup(&format!("fields.{key}")).and_then(Value::as_str).map_or_else(|| label(key), str::to_string)
+    /// The label of a key: the interface text's `fields.<key>`, else the key in words (without
+    /// the unit it ends with, which its value then says: `size_kb` is "Size", "95 KB").
+    pub fn label(&self, key: &str) -> String {
+        let words = || label(words::unit_of(key).map_or(key, |(stem, _)| stem));
+        self.strings.lookup(&format!("fields.{key}")).and_then(Value::as_str).map_or_else(words, str::to_string)
     }
 
     /// A value as HTML and markdown; `contact` says it is inside a contact mapping.
     fn value(&self, key: &str, value: &Value, contact: bool) -> Option<(String, String)> {
         match value {
             Value::String(s) => Some(self.text(key, s.trim(), contact)),
-            Value::Number(n) => Some(plain(&n.to_string())),
+            Value::Number(n) => Some(plain(&self.number(key, n))),
             Value::Bool(b) => Some(plain(self.strings.get(if *b { "record.answer_yes" } else { "record.answer_no" }))),
             Value::Array(items) => {
                 let parts: Vec<(String, String)> = items.iter().filter_map(|v| self.value(key, v, contact)).collect();
@@ -129,6 +131,26 @@ impl Rules<'_> {
             Value::Object(map) => self.mapping(map, contact || key == "contact"),
             Value::Null => None,
         }
+    }
+
+    /// A number as the language groups it, with the unit its key names (`size_kb`: "95 KB").
+    fn number(&self, key: &str, n: &serde_json::Number) -> String {
+        match words::unit_of(key) {
+            Some((_, format)) => format.replace("{n}", &self.grouped(n)),
+            None => n.to_string(),
+        }
+    }
+
+    /// The facts of a mapping that is not a record (a place's properties), in its order, leaving
+    /// out `not_facts`; the same rules as a record's.
+    pub fn of_mapping(&self, map: &Map<String, Value>, not_facts: &[&str]) -> Vec<Fact> {
+        map.iter()
+            .filter(|(key, _)| !not_facts.contains(&key.as_str()))
+            .filter_map(|(key, value)| {
+                let (html, markdown) = self.value(key, value, false)?;
+                Some(Fact { label: self.label(key), html, markdown })
+            })
+            .collect()
     }
 
     /// A mapping as a list of its own facts.
@@ -163,14 +185,21 @@ impl Rules<'_> {
                 return number_link(&format!("https://wa.me/{}", tel.trim_start_matches('+')), number);
             }
         }
-        let phone_key = key == "phone" || key == "mobile" || key.ends_with("_phone");
-        if phone_key || contact {
+        if is_phone_key(key) || contact {
             if let Some(tel) = telephone(s) {
                 return number_link(&format!("tel:{tel}"), s);
             }
         }
         if is_email(s) {
             return link(&format!("mailto:{s}"), s);
+        }
+        if words::is_zone_key(key) {
+            return plain(&self.site.zone_name(s, self.strings));
+        }
+        if words::is_language_key(key) {
+            if let Some(name) = words::language_name(s, self.strings) {
+                return plain(&name);
+            }
         }
         if s.starts_with("https://") || s.starts_with("http://") {
             return link(s, s);
@@ -207,6 +236,11 @@ impl Rules<'_> {
 
     /// `price` with `currency`: the number grouped as the interface language writes it.
     fn price(&self, n: &serde_json::Number, currency: &str) -> (String, String) {
+        plain(&format!("{} {currency}", self.grouped(n)))
+    }
+
+    /// A number grouped as the interface language writes it (`30,000`).
+    fn grouped(&self, n: &serde_json::Number) -> String {
         let group = self.strings.lookup("numbers.group").and_then(Value::as_str).unwrap_or(",");
         let decimal = self.strings.lookup("numbers.decimal").and_then(Value::as_str).unwrap_or(".");
         let text = n.to_string();
@@ -219,11 +253,10 @@ impl Rules<'_> {
             }
             grouped.push(c);
         }
-        let number = match fraction {
+        match fraction {
             Some(f) => format!("{sign}{grouped}{decimal}{f}"),
             None => format!("{sign}{grouped}"),
-        };
-        plain(&format!("{number} {currency}"))
+        }
     }
 }
 
@@ -255,9 +288,25 @@ pub fn place(record: &Record, site: &SiteConfig, strings: &Strings) -> Option<St
     event::place(&record.fields, site, strings)
 }
 
-/// Text with the e-mail addresses, web addresses and international phone numbers (`+` and at
-/// least six digits) inside it made links, as HTML and markdown.
+/// Text with the e-mail addresses, web addresses and phone numbers inside it made links (numbers
+/// found by `portal_core::content::phone::find`, which links only what reads as a number to call),
+/// as HTML and markdown; everything else escaped.
 pub fn linkify(text: &str) -> (String, String) {
+    let (mut html, mut md) = (String::new(), String::new());
+    let mut rest = text;
+    while let Some((range, tel)) = phone::find(rest) {
+        let (h, m) = addresses(&rest[..range.start]);
+        let (nh, nm) = number_link(&format!("tel:{tel}"), &rest[range.clone()]);
+        html.push_str(&(h + &nh));
+        md.push_str(&(m + &nm));
+        rest = &rest[range.end..];
+    }
+    let (h, m) = addresses(rest);
+    (words::keep_codes(&(html + &h)), md + &m)
+}
+
+/// Text with its e-mail and web addresses made links.
+fn addresses(text: &str) -> (String, String) {
     let (mut html, mut md) = (String::new(), String::new());
     let mut rest = text;
     while !rest.is_empty() {
@@ -265,7 +314,7 @@ pub fn linkify(text: &str) -> (String, String) {
         html.push_str(&escape(before));
         md.push_str(&escape_md(before));
         if let Some((target, shown)) = found {
-            let (h, m) = if target.starts_with("tel:") { number_link(&target, shown) } else { link(&target, shown) };
+            let (h, m) = link(&target, shown);
             html.push_str(&h);
             md.push_str(&m);
         }
@@ -274,7 +323,7 @@ pub fn linkify(text: &str) -> (String, String) {
     (html, md)
 }
 
-/// The text before the next link in `text`, the link (target, text shown) and what follows.
+/// The text before the next address in `text`, the link (target, text shown) and what follows.
 fn next_link(text: &str) -> (&str, Option<(String, &str)>, &str) {
     let mut start = 0;
     for token in text.split_inclusive(char::is_whitespace) {
@@ -285,8 +334,6 @@ fn next_link(text: &str) -> (&str, Option<(String, &str)>, &str) {
             Some(word.to_string())
         } else if is_email(word.trim_start_matches('(')) {
             Some(format!("mailto:{}", word.trim_start_matches('(')))
-        } else if word.starts_with('+') {
-            return phone_run(text, at);
         } else {
             None
         };
@@ -297,18 +344,6 @@ fn next_link(text: &str) -> (&str, Option<(String, &str)>, &str) {
         }
     }
     (text, None, "")
-}
-
-/// A phone number starting at `at` (a `+`), running over digits and the separators people write.
-pub fn phone_run(text: &str, at: usize) -> (&str, Option<(String, &str)>, &str) {
-    let run =
-        text[at..].find(|c: char| !(c.is_ascii_digit() || " +-()\u{a0}".contains(c))).map_or(text.len(), |n| at + n);
-    let number = text[at..run].trim_end_matches([' ', '-', '(', '\u{a0}']);
-    let end = at + number.len();
-    match telephone(number) {
-        Some(tel) => (&text[..at], Some((format!("tel:{tel}"), number)), &text[end..]),
-        None => (&text[..end.max(at + 1)], None, &text[end.max(at + 1)..]),
-    }
 }
 
 fn is_email(s: &str) -> bool {
@@ -344,6 +379,7 @@ pub fn number_link(href: &str, text: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::statics::StaticFiles;
 
     #[test]
     fn addresses_and_numbers_inside_text_become_links() {
@@ -382,6 +418,31 @@ mod tests {
         )
         .expect("valid");
         assert_eq!(when(&utc, &site, &strings).as_deref(), Some("2026-12-03, 14:00"));
+    }
+
+    #[test]
+    fn a_mapping_reads_in_words_whatever_its_keys() {
+        let strings = Strings(json!({"record": {"answer_yes": "ndiyo", "answer_no": "hapana"}}));
+        let (site, model, statics) = (SiteConfig::default(), Model::default(), StaticFiles::default());
+        let rules = Rules { strings: &strings, site: &site, hidden: &[], statics: &statics, model: &model };
+        let map = json!({"name": "Clinic", "helpline": "Call 0800 100 200 <b>now</b>", "open_24h": true,
+            "home_zone": "zone-c", "languages": ["so", "xx"], "size_kb": 95, "budget_usd": 12500000,
+            "office_phone": "0700 000 106", "ref": "B-12 2026-01-02"});
+        let facts = rules.of_mapping(map.as_object().expect("an object"), &["name"]);
+        let shown: Vec<(&str, &str)> = facts.iter().map(|f| (f.label.as_str(), f.html.as_str())).collect();
+        assert_eq!(
+            shown,
+            [
+                ("Helpline", "Call <a dir=\"ltr\" href=\"tel:0800100200\">0800 100 200</a> &lt;b&gt;now&lt;/b&gt;"),
+                ("Open 24h", "ndiyo"),
+                ("Home zone", "Zone C"),
+                ("Languages", "Soomaali, xx"),
+                ("Size", "95 KB"),
+                ("Budget", "USD 12,500,000"),
+                ("Office phone", "<a dir=\"ltr\" href=\"tel:0700000106\">0700 000 106</a>"),
+                ("Ref", "<span class=\"nowrap\">B-12</span> 2026-01-02"),
+            ]
+        );
     }
 
     #[test]

@@ -8,11 +8,13 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 use portal_core::content::taxonomy::slug;
-use portal_core::content::ContentError;
+use portal_core::content::{ContentError, Record};
 use portal_core::pages::map::{self, Bounds, Drawn, Place, Projection};
+use serde_json::Map;
 use serde_json::{json, Value};
 use tera::Context;
 
+use super::facts::{Fact, Rules};
 use super::Renderer;
 use crate::build::output::{Group, OutFile};
 use crate::load::{spatial, Content};
@@ -59,31 +61,33 @@ struct Atlas<'a, 'r> {
     categories: BTreeMap<String, (usize, String)>,
     /// Zone slug to label.
     zones: BTreeMap<String, String>,
+    /// The style of places without a category: one no category has (never the health cross).
+    other: usize,
 }
 
 impl<'a, 'r> Atlas<'a, 'r> {
     fn new(r: &'a Renderer<'r>) -> Atlas<'a, 'r> {
-        let (places, _) = places(r.content);
+        let places = r.places().to_vec();
         let label = |slug: &str, written: &str| {
             r.content.site.label(slug, r.strings()).map_or_else(|| super::label(written), str::to_string)
         };
-        let categories = map::categories(&places)
-            .into_iter()
-            .enumerate()
-            .map(|(i, (slug, written))| {
-                let label = label(&slug, &written);
-                (slug, (i, label))
-            })
-            .collect();
+        let found = map::categories(&places);
+        let slugs: Vec<&str> = found.keys().map(String::as_str).collect();
+        // Shapes follow what a category is (health the cross) before the order of names.
+        let styles = map::style_numbers(&slugs);
+        let categories: BTreeMap<String, (usize, String)> =
+            found.iter().zip(styles).map(|((slug, written), n)| (slug.clone(), (n, label(slug, written)))).collect();
         let zones =
             map::zones(&places).into_iter().map(|(slug, written)| (slug.clone(), label(&slug, &written))).collect();
-        Atlas { r, places, categories, zones }
+        let taken: Vec<usize> = categories.values().map(|(n, _)| *n).collect();
+        let other = (0..).find(|n| n % map::COLOURS != 4 && !taken.contains(n)).unwrap_or(0);
+        Atlas { r, places, categories, zones, other }
     }
 
     /// The style number of a place (its category's; places without one share the last).
     fn style(&self, place: &Place) -> usize {
         let key = place.category.as_deref().map(slug).unwrap_or_default();
-        self.categories.get(&key).map_or(self.categories.len(), |(n, _)| *n)
+        self.categories.get(&key).map_or(self.other, |(n, _)| *n)
     }
 
     /// A place's category: (slug, label), or `None`.
@@ -120,10 +124,18 @@ pub fn pages(r: &Renderer) -> Result<Vec<OutFile>> {
         let filter = Filter { kind: "zone", slug: key, label };
         files.extend(map_page(&atlas, &format!("{MAP}/zone/{key}"), Some(filter), &chosen)?);
     }
-    for place in &atlas.places {
-        files.extend(place_page(&atlas, place)?);
-    }
     Ok(files.into_iter().map(|f| f.in_group(Group::Theme)).collect())
+}
+
+/// Every place's page with its twin. A place's page lists the records at it, so these are of the
+/// site's group, which a rebuild makes again when records change (see [`super::site_pages`]).
+pub fn place_pages(r: &Renderer) -> Result<Vec<OutFile>> {
+    let atlas = Atlas::new(r);
+    let mut files = Vec::new();
+    for place in &atlas.places {
+        files.extend(place_page(&atlas, place)?.into_iter().map(|f| f.in_group(Group::Site)));
+    }
+    Ok(files)
 }
 
 /// What a filtered map page shows: one category's or one zone's places.
@@ -240,7 +252,11 @@ fn place_page(atlas: &Atlas<'_, '_>, place: &Place) -> Result<[OutFile; 2]> {
         atlas.category(place).map(|(key, label)| json!({"label": label, "url": format!("{MAP}/category/{key}")}));
     let zone = atlas.zone(place).map(|(key, label)| json!({"label": label, "url": format!("{MAP}/zone/{key}")}));
     let mut context = Context::new();
-    context.insert("place", &json!({"name": place.name, "properties": place.properties}));
+    let properties = properties(atlas, place);
+    let rows: Vec<Value> = properties.iter().map(|f| json!([f.label, f.html])).collect();
+    context.insert("place", &json!({"name": place.name, "properties": rows}));
+    let here = records_at(atlas, place);
+    context.insert("here", &here.iter().map(|(title, url)| json!({"title": title, "url": url})).collect::<Vec<_>>());
     context.insert("category", &category);
     context.insert("zone", &zone);
     context.insert("svg", &small_map(atlas, place));
@@ -269,15 +285,89 @@ fn place_page(atlas: &Atlas<'_, '_>, place: &Place) -> Result<[OutFile; 2]> {
         md.push_str(&format!("- {}: `{}`\n", escape(strings.get("map.location")), map::geo_uri(p)));
         md.push_str(&format!("- {}\n", link(strings.get("map.openstreetmap"), &map::osm_url(p))));
     }
+    if !here.is_empty() {
+        md.push_str(&format!("\n## {}\n\n", escape(strings.get("map.here"))));
+        here.iter().for_each(|(title, url)| md.push_str(&format!("- {}\n", link(title, url))));
+    }
     md.push_str(&format!(
         "\n| {} | {} |\n|---|---|\n",
         escape(strings.get("map.property")),
         escape(strings.get("map.value"))
     ));
-    for (key, value) in &place.properties {
-        md.push_str(&format!("| {} | {} |\n", escape(key), escape(value)));
+    for fact in &properties {
+        md.push_str(&format!("| {} | {} |\n", escape(&fact.label), fact.markdown.replace('|', "\\|")));
     }
     atlas.r.generated("place.html", &url, context, md)
+}
+
+/// How near (in degrees, about 60 m) a record's `location` must be to a place's point to be at it.
+const NEAR: f64 = 0.0005;
+
+/// What says which place a record is at (see [`Located::place`]), kept on its card.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Located {
+    /// Its `spatial_id`.
+    pub spatial_id: Option<String>,
+    /// Its `location` as text, or the location's `name`.
+    pub name: Option<String>,
+    /// The location's latitude and longitude.
+    pub point: Option<(f64, f64)>,
+}
+
+impl Located {
+    /// What `fields` (a record's front matter) say of where it is, if anything.
+    pub fn of(fields: &Map<String, Value>) -> Option<Located> {
+        fn text(v: Option<&Value>) -> Option<String> {
+            v.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+        }
+        let location = fields.get("location");
+        let number = |keys: &[&str]| keys.iter().find_map(|k| location?.get(*k).and_then(Value::as_f64));
+        let point = number(&["latitude", "lat"]).zip(number(&["longitude", "lon", "lng"]));
+        let located = Located {
+            spatial_id: text(fields.get("spatial_id")),
+            name: text(location).or_else(|| text(location.and_then(|l| l.get("name")))),
+            point,
+        };
+        (located != Located::default()).then_some(located)
+    }
+
+    /// The place it names: the one its `spatial_id` names (the id as the data writes it, or its
+    /// page's id), else the one its location names or whose point is within about 60 m of it.
+    pub fn place<'p>(&self, places: &'p [Place]) -> Option<&'p Place> {
+        if let Some(id) = &self.spatial_id {
+            return places.iter().find(|p| p.source_id == *id || p.id == *id);
+        }
+        let named = self.name.as_ref().and_then(|n| places.iter().find(|p| p.name.eq_ignore_ascii_case(n)));
+        named.or_else(|| {
+            let (lat, lon) = self.point?;
+            places.iter().find(|p| p.point.is_some_and(|(x, y)| (x - lon).abs() <= NEAR && (y - lat).abs() <= NEAR))
+        })
+    }
+}
+
+/// The place a record is at (see [`Located::place`]).
+pub fn place_of<'p>(record: &Record, places: &'p [Place]) -> Option<&'p Place> {
+    Located::of(&record.fields)?.place(places)
+}
+
+/// The records at `place`, as (title, URL), in collection and API order (read from their cards:
+/// a clean build keeps its records on disk).
+fn records_at(atlas: &Atlas<'_, '_>, place: &Place) -> Vec<(String, String)> {
+    let at = |card: &&crate::build::model::Card| {
+        let found = card.located.as_ref().and_then(|l| l.place(&atlas.places));
+        found.is_some_and(|p| p.id == place.id) && !card.draft
+    };
+    atlas.r.model.all().filter(at).map(|card| (card.title.clone(), card.url.clone())).collect()
+}
+
+/// A place's properties in words, by the rules of a record's facts (docs/content.md#facts):
+/// numbers to call are `tel:` links, zones and languages named, yes and no in the interface
+/// language, units from the key. Its name, shown as the heading, is left out.
+fn properties(atlas: &Atlas<'_, '_>, place: &Place) -> Vec<Fact> {
+    let r = atlas.r;
+    let rules =
+        Rules { strings: r.strings(), site: &r.content.site, hidden: &[], statics: &r.content.statics, model: r.model };
+    rules.of_mapping(&place.properties, &["name"])
 }
 
 /// A place's own small map: the place, and faintly the places whose point is near it.
@@ -299,4 +389,38 @@ fn small_map(atlas: &Atlas<'_, '_>, place: &Place) -> String {
     let projection = Projection::new(bounds, SMALL_WIDTH);
     let title = atlas.r.strings().fill("map.place_map", &[("name", &place.name)]);
     map::svg(&drawn, &projection, &title, atlas.r.strings().get("map.place_description"), "place-map")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn place(id: &str, name: &str, point: (f64, f64)) -> Place {
+        Place {
+            id: id.into(),
+            source_id: id.to_uppercase(),
+            name: name.into(),
+            category: None,
+            zone: None,
+            register: "r".into(),
+            properties: Default::default(),
+            parts: Vec::new(),
+            point: Some(point),
+        }
+    }
+
+    #[test]
+    fn a_record_is_at_the_place_its_spatial_id_or_location_names() {
+        let places = [place("w-1", "Well one", (30.0, 1.0)), place("c-2", "Clinic", (30.1, 1.1))];
+        let at = |spatial: Value, location: Value| {
+            let fields = json!({"spatial_id": spatial, "location": location});
+            Located::of(fields.as_object().expect("an object"))?.place(&places).map(|p| p.id.as_str())
+        };
+        assert_eq!(at(json!("C-2"), Value::Null), Some("c-2"), "the id as the data writes it");
+        assert_eq!(at(json!("w-1"), Value::Null), Some("w-1"), "or as its page does");
+        assert_eq!(at(json!("nowhere"), json!("Clinic")), None, "a spatial_id that names nothing is not guessed");
+        assert_eq!(at(Value::Null, json!({"name": "clinic"})), Some("c-2"));
+        assert_eq!(at(Value::Null, json!({"lat": 1.0003, "lon": 30.0002})), Some("w-1"), "within about 60 m");
+        assert_eq!(at(Value::Null, json!({"lat": 1.01, "lon": 30.0})), None, "a kilometre away is elsewhere");
+    }
 }

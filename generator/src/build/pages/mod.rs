@@ -21,6 +21,7 @@ pub mod preview;
 pub mod record;
 pub mod sitemap;
 pub mod taxonomy;
+pub mod words;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -91,6 +92,8 @@ pub struct Renderer<'a> {
     terms: std::sync::OnceLock<[Vec<taxonomy::Term<'a>>; 2]>,
     /// The content pages introducing generated pages.
     pub intros: intro::Intros,
+    /// The places of `spatial/`, read once (the map's pages and the records at a place use them).
+    places: std::sync::OnceLock<Vec<portal_core::pages::map::Place>>,
 }
 
 impl<'a> Renderer<'a> {
@@ -105,6 +108,7 @@ impl<'a> Renderer<'a> {
     ) -> Result<Self> {
         let mut tera = theme::templates(templates)?;
         tera.register_filter("local_date", local_date(content.strings.clone()));
+        tera.register_filter("text", text_filter);
         let (asset_files, assets) = theme_assets(templates)?;
         let site = serde_json::to_value(&content.site)?;
         let navigation = navigation::main_menu(content, model);
@@ -133,6 +137,7 @@ impl<'a> Renderer<'a> {
             spare: Default::default(),
             terms: Default::default(),
             intros,
+            places: Default::default(),
         })
     }
 
@@ -148,6 +153,11 @@ impl<'a> Renderer<'a> {
             portal_core::content::taxonomy::Taxonomy::Tags => &all[0],
             portal_core::content::taxonomy::Taxonomy::Categories => &all[1],
         }
+    }
+
+    /// The places of `spatial/`, in order.
+    pub fn places(&self) -> &[portal_core::pages::map::Place] {
+        self.places.get_or_init(|| map::places(self.content).0)
     }
 
     /// The interface text.
@@ -211,6 +221,13 @@ fn local_date(strings: Strings) -> impl tera::Filter {
     move |value: &Value, _: &std::collections::HashMap<String, Value>| -> tera::Result<Value> {
         Ok(Value::String(value.as_str().map_or_else(|| value.to_string(), |d| strings.date(d))))
     }
+}
+
+/// `{{ value | text | safe }}`: the value escaped, its codes (`B-12`) kept on one line
+/// ([`words::keep_codes`]).
+fn text_filter(value: &Value, _: &std::collections::HashMap<String, Value>) -> tera::Result<Value> {
+    let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
+    Ok(Value::String(words::keep_codes(&portal_core::pages::shell::escape(&text))))
 }
 
 /// `robots.txt`: everything may be crawled, except a drafts preview, which nothing may.
@@ -352,6 +369,7 @@ pub fn record_pages(r: &Renderer, records: &[&Record], translations: &record::Tr
 pub fn site_pages(r: &Renderer) -> Result<Vec<OutFile>> {
     let mut files: Vec<OutFile> = home::render(r)?.into_iter().collect();
     files.extend(data::pages(r)?);
+    files.extend(map::place_pages(r)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Site)).collect())
 }
 

@@ -12,6 +12,7 @@ use portal_core::content::collections::PAGES;
 use portal_core::content::taxonomy::{slug, Taxonomy};
 use portal_core::content::Record;
 use portal_core::pages::i18n::direction;
+use portal_core::pages::shell::escape as html_escape;
 use serde_json::{json, Value};
 use tera::Context;
 
@@ -134,7 +135,26 @@ fn facts(r: &Renderer, record: &Record) -> Vec<Value> {
         statics: &r.content.statics,
         model: r.model,
     };
-    rules.of(record, NOT_FACTS).iter().map(facts::Fact::to_json).collect()
+    let mut shown: Vec<Value> = rules.of(record, NOT_FACTS).iter().map(facts::Fact::to_json).collect();
+    shown.extend(place_fact(r, record));
+    shown
+}
+
+/// Where a record with a `spatial_id` or a `location` is: a link to its place's page and to the
+/// map (docs/content.md#places-and-the-map).
+fn place_fact(r: &Renderer, record: &Record) -> Option<Value> {
+    let place = super::map::place_of(record, r.places())?;
+    let strings = r.strings();
+    let url = format!("/places/{}", place.id);
+    let html = format!(
+        "<a href=\"{}\">{}</a> · <a href=\"{}\">{}</a>",
+        html_escape(&url),
+        html_escape(&place.name),
+        super::map::MAP,
+        html_escape(strings.get("map.title"))
+    );
+    let markdown = format!("{} · {}", link(&place.name, &url), link(strings.get("map.title"), super::map::MAP));
+    Some(facts::Fact { label: strings.get("map.at").to_string(), html, markdown }.to_json())
 }
 
 /// The tags and category of a record as links to their pages (terms without a slug are left out).
