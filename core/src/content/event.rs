@@ -216,10 +216,12 @@ pub fn venue(fields: &Map<String, Value>) -> Venue<'_> {
 /// it, each left out when an earlier part already says it.
 pub fn place(fields: &Map<String, Value>, site: &SiteConfig, strings: &Strings) -> Option<String> {
     let Venue { name, address, zone } = venue(fields);
-    let zone = zone.map(|z| site.zone_name(z, strings));
+    let named = zone.map(|z| site.zone_name(z, strings));
     let mut line = String::new();
-    for part in [name, address, zone.as_deref()].into_iter().flatten() {
-        if !line.contains(part) {
+    for part in [name, address, named.as_deref()].into_iter().flatten() {
+        // A venue that already names the zone, by its slug or by its name, says it.
+        let said = line.contains(part) || Some(part) == named.as_deref() && zone.is_some_and(|z| line.contains(z));
+        if !said {
             if !line.is_empty() {
                 line.push_str(", ");
             }
@@ -330,7 +332,7 @@ mod tests {
         let site = SiteConfig::default();
         let strings = Strings::default();
         let record = fields(json!({"venue": "Market square", "zone": "zone-b"}));
-        assert_eq!(place(&record, &site, &strings).as_deref(), Some("Market square, zone-b"));
+        assert_eq!(place(&record, &site, &strings).as_deref(), Some("Market square, Zone B"));
         let mapping = fields(json!({"location": {"name": "Hall", "lat": 1.5, "lng": 30.0}}));
         assert_eq!(place(&mapping, &site, &strings).as_deref(), Some("Hall"));
         assert_eq!(geo(&mapping), Some((1.5, 30.0)));
@@ -342,7 +344,7 @@ mod tests {
     fn a_venue_mapping_or_text_is_the_place() {
         let (site, strings) = (SiteConfig::default(), Strings::default());
         let mapping = fields(json!({"venue": {"name": "Hall", "address": "Plot 4, Main Road", "zone": "zone-b"}}));
-        assert_eq!(place(&mapping, &site, &strings).as_deref(), Some("Hall, Plot 4, Main Road, zone-b"));
+        assert_eq!(place(&mapping, &site, &strings).as_deref(), Some("Hall, Plot 4, Main Road, Zone B"));
         assert_eq!(venue(&mapping).name, Some("Hall"));
         let text = fields(json!({"venue": "Market square, zone-b", "zone": "zone-b"}));
         assert_eq!(place(&text, &site, &strings).as_deref(), Some("Market square, zone-b"));

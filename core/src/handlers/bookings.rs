@@ -93,6 +93,7 @@ mod tests {
         let mut manifest = Manifest::default();
         manifest.site.notifications.from = "portal@example.org".into();
         manifest.site.labels.insert("walk".into(), "Community walk".into());
+        manifest.site.booking = Some(crate::content::Booking::default());
         let app = App::new(manifest, &Routes::new());
         let platform = ["booking-visitor", "booking-copy"].iter().fold(FakePlatform::default(), |platform, name| {
             platform
