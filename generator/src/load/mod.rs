@@ -200,6 +200,8 @@ impl Shared {
         drafts: bool,
         warnings: Vec<ContentError>,
     ) -> Content {
+        let mut site = site;
+        zone_names(&self.features, &mut site.labels);
         Content {
             site,
             collections,
@@ -215,6 +217,26 @@ impl Shared {
             warnings,
             root: root.to_path_buf(),
             shelved: None,
+        }
+    }
+}
+
+/// Names the zones the places of `spatial/` are in from the zones' own features: a feature whose
+/// id is another feature's `zone` (a zone drawn on the map) gives that zone its `name`, unless
+/// site.yaml `labels` names it (docs/content.md#places-and-the-map).
+fn zone_names(features: &[serde_json::Value], labels: &mut BTreeMap<String, String>) {
+    let property = |feature: &serde_json::Value, key: &str| {
+        feature.pointer(&format!("/properties/{key}")).and_then(serde_json::Value::as_str).map(str::to_string)
+    };
+    let zones: std::collections::BTreeSet<String> = features.iter().filter_map(|f| property(f, "zone")).collect();
+    for feature in features {
+        let id = feature
+            .get("id")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_string)
+            .or_else(|| property(feature, "id"));
+        if let (Some(id), Some(name)) = (id.filter(|id| zones.contains(id)), property(feature, "name")) {
+            labels.entry(id).or_insert(name);
         }
     }
 }
@@ -482,4 +504,24 @@ fn record_files(dir: &Path, errors: &mut Vec<ContentError>) -> anyhow::Result<Ve
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zone_drawn_on_the_map_names_the_zone_unless_site_yaml_does() {
+        let features: Vec<serde_json::Value> = vec![
+            serde_json::json!({"id": "zone-c", "properties": {"name": "Kisoro side", "category": "zone"}}),
+            serde_json::json!({"id": "well-1", "properties": {"name": "Well", "zone": "zone-c"}}),
+            serde_json::json!({"id": "zone-a", "properties": {"name": "North", "zone": "zone-c"}}),
+            serde_json::json!({"id": "school", "properties": {"name": "School", "zone": "zone-a"}}),
+        ];
+        let mut labels = BTreeMap::from([("zone-a".to_string(), "Zone A".to_string())]);
+        zone_names(&features, &mut labels);
+        assert_eq!(labels.get("zone-c").map(String::as_str), Some("Kisoro side"));
+        assert_eq!(labels.get("zone-a").map(String::as_str), Some("Zone A"), "site.yaml's label stands");
+        assert!(!labels.contains_key("well-1"), "a place that is no zone names nothing");
+    }
 }
