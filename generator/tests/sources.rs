@@ -122,7 +122,9 @@ fn a_spreadsheets_rows_are_records_and_its_errors_name_the_cell() {
     write(&content, "site.yaml", &site("Organization Name"));
     let built = build(&content, &out);
     let errors = String::from_utf8_lossy(&built.stderr);
-    assert!(!built.status.success() && errors.contains("directory.xlsx Directory!A4"), "{errors}");
+    let file = content.join("sources/directory.xlsx").display().to_string();
+    // The error is on the file (a spreadsheet has no lines), its message names the cell.
+    assert!(!built.status.success() && errors.contains(&format!("{file}:1: {file} Directory!A4")), "{errors}");
 
     write(&content, "site.yaml", &site("Services Provided"));
     let built = build(&content, &out);

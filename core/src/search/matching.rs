@@ -411,9 +411,13 @@ fn intersect(segment: &SegmentView, clauses: &[Clause], words: Needed, scratch: 
                 *into |= from;
             }
         }
-        for ((every, some), from) in scratch.every.iter_mut().zip(scratch.matches.iter_mut()).zip(&scratch.word) {
+        for (every, from) in scratch.every.iter_mut().zip(&scratch.word) {
             *every &= from;
-            *some |= from;
+        }
+        if some {
+            for (any, from) in scratch.matches.iter_mut().zip(&scratch.word) {
+                *any |= from;
+            }
         }
     }
     if !some {

@@ -103,7 +103,7 @@ fn one(root: &Path, source: &Source) -> Result<(Vec<Sourced>, Vec<ContentError>)
     let mut records = Vec::with_capacity(rows.len());
     let mut errors = Vec::new();
     for (n, row) in rows.iter().enumerate() {
-        match record(collection, source, &columns, row, n + 1) {
+        match record(collection, source, &columns, (&file, row), n + 1) {
             Ok(record) => records.push(Sourced { collection, record, file: file.clone(), line: row.line }),
             Err(mut problems) => errors.append(&mut problems),
         }
@@ -145,12 +145,12 @@ impl<'a> Columns<'a> {
     }
 }
 
-/// The record of one row (`number`, counted from 1, names it when nothing else does).
+/// The record of one row of `file` (`number`, counted from 1, names it when nothing else does).
 fn record(
     collection: &str,
     source: &Source,
     columns: &Columns<'_>,
-    row: &Row,
+    (file, row): (&str, &Row),
     number: usize,
 ) -> Result<Record, Vec<ContentError>> {
     let mut fields = Map::new();
@@ -173,7 +173,7 @@ fn record(
         .unwrap_or_else(|| crate::load::slug::ascii_slug(title));
     let slug = if slug.is_empty() { format!("row-{number}") } else { slug };
     let mut record =
-        Record::from_fields(collection, &slug, fields, body).map_err(|issues| located(source, row, issues))?;
+        Record::from_fields(collection, &slug, fields, body).map_err(|issues| located(source, file, row, issues))?;
     record.file = row.place.clone();
     if let Some(body) = &record.body {
         record.html = Some(crate::markdown::to_html(body));
@@ -181,11 +181,9 @@ fn record(
     Ok(record)
 }
 
-/// The errors of a row's issues: its place, and the column a field was read from.
-fn located(source: &Source, row: &Row, issues: Vec<Issue>) -> Vec<ContentError> {
-    let file =
-        row.place.rsplit_once(':').filter(|(_, l)| l.parse::<usize>().is_ok()).map_or(row.place.as_str(), |(f, _)| f);
-    let file = file.split_once('#').map_or(file, |(f, _)| f);
+/// The errors of a row's issues (a row of `file`): its place, and the column a field was read
+/// from.
+fn located(source: &Source, file: &str, row: &Row, issues: Vec<Issue>) -> Vec<ContentError> {
     issues
         .into_iter()
         .map(|Issue { key, message }| {

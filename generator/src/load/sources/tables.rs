@@ -142,17 +142,14 @@ fn read_json(path: &Path) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|e| format!("not valid JSON at line {}: {e}", e.line()))
 }
 
-/// The columns of objects, in the order first seen.
-fn columns<'a>(objects: impl Iterator<Item = &'a Map<String, Value>>) -> Vec<String> {
-    let mut columns: Vec<String> = Vec::new();
-    for object in objects {
-        for key in object.keys() {
-            if !columns.iter().any(|c| c == key.trim()) {
-                columns.push(key.trim().to_string());
-            }
+/// Adds the keys of `object` (trimmed) not yet among `columns`, in order: a key is a column even
+/// where its every value is empty.
+fn add_columns(columns: &mut Vec<String>, object: &Map<String, Value>) {
+    for key in object.keys().map(|k| k.trim()) {
+        if !columns.iter().any(|c| c == key) {
+            columns.push(key.to_string());
         }
     }
-    columns
 }
 
 /// An object's values as cells: keys trimmed, empty strings and nulls left out.
@@ -181,31 +178,32 @@ fn json(path: &Path, file: &str) -> Result<(Vec<String>, Vec<Row>), String> {
         },
         _ => return Err("expected an array of objects".into()),
     };
-    let mut rows = Vec::new();
+    let (mut headers, mut rows) = (Vec::new(), Vec::new());
     for (i, item) in items.iter().enumerate() {
         let Value::Object(object) = item else {
             return Err(format!("{file}#{pointer}/{i} is not an object"));
         };
+        add_columns(&mut headers, object);
         rows.push(Row { place: format!("{file}#{pointer}/{i}"), line: 1, cells: cells_of(object) });
     }
-    let headers = columns(items.iter().filter_map(Value::as_object));
     Ok((headers, rows))
 }
 
 fn json_lines(path: &Path, file: &str) -> Result<(Vec<String>, Vec<Row>), String> {
     let text = crate::load::records::read_text(path).map_err(|e| e.message)?;
-    let mut objects = Vec::new();
+    let (mut headers, mut rows) = (Vec::new(), Vec::new());
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let place = format!("{file}:{}", n + 1);
         match serde_json::from_str::<Value>(line) {
-            Ok(Value::Object(object)) => objects.push((n + 1, place, object)),
+            Ok(Value::Object(object)) => {
+                add_columns(&mut headers, &object);
+                rows.push(Row { place, line: n + 1, cells: cells_of(&object) });
+            }
             Ok(_) => return Err(format!("{place}: a line must hold one JSON object")),
             Err(e) => return Err(format!("{place}: not valid JSON: {e}")),
         }
     }
-    let headers = columns(objects.iter().map(|(_, _, o)| o));
-    let rows = objects.iter().map(|(line, place, o)| Row { place: place.clone(), line: *line, cells: cells_of(o) });
-    Ok((headers, rows.collect()))
+    Ok((headers, rows))
 }
 
 /// A GeoJSON FeatureCollection: each feature's properties are its cells; a point's coordinates
@@ -213,8 +211,7 @@ fn json_lines(path: &Path, file: &str) -> Result<(Vec<String>, Vec<Row>), String
 fn geojson(path: &Path, file: &str) -> Result<(Vec<String>, Vec<Row>), String> {
     let value = read_json(path)?;
     let features = value.get("features").and_then(Value::as_array).ok_or("expected a GeoJSON FeatureCollection")?;
-    let mut rows = Vec::new();
-    let mut properties = Vec::new();
+    let (mut headers, mut rows) = (Vec::new(), Vec::new());
     for (i, feature) in features.iter().enumerate() {
         let props = feature.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
         let mut cells = cells_of(&props);
@@ -230,10 +227,10 @@ fn geojson(path: &Path, file: &str) -> Result<(Vec<String>, Vec<Row>), String> {
         if let Some(id) = feature.get("id").filter(|_| !cells.contains_key("id")) {
             cells.insert("id".into(), id.clone());
         }
-        properties.push(cells.clone());
+        add_columns(&mut headers, &cells);
         rows.push(Row { place: format!("{file}#/features/{i}"), line: 1, cells });
     }
-    Ok((columns(properties.iter()), rows))
+    Ok((headers, rows))
 }
 
 #[cfg(test)]
