@@ -7,6 +7,7 @@
 pub mod build;
 pub mod html;
 pub mod images;
+pub mod import;
 pub mod init;
 pub mod load;
 pub mod markdown;

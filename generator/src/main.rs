@@ -55,8 +55,37 @@ enum Command {
         /// The archive.
         file: PathBuf,
     },
+    /// Write the rows of a table or export as record files, once (docs/content.md#importing-once).
+    Import(ImportArgs),
     /// List the stored community voices and bookings (for follow-up by the editors), or publish one.
     Submissions(SubmissionsArgs),
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    /// The source's format: csv, tsv, xlsx, ods, json, jsonl, geojson or hsds.
+    format: String,
+    /// The file (a path from here) or an http(s) URL.
+    source: String,
+    /// The collection the records belong to.
+    #[arg(long)]
+    collection: String,
+    /// A front-matter field and the column it is read from, `field=Column` (repeatable; dotted
+    /// fields nest: `contact.phone=Phone`).
+    #[arg(long = "map", value_name = "FIELD=COLUMN", value_parser = portal::import::parse_map)]
+    map: Vec<(String, String)>,
+    /// The column that gives each record's slug (its file name); else the title.
+    #[arg(long)]
+    id: Option<String>,
+    /// The column whose text is the record's markdown body.
+    #[arg(long)]
+    body: Option<String>,
+    /// The content folder to write into.
+    #[arg(long, default_value = "content")]
+    content: PathBuf,
+    /// Replace record files that are already there.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -122,6 +151,9 @@ struct RenderArgs {
     /// Treat every warning as an error (for CI).
     #[arg(long)]
     strict: bool,
+    /// Read sources at URLs from the build cache only, fetching nothing.
+    #[arg(long)]
+    offline: bool,
 }
 
 #[derive(Args, Clone)]
@@ -192,6 +224,7 @@ impl RenderArgs {
             drafts: false,
             layout: build::upload::Layout::default(),
             cache_dir: None,
+            offline: self.offline,
         }
     }
 }
@@ -236,6 +269,7 @@ fn main() -> ExitCode {
             Err(e) => report_failure(args.format, e),
         },
         Command::Serve(args) => run_serve(args, &progress),
+        Command::Import(args) => run_import(args),
         Command::Snapshot { dist, out } => match portal::snapshot::pack(&dist, &out) {
             Ok(files) => {
                 println!("portal: packed {files} files of {} into {}", dist.display(), out.display());
@@ -303,6 +337,44 @@ fn report_failure(format: Format, error: BuildError) -> ExitCode {
         }
         BuildError::Io(e) => {
             report::failure(format, &e);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_import(args: ImportArgs) -> ExitCode {
+    use portal::import::{self, Refused};
+    let source = portal_core::content::DataSource {
+        collection: args.collection,
+        from: args.source,
+        format: Some(args.format),
+        map: args.map.into_iter().collect(),
+        id: args.id,
+        body: args.body,
+    };
+    let job = import::Import { source, content: args.content, force: args.force };
+    match import::run(&job) {
+        Ok(written) => {
+            let folder = job.content.join(&job.source.collection);
+            println!("portal: wrote {} records into {}", written.len(), folder.display());
+            ExitCode::SUCCESS
+        }
+        Err(Refused::Content(errors)) => {
+            report::content_errors(Format::Human, &errors);
+            ExitCode::from(1)
+        }
+        Err(Refused::Existing(files)) => {
+            for file in &files {
+                eprintln!("{}: already there", file.display());
+            }
+            eprintln!(
+                "portal: {} record files are already there; nothing was written (--force replaces them)",
+                files.len()
+            );
+            ExitCode::from(1)
+        }
+        Err(Refused::Io(e)) => {
+            eprintln!("portal: {e:#}");
             ExitCode::from(2)
         }
     }

@@ -8,7 +8,8 @@
 //! whose body links a record that comes and goes, translations joining a group, events with dates,
 //! pages at the site's root and at the URLs of generated pages (which they introduce), encyclopedia
 //! entries added and removed and their `related` changed, a dataset, a duplicate slug (an error),
-//! site.yaml and a template. The site has a `cms:` block, and records come with keys of their own,
+//! site.yaml and a template; rows of a CSV source edited, added and deleted, one sometimes taking
+//! a record file's slug (an error). The site has a `cms:` block, and records come with keys of their own,
 //! so the CMS's configuration (made from every record's keys and categories) is remade too. Half of the sequences build the layout a big site deploys (small files
 //! packed, files over 4 KiB in parts), so packs and parts are patched too.
 
@@ -112,10 +113,20 @@ fn record(rng: &mut Rng, step: usize, collection: &str) -> String {
     format!("---\n{front}---\nBody of step {step}. {link}\n")
 }
 
+/// The CSV source of the sites, and its header.
+const SOURCE: &str = "sources/directory.csv";
+const SOURCE_HEADER: &str = "ID,Service Name,Summary,Category,Tags,Phone";
+
+/// A row of the source made at `step`.
+fn row(rng: &mut Rng, id: &str, step: usize) -> String {
+    let tags = format!("\"{}, {}\"", rng.pick(TAGS), rng.pick(TAGS));
+    format!("{id},Service {id},Summary at step {step},{},{tags},+256 700 {step:06}", rng.pick(CATEGORIES))
+}
+
 /// One random edit; returns what it did, for the failure message.
 fn edit(rng: &mut Rng, site: &Site, added: &mut Vec<PathBuf>, step: usize) -> String {
     let content = &site.content;
-    match rng.below(16) {
+    match rng.below(18) {
         0..=2 => {
             let collection = if rng.below(2) == 0 { "news" } else { rng.pick(COLLECTIONS) };
             let file = content.join(collection).join(format!("added-{step}.md"));
@@ -227,6 +238,37 @@ fn edit(rng: &mut Rng, site: &Site, added: &mut Vec<PathBuf>, step: usize) -> St
                 format!("introduce /{url}")
             }
         }
+        15 => {
+            // A row of the source changes: its summary, category and tags.
+            let file = content.join(SOURCE);
+            let mut lines: Vec<String> =
+                std::fs::read_to_string(&file).expect("read").lines().map(String::from).collect();
+            let at = 1 + rng.below(lines.len() - 1);
+            let id = lines[at].split(',').next().unwrap_or_default().to_string();
+            lines[at] = row(rng, &id, step);
+            write(&file, &(lines.join("\n") + "\n"));
+            format!("edit the row of {id}")
+        }
+        16 => {
+            // A row comes or goes; some take the slug of a record file.
+            let file = content.join(SOURCE);
+            let mut lines: Vec<String> =
+                std::fs::read_to_string(&file).expect("read").lines().map(String::from).collect();
+            if lines.len() > 2 && rng.below(3) == 0 {
+                let gone = lines.remove(1 + rng.below(lines.len() - 1));
+                write(&file, &(lines.join("\n") + "\n"));
+                return format!("delete the row {gone}");
+            }
+            if let Some(at) = lines.iter().position(|line| line.starts_with("legal-aid,")) {
+                lines.remove(at);
+                write(&file, &(lines.join("\n") + "\n"));
+                return "remove the row taking legal-aid's slug".into();
+            }
+            let id = if rng.below(5) == 0 { "legal-aid".to_string() } else { format!("row-{step}") };
+            lines.push(row(rng, &id, step));
+            write(&file, &(lines.join("\n") + "\n"));
+            format!("add the row of {id}")
+        }
         _ => {
             let base = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates/base.html"))
                 .expect("the built-in base template");
@@ -246,7 +288,11 @@ fn sequence(seed: u64, layout: Vec<&'static str>) -> usize {
     copy_tree(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/site"), &site.content);
     std::fs::create_dir_all(&site.templates).expect("mkdir");
     let settings = std::fs::read_to_string(site.content.join("site.yaml")).expect("site.yaml");
-    write(&site.content.join("site.yaml"), &format!("{settings}\ncms: {{repo: amani/portal, app: decap}}\n"));
+    let source = format!("sources: [{{collection: services, from: {SOURCE}, id: ID, map: {{title: Service Name}}}}]");
+    write(&site.content.join("site.yaml"), &format!("{settings}\ncms: {{repo: amani/portal, app: decap}}\n{source}\n"));
+    let rows =
+        ["first", "second", "third"].map(|id| format!("{id},Service {id},About {id},health,water,+256 700 000 001"));
+    write(&site.content.join(SOURCE), &format!("{SOURCE_HEADER}\n{}\n", rows.join("\n")));
     write(&site.content.join("docs/linker.md"), "---\ntitle: Linker\n---\nSee [the target](/news/target).\n");
     assert!(build(&site, &dist).status.success());
     let (mut rng, mut added, mut done, mut rebuilt) =

@@ -29,6 +29,7 @@ async fn state(dir: &Path) -> Arc<ServerState> {
         drafts: false,
         layout: portal::build::upload::Layout::default(),
         cache_dir: Some(dir.join("cache")),
+        offline: false,
     };
     build(&options, &Progress::hidden(), false).expect("the fixture builds");
     ServerState::open(out, &dir.join("state"), Limits::default(), TrustedProxies::parse(LOOPBACK).expect("valid"))

@@ -22,6 +22,14 @@ fn write(root: &Path, path: &str, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
+fn portal(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_portal"))
+        .args(args)
+        .env("SOURCE_DATE_EPOCH", "1790000000")
+        .output()
+        .expect("portal runs")
+}
+
 fn json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).expect("JSON")
 }
@@ -95,14 +103,26 @@ fn a_kobo_export_and_a_geojson_file_are_sources_too() {
          format: geojson\n    map:\n      title: name\n      start: when\n"
     );
     write(&content, "site.yaml", &site);
-    let kobo = r#"[{"_uuid": "5c1d-77", "group_service/name": "Legal aid desk", "group_service/phone": "0772 000 111", "_geolocation": [0.61, 30.65]}]"#;
+    let kobo = r#"[{"_uuid": "5c1d-77", "group_service/name": "Legal aid desk", "group_service/phone": "0772 000 111",
+        "group_contact/phone": "0772 999 000", "meta/instanceID": "uuid:5c1d-77", "_geolocation": [0.61, 30.65]}]"#;
     write(&content, "sources/kobo.json", kobo);
     let points = r#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [30.65, 0.61]}, "properties": {"name": "Market day", "when": "2026-12-03T09:00:00+03:00"}}]}"#;
     write(&content, "sources/points.geojson", points);
     let built = build(&content, &out);
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    let desk = json(&out.join("api/services/5c1d-77.json")).to_string();
-    assert!(desk.contains("Legal aid desk") && desk.contains("\"group_service_phone\":\"0772 000 111\""), "{desk}");
+    let document = json(&out.join("api/services/5c1d-77.json"));
+    let desk = &document["data"]["services"][0];
+    let text = desk.to_string();
+    assert!(text.contains("Legal aid desk"), "{text}");
+    // A form's `group/field` column is its field's name; a second one of that name keeps its group.
+    let phones = [&desk["phone"], &desk["group_contact_phone"]];
+    assert!(phones.contains(&&Value::from("0772 000 111")) && phones.contains(&&Value::from("0772 999 000")), "{text}");
+    assert!(
+        text.contains("\"latitude\":0.61") && text.contains("\"longitude\":30.65"),
+        "_geolocation is the place: {text}"
+    );
+    let page = std::fs::read_to_string(out.join("services/5c1d-77.html")).expect("page");
+    assert!(desk["_instanceid"] == "uuid:5c1d-77" && !page.contains("uuid:5c1d"), "form metadata stays off the page");
     let event = json(&out.join("api/events/market-day.json")).to_string();
     assert!(event.contains("\"latitude\":0.61") && event.contains("2026-12-03T09:00:00+03:00"), "{event}");
 }
@@ -150,4 +170,178 @@ fn a_changed_source_builds_again_with_its_new_rows() {
     let built = build(&content, &out);
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     assert!(out.join("api/jobs/nurse.json").is_file() && !out.join("api/jobs/driver.json").exists());
+}
+
+/// A server for one file that answers `If-None-Match` with 304, counting the full answers, until
+/// it is stopped: then its port refuses connections, as a server gone away does.
+struct Server {
+    url: String,
+    full: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    fn start(body: &'static str) -> Server {
+        use std::io::{Read, Write};
+        use std::sync::atomic::Ordering;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+        let url = format!("http://{}/data/dump.csv?token=1", listener.local_addr().expect("address"));
+        let full = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (counted, stopped) = (full.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stopped.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(mut stream) = stream else { continue };
+                let mut request = Vec::new();
+                let mut buffer = [0u8; 1024];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buffer) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => request.extend_from_slice(&buffer[..n]),
+                    }
+                }
+                let request = String::from_utf8_lossy(&request).to_ascii_lowercase();
+                let answer = if request.contains("if-none-match: \"v1\"") {
+                    "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nConnection: close\r\n\r\n".to_string()
+                } else {
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nETag: \"v1\"\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                };
+                let _ = stream.write_all(answer.as_bytes());
+            }
+        });
+        Server { url, full, stop, thread: Some(thread) }
+    }
+
+    fn full_answers(&self) -> usize {
+        self.full.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn stop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let address = self.url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
+        let _ = std::net::TcpStream::connect(address);
+        if let Some(thread) = self.thread.take() {
+            thread.join().expect("the server stops");
+        }
+    }
+}
+
+#[test]
+fn a_source_at_a_url_is_kept_in_the_cache_and_used_when_the_server_is_gone() {
+    let dir = tempfile::tempdir().expect("temp");
+    let (content, out) = (dir.path().join("content"), dir.path().join("dist"));
+    let mut server = Server::start("Name,Phone\nAmani Clinic,0772 000 001\nWater Point B-12,\n");
+    let site =
+        format!("{SITE}sources:\n  - collection: services\n    from: {}\n    map: {{title: Name}}\n", server.url);
+    write(&content, "site.yaml", &site);
+    let built = build(&content, &out);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert!(out.join("api/services/amani-clinic.json").is_file(), "the format comes from the URL's path");
+    let again = build(&content, &out);
+    assert!(again.status.success() && server.full_answers() == 1, "the second build asks with the ETag and gets 304");
+
+    server.stop();
+    let offline = build(&content, &out);
+    let said = String::from_utf8_lossy(&offline.stderr);
+    assert!(offline.status.success(), "{said}");
+    assert!(said.contains("warning") && said.contains(&server.url) && said.contains("using the copy"), "{said}");
+    assert!(out.join("api/services/water-point-b-12.json").is_file(), "the cached rows are published, not nothing");
+
+    let fresh = dir.path().join("elsewhere");
+    let built = build(&content, &fresh);
+    let said = String::from_utf8_lossy(&built.stderr);
+    assert!(!built.status.success() && said.contains(&server.url) && said.contains("no copy"), "{said}");
+    assert!(!fresh.join("api/services").exists(), "no collection is published empty");
+
+    let cache = out.with_extension("cache");
+    let (content, cache) = (content.to_string_lossy(), cache.to_string_lossy());
+    let args = ["build", "--content", &content, "--out", &fresh.to_string_lossy(), "--cache-dir", &cache, "--offline"];
+    let built = portal(&args);
+    assert!(built.status.success(), "--offline builds from the cache: {}", String::from_utf8_lossy(&built.stderr));
+    assert!(!String::from_utf8_lossy(&built.stderr).contains("could not be fetched"), "--offline fetches nothing");
+}
+
+#[test]
+fn a_source_without_rows_is_a_warning_naming_it() {
+    let dir = tempfile::tempdir().expect("temp");
+    let (content, out) = (dir.path().join("content"), dir.path().join("dist"));
+    write(&content, "site.yaml", &format!("{SITE}sources:\n  - collection: jobs\n    from: sources/jobs.csv\n"));
+    write(&content, "sources/jobs.csv", "title,employer\n");
+    let built = build(&content, &out);
+    let said = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success() && said.contains("`sources/jobs.csv` has no rows"), "{said}");
+}
+
+#[test]
+fn import_writes_record_files_once_and_never_over_someones_work() {
+    let dir = tempfile::tempdir().expect("temp");
+    let content = dir.path().join("content");
+    write(&content, "site.yaml", SITE);
+    let csv = dir.path().join("directory.csv");
+    std::fs::write(&csv, DIRECTORY).expect("write");
+    let (csv, folder) = (csv.to_string_lossy().to_string(), content.to_string_lossy().to_string());
+    let import = |extra: &[&str]| {
+        let mut args = vec!["import", "csv", &csv, "--collection", "services", "--content", &folder];
+        args.extend_from_slice(&[
+            "--map",
+            "title=Organization Name",
+            "--map",
+            "summary=Services Provided",
+            "--id",
+            "Org ID",
+        ]);
+        args.extend_from_slice(extra);
+        portal(&args)
+    };
+    let done = import(&[]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let amani = std::fs::read_to_string(content.join("services/ahc-1.md")).expect("a record file");
+    assert!(amani.starts_with("---\ntitle: Amani Health Centre\nsummary: Outpatient clinics, maternity\n"), "{amani}");
+    assert!(
+        amani.contains("phone: +256 700 000001 (ask for Grace)")
+            || amani.contains("phone: '+256 700 000001 (ask for Grace)'"),
+        "{amani}"
+    );
+
+    std::fs::write(content.join("services/ahc-1.md"), "---\ntitle: Edited by hand\n---\n").expect("edit");
+    let again = import(&[]);
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(!again.status.success() && said.contains("ahc-1.md") && said.contains("--force"), "{said}");
+    assert!(std::fs::read_to_string(content.join("services/ahc-1.md")).expect("read").contains("Edited by hand"));
+    assert!(import(&["--force"]).status.success());
+    assert!(std::fs::read_to_string(content.join("services/ahc-1.md")).expect("read").contains("Amani Health Centre"));
+
+    let out = dir.path().join("dist");
+    let built = build(&content, &out);
+    assert!(built.status.success(), "imported files build: {}", String::from_utf8_lossy(&built.stderr));
+    assert!(json(&out.join("api/services/wp-12.json")).to_string().contains("Safe water"));
+
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, "Organization Name,Services Provided,Org ID\n,No name,X-1\n").expect("write");
+    let bad = bad.to_string_lossy().to_string();
+    let args = [
+        "import",
+        "csv",
+        &bad,
+        "--collection",
+        "services",
+        "--content",
+        &folder,
+        "--map",
+        "title=Organization Name",
+        "--id",
+        "Org ID",
+    ];
+    let refused = portal(&args);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && said.contains(&format!("{bad}:2")) && said.contains("title"), "{said}");
+    assert!(!content.join("services/x-1.md").exists(), "nothing is written when a row is not a record");
 }

@@ -62,6 +62,8 @@ pub struct BuildOptions {
     /// The build cache (`--cache-dir`); `None`: `.portal/cache/` beside the content folder (see
     /// [`BuildOptions::state_dir`]).
     pub cache_dir: Option<PathBuf>,
+    /// Reads sources at URLs from the build cache only (`--offline`).
+    pub offline: bool,
 }
 
 impl BuildOptions {
@@ -69,13 +71,16 @@ impl BuildOptions {
     /// like the state folder of `portal serve`. Never inside the output folder, which holds only
     /// what may be published: the cache keeps every record's card, drafts included.
     pub fn cache_root(&self) -> PathBuf {
-        if let Some(dir) = &self.cache_dir {
-            return dir.clone();
-        }
-        let content = std::fs::canonicalize(&self.content)
-            .or_else(|_| std::path::absolute(&self.content))
-            .unwrap_or_else(|_| self.content.clone());
-        content.parent().unwrap_or(Path::new(".")).join(".portal").join("cache")
+        self.cache_dir.clone().unwrap_or_else(|| load::sources::remote::cache_beside(&self.content))
+    }
+
+    /// How the content is read: drafts or not, and sources at URLs through the build cache.
+    pub fn reading(&self) -> load::Reading {
+        let remote = load::sources::Remote {
+            cache: Some(load::sources::remote::copies_in(&self.cache_root())),
+            offline: self.offline,
+        };
+        load::Reading { drafts: self.drafts, remote }
     }
 
     /// The state a build into `out` keeps for the next one: a folder of the cache named by a
@@ -233,6 +238,8 @@ pub struct Rendered {
     pub generated_at: DateTime,
     /// Each collection's range in the flat search index.
     pub flat_ranges: search::FlatRanges,
+    /// The rows of the site's sources (see [`Content::source_rows`]).
+    pub source_rows: Option<Vec<(String, &'static str, u128)>>,
 }
 
 /// How much a build's content held, and where it came from.
@@ -304,12 +311,13 @@ pub fn render_into(
     let routes = files.made().iter().filter(|w| w.route.is_some()).count();
     manifest.route_shards = shard_count(routes);
     let base = content.site.base().to_string();
+    let source_rows = std::mem::take(&mut content.source_rows);
     free_later(content);
     steps.time("links", || files.resolve_links(&base))?;
     steps.time("manifest", || layout_files(&manifest, &mut files))?;
     files.finish()?;
     steps.report();
-    Ok(Rendered { counted, model, files, manifest, routes, warnings, generated_at, flat_ranges })
+    Ok(Rendered { counted, model, files, manifest, routes, warnings, generated_at, flat_ranges, source_rows })
 }
 
 /// Loads the content of `options` with its records on a shelf in `dir` (see [`load::shelf`]), keeping
@@ -324,7 +332,7 @@ fn load_shelved(options: &BuildOptions, dir: &Path, progress: &Progress) -> Resu
     let shapes = model::SharedShapes::default();
     let keep =
         |content: &Content, record: Record| Ok((shapes.share(model::Card::of(&record, content)), shelf.put(&record)?));
-    let (mut content, kept) = load::load_records(&options.content, progress, options.drafts, adjust, keep)?;
+    let (mut content, kept) = load::load_records(&options.content, progress, &options.reading(), adjust, keep)?;
     let mut model = Model::default();
     let mut places = BTreeMap::new();
     for (name, mut kept) in kept {
@@ -542,6 +550,8 @@ fn clean(
     let (write, upload) = steps.time("write", || output::write(staging, files, manifest, options.layout))?;
     let bytes = write.bytes;
     let state = options.state_dir();
+    let rows = rendered.source_rows.take();
+    let sources = sources.zip(rows).map(|(found, rows)| rebuild::sources::with_rows(found, rows));
     let kept =
         steps.time("state", || rebuild::save::clean(&state, &options.out, &rendered, sources, inputs, upload, bytes));
     if let Err(e) = kept {

@@ -64,6 +64,11 @@ pub struct Content {
     pub root: PathBuf,
     /// The records a build keeps on disk rather than in `collections` (see [`shelf`]).
     pub shelved: Option<std::sync::Arc<shelf::Shelved>>,
+    /// Every row of the site's sources, drafts too: (its place, its collection, its digest), which
+    /// the build cache keeps so that a rebuild reads again only the rows that changed. `None` when
+    /// a source gave a warning (an old copy of a URL): then the next build is a clean one, which
+    /// reports it again.
+    pub source_rows: Option<Vec<(String, &'static str, u128)>>,
 }
 
 impl Content {
@@ -217,6 +222,7 @@ impl Shared {
             warnings,
             root: root.to_path_buf(),
             shelved: None,
+            source_rows: None,
         }
     }
 }
@@ -312,9 +318,22 @@ pub fn load_files(site: &Content, files: &[(&str, PathBuf)]) -> Result<Vec<One>,
     }
 }
 
+/// The records of source rows as [`load_files`] gives those of files: bodies cleaned, drafts
+/// left out unless kept.
+pub fn load_rows(site: &Content, rows: impl IntoIterator<Item = Record>) -> Vec<One> {
+    let sanitizer = crate::sanitize::Sanitizer::new(&site.site.markdown);
+    let one = |mut record: Record| {
+        sanitizer.clean_body(&mut record);
+        let draft = record.draft && !site.drafts;
+        One { file: record.file.clone(), loaded: (!draft).then_some(Loaded::Record(record)), warnings: Vec::new() }
+    };
+    rows.into_iter().map(one).collect()
+}
+
 /// [`load`], keeping drafts when `drafts` is set (for a private preview, never for publishing).
 pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Content, LoadError> {
-    let (mut content, mut collections) = load_records(root, progress, drafts, |_| {}, |_, record| Ok(record))?;
+    let reading = Reading { drafts, ..Reading::default() };
+    let (mut content, mut collections) = load_records(root, progress, &reading, |_| {}, |_, record| Ok(record))?;
     collections.par_iter_mut().for_each(|(_, records)| sort_records(records));
     content.collections = collections;
     Ok(content)
@@ -328,7 +347,7 @@ pub fn load_with(root: &Path, progress: &Progress, drafts: bool) -> Result<Conte
 pub fn load_records<K: Send>(
     root: &Path,
     progress: &Progress,
-    drafts: bool,
+    reading: &Reading,
     adjust: impl FnOnce(&mut Content),
     keep: impl Fn(&Content, Record) -> anyhow::Result<K> + Sync,
 ) -> Result<(Content, BTreeMap<&'static str, Vec<K>>), LoadError> {
@@ -339,6 +358,7 @@ pub fn load_records<K: Send>(
     let site = site::load(root).map_err(|e| errors.push(e)).ok();
     let files = collect_files(root, &mut errors).map_err(LoadError::Io)?;
     let shared = Shared::load(root, site.as_ref(), &mut errors);
+    let drafts = reading.drafts;
     let mut warnings = spatial::swapped_places(root, &shared.features, &shared.registers);
     let allow: Vec<String> = site.as_ref().map_or_else(Vec::new, |s| s.front_matter.allow.clone());
     let entries = encyclopedia::load(root, drafts, &shared.statics, &allow, &mut errors, &mut warnings);
@@ -396,8 +416,12 @@ pub fn load_records<K: Send>(
         }
     }
     if site_ok {
-        let sourced = sourced_records(root, &content.site, &mut errors);
-        for sources::Sourced { collection, mut record, file, line } in sourced {
+        let before = warnings.len();
+        let sourced = sourced_records(root, &content.site, &reading.remote, (&mut errors, &mut warnings));
+        let mut rows = Vec::with_capacity(sourced.len());
+        let warned = warnings.len() > before;
+        for sources::Sourced { collection, mut record, file, line, digest } in sourced {
+            rows.push((record.file.clone(), collection, digest));
             if record.draft && !drafts {
                 continue;
             }
@@ -410,6 +434,7 @@ pub fn load_records<K: Send>(
             }
             collections.entry(collection).or_default().push(keep(&content, record).map_err(LoadError::Io)?);
         }
+        content.source_rows = (!warned).then_some(rows);
     }
     if !errors.is_empty() {
         errors.sort();
@@ -421,16 +446,32 @@ pub fn load_records<K: Send>(
     Ok((content, collections))
 }
 
-/// The records of the site's `sources:` (see [`sources`]), their errors pushed into `errors`.
-fn sourced_records(root: &Path, site: &SiteConfig, errors: &mut Vec<ContentError>) -> Vec<sources::Sourced> {
+/// The records of the site's `sources:` (see [`sources`]), their errors and warnings pushed into
+/// `problems`.
+fn sourced_records(
+    root: &Path,
+    site: &SiteConfig,
+    remote: &sources::Remote,
+    problems: (&mut Vec<ContentError>, &mut Vec<ContentError>),
+) -> Vec<sources::Sourced> {
     if site.sources.is_empty() {
         return Vec::new();
     }
     let site_file = root.join("site.yaml");
     let text = std::fs::read_to_string(&site_file).unwrap_or_default();
-    let (records, mut problems) = sources::load(root, site, &site_file.display().to_string(), &text);
-    errors.append(&mut problems);
-    records
+    let mut read = sources::load(root, site, (&site_file.display().to_string(), &text), remote);
+    problems.0.append(&mut read.errors);
+    problems.1.append(&mut read.warnings);
+    read.records
+}
+
+/// How a content folder is read.
+#[derive(Debug, Clone, Default)]
+pub struct Reading {
+    /// Whether drafts are kept (`portal serve --drafts`).
+    pub drafts: bool,
+    /// How sources at URLs are read.
+    pub remote: sources::Remote,
 }
 
 /// Cleans the rendered body of every entry with the site's HTML policy ([`crate::sanitize`]; the

@@ -1,8 +1,7 @@
 //! The inputs every page depends on, hashed: when any of them changes, a rebuild cannot keep
 //! anything and the build is a clean one. They are the binary itself (its build id, see
 //! `build.rs`), `site.yaml`, the templates folder, the interface text (`content/i18n/`), the
-//! datasets, places and skills (the API description lists their values), the files of the
-//! site's `sources:`, the static files (by
+//! datasets, places and skills (the API description lists their values), the static files (by
 //! name, size and modification time: pages show their sizes and variants), and the build's own
 //! options.
 
@@ -35,13 +34,6 @@ pub fn hash(options: &BuildOptions) -> Result<[u8; 32]> {
         tree(&options.content.join(folder), true, &mut part)?;
     }
     tree(&options.content.join(statics::FOLDER), false, &mut part)?;
-    // A source's rows are records: any change to one builds clean (docs/content.md#sources).
-    if let Ok(site) = crate::load::site::load(&options.content) {
-        for file in crate::load::sources::files(&options.content, &site) {
-            part(file.to_string_lossy().as_bytes());
-            part(&std::fs::read(&file).unwrap_or_default());
-        }
-    }
     Ok(hasher.finalize().into())
 }
 

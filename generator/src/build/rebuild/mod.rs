@@ -50,12 +50,14 @@ pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Optio
     let Ok(mut content) = steps.time("site", || load::load_site(&options.content, options.drafts)) else {
         return Ok(None);
     };
+    let Some(rows) = steps.time("sources", || source_rows(options, &content)) else { return Ok(None) };
+    let found = sources::with_rows(found, rows.values().map(|s| (s.record.file.clone(), s.collection, s.digest)));
     if let Some(base_url) = &options.base_url {
         content.site.base_url = base_url.clone();
     }
     let Some(mut model) = steps.time("cards", || changes::last_model(&options.state_dir())) else { return Ok(None) };
     let changes = Changes::between(&head, &found);
-    let Ok(loaded) = steps.time("load", || load::load_files(&content, &changes.read)) else { return Ok(None) };
+    let Some(loaded) = steps.time("load", || load_changed(&content, &rows, &changes.read)) else { return Ok(None) };
     let last_menu = navigation::main_menu(&content, &model);
     let old = changes::apply(&mut model, &changes, &loaded, &content);
     if !changes::holds(&model, &changes.collections()) || navigation::main_menu(&content, &model) != last_menu {
@@ -75,7 +77,8 @@ pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Optio
         }
     }
     let state = options.state_dir();
-    let work = Work { options, state, head, content: Content::default(), model, old, read, found, loaded_warnings };
+    let work =
+        Work { options, state, head, content: Content::default(), model, old, read, found, rows, loaded_warnings };
     let mut dependents = dirty::dependents(&work.model, &work.old, &work.read);
     dependents.extend(dirty::intro_files(&work.model).into_iter().filter(|file| !work.read.contains(file)));
     let Some(mut records) = work.load_with(&content, &dependents) else { return Ok(None) };
@@ -103,6 +106,8 @@ pub struct Work<'a> {
     pub read: BTreeSet<String>,
     /// Every record and entry file now.
     pub found: BTreeMap<String, sources::Found>,
+    /// Every row of the site's sources now, by place.
+    pub rows: BTreeMap<String, load::sources::Sourced>,
     /// The warnings of the files read again.
     pub loaded_warnings: Vec<(String, Vec<ContentError>)>,
 }
@@ -116,9 +121,39 @@ impl Work<'_> {
     fn load_with(&self, content: &Content, files: &BTreeSet<String>) -> Option<Vec<Loaded>> {
         let list: Vec<(&str, PathBuf)> =
             files.iter().filter_map(|file| self.found.get(file).map(|f| (f.collection, PathBuf::from(file)))).collect();
-        let ones = load::load_files(content, &list).ok()?;
+        let ones = load_changed(content, &self.rows, &list)?;
         Some(ones.into_iter().filter_map(|one| one.loaded).collect())
     }
+}
+
+/// The rows of the site's sources, by place; `None` when a source has a problem or a warning,
+/// which a clean build reports.
+fn source_rows(options: &BuildOptions, content: &Content) -> Option<BTreeMap<String, load::sources::Sourced>> {
+    if content.site.sources.is_empty() {
+        return Some(BTreeMap::new());
+    }
+    let site_file = options.content.join("site.yaml");
+    let text = std::fs::read_to_string(&site_file).ok()?;
+    let remote = options.reading().remote;
+    let read = load::sources::load(&options.content, &content.site, (&site_file.display().to_string(), &text), &remote);
+    if !read.errors.is_empty() || !read.warnings.is_empty() {
+        return None;
+    }
+    Some(read.records.into_iter().map(|sourced| (sourced.record.file.clone(), sourced)).collect())
+}
+
+/// Loads the files and source rows of `list`; `None` on a problem.
+fn load_changed(
+    content: &Content,
+    rows: &BTreeMap<String, load::sources::Sourced>,
+    list: &[(&'static str, PathBuf)],
+) -> Option<Vec<load::One>> {
+    let (sourced, files): (Vec<_>, Vec<_>) =
+        list.iter().cloned().partition(|(_, path)| rows.contains_key(path.to_string_lossy().as_ref()));
+    let mut ones = load::load_files(content, &files).ok()?;
+    let records = sourced.iter().filter_map(|(_, path)| rows.get(path.to_string_lossy().as_ref()));
+    ones.extend(load::load_rows(content, records.map(|s| s.record.clone())));
+    Some(ones)
 }
 
 /// Puts loaded records and entries into `content` (the ones whose outputs are made again).

@@ -19,7 +19,8 @@ pub struct Found {
     pub collection: &'static str,
     /// Its size in bytes.
     pub size: u64,
-    /// Its modification time, in nanoseconds since the epoch.
+    /// Its modification time, in nanoseconds since the epoch; for a row of a source, the row's
+    /// digest.
     pub modified: u128,
 }
 
@@ -81,6 +82,19 @@ fn walk(collection: &'static str, dir: &Path, flat: bool) -> Option<Vec<(String,
         }
     }
     Some(out)
+}
+
+/// `found` with the rows of the site's sources (place, collection, digest): each row is compared
+/// with the last build's like a file, its digest standing for its size and time, so a changed row
+/// is read again and nothing else (docs/content.md#sources).
+pub fn with_rows(
+    mut found: BTreeMap<String, Found>,
+    rows: impl IntoIterator<Item = (String, &'static str, u128)>,
+) -> BTreeMap<String, Found> {
+    found.extend(
+        rows.into_iter().map(|(place, collection, digest)| (place, Found { collection, size: 0, modified: digest })),
+    );
+    found
 }
 
 /// Whether `found` is the file the last build read as `source`.

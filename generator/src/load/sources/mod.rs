@@ -4,15 +4,17 @@
 //! snake_case name) and goes through the same validation as a record file, so a source's records
 //! are records like any other. Errors name the row: `file:line`, `file Sheet!A5` or a JSON pointer.
 
+pub mod remote;
 pub mod tables;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use portal_core::content::collections::COLLECTIONS;
 use portal_core::content::did_you_mean::near_miss;
 use portal_core::content::{ContentError, DataSource as Source, Issue, Record, SiteConfig};
 use serde_json::{Map, Value};
 
+pub use remote::Remote;
 use tables::Row;
 
 /// Fields whose text a table holds as one cell and records as a list: split at commas and
@@ -30,34 +32,46 @@ pub struct Sourced {
     pub file: String,
     /// The row's line in it (1 where lines mean nothing).
     pub line: usize,
+    /// A digest of the row (its cells and place): a rebuild makes again only the records whose
+    /// rows changed (docs/deploying.md#rebuilds-and-the-build-cache).
+    pub digest: u128,
+}
+
+/// What reading a site's sources gave.
+#[derive(Debug, Default)]
+pub struct Read {
+    /// Every row's record.
+    pub records: Vec<Sourced>,
+    /// Problems with rows, files or entries: the build stops.
+    pub errors: Vec<ContentError>,
+    /// Problems that do not stop it: an old copy of a URL used, a source without rows.
+    pub warnings: Vec<ContentError>,
 }
 
 /// The folder conventionally holding source files (nothing in it is published as it is).
 pub const FOLDER: &str = "sources";
 
-/// The files the sources of `site` read, relative to `root` (a rebuild reads them again when one
-/// changes).
-pub fn files(root: &Path, site: &SiteConfig) -> Vec<PathBuf> {
-    site.sources.iter().map(|source| root.join(&source.from)).collect()
-}
-
 /// Every record of every source of `site` (content folder `root`; `site_file` and `site_text` are
 /// site.yaml's, for errors about a source entry), with the errors of every row.
-pub fn load(root: &Path, site: &SiteConfig, site_file: &str, site_text: &str) -> (Vec<Sourced>, Vec<ContentError>) {
-    let mut records = Vec::new();
-    let mut errors = Vec::new();
+pub fn load(root: &Path, site: &SiteConfig, (site_file, site_text): (&str, &str), remote: &Remote) -> Read {
+    let mut read = Read::default();
     for source in &site.sources {
         let at = |message: String| ContentError::new(site_file, entry_line(site_text, &source.from), message);
-        match one(root, source) {
-            Ok((mut found, mut problems)) => {
-                records.append(&mut found);
-                errors.append(&mut problems);
+        match one(root, source, remote) {
+            Ok(mut found) => {
+                if found.records.is_empty() && found.errors.is_empty() {
+                    read.warnings
+                        .push(at(format!("source `{}` has no rows: its collection gets nothing from it", source.from)));
+                }
+                read.warnings.extend(found.warnings.drain(..).map(at));
+                read.records.append(&mut found.records);
+                read.errors.append(&mut found.errors);
             }
-            Err(Problem::Entry(message)) => errors.push(at(message)),
-            Err(Problem::File(file, message)) => errors.push(ContentError::new(file, 1, message)),
+            Err(Problem::Entry(message)) => read.errors.push(at(message)),
+            Err(Problem::File(file, message)) => read.errors.push(ContentError::new(file, 1, message)),
         }
     }
-    (records, errors)
+    read
 }
 
 /// What stops a whole source.
@@ -68,23 +82,88 @@ enum Problem {
     File(String, String),
 }
 
+/// One source's records, the errors of its rows and why its copy may be old.
+#[derive(Debug, Default)]
+struct Found {
+    records: Vec<Sourced>,
+    errors: Vec<ContentError>,
+    warnings: Vec<String>,
+}
+
 /// The records of one source, and the errors of its rows.
-fn one(root: &Path, source: &Source) -> Result<(Vec<Sourced>, Vec<ContentError>), Problem> {
+fn one(root: &Path, source: &Source, remote: &Remote) -> Result<Found, Problem> {
+    let table = open(root, source, remote)?;
+    let columns = Columns::new(source, &table.headers).map_err(Problem::Entry)?;
+    let mut found = Found { warnings: table.warning.into_iter().collect(), ..Found::default() };
+    found.records.reserve(table.rows.len());
+    for (n, row) in table.rows.iter().enumerate() {
+        match record(table.collection, source, &columns, (&table.file, row), n + 1) {
+            Ok(record) => found.records.push(Sourced {
+                collection: table.collection,
+                record,
+                file: table.file.clone(),
+                line: row.line,
+                digest: digest(row, n + 1),
+            }),
+            Err(mut problems) => found.errors.append(&mut problems),
+        }
+    }
+    Ok(found)
+}
+
+/// The rows of `source` as record files would hold them (for `portal import`): each row's front
+/// matter, body and slug, checked as a record of its collection, with the row's place; or the
+/// errors of the rows that are not records. `root` is the folder `source.from` is relative to.
+pub fn fronts(root: &Path, source: &Source, remote: &Remote) -> Result<Vec<(String, Front)>, Vec<ContentError>> {
+    let whole = |problem: Problem| match problem {
+        Problem::Entry(message) => vec![ContentError::new(&source.from, 1, message)],
+        Problem::File(file, message) => vec![ContentError::new(file, 1, message)],
+    };
+    let table = open(root, source, remote).map_err(whole)?;
+    let columns = Columns::new(source, &table.headers).map_err(|m| whole(Problem::Entry(m)))?;
+    let (mut fronts, mut errors) = (Vec::new(), Vec::new());
+    for (n, row) in table.rows.iter().enumerate() {
+        let front = front_matter(source, &columns, row, n + 1);
+        let checked = Record::from_fields(table.collection, &front.slug, front.fields.clone(), front.body.clone());
+        match checked {
+            Ok(_) => fronts.push((row.place.clone(), front)),
+            Err(issues) => errors.extend(located(source, &table.file, row, issues)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(fronts)
+    } else {
+        Err(errors)
+    }
+}
+
+/// A source's rows as read, before they are records.
+pub struct Table {
+    /// The collection its records belong to.
+    pub collection: &'static str,
+    /// The source as errors name it: its file, or its URL.
+    pub file: String,
+    /// The columns, in order.
+    pub headers: Vec<String>,
+    /// The rows.
+    pub rows: Vec<Row>,
+    /// Why the rows may be old (a URL read from the build cache).
+    pub warning: Option<String>,
+}
+
+/// Reads the rows of `source` (a file of the content folder `root`, or a URL through `remote`).
+fn open(root: &Path, source: &Source, remote: &Remote) -> Result<Table, Problem> {
     let collection = COLLECTIONS.iter().copied().find(|c| *c == source.collection).ok_or_else(|| {
         let hint = near_miss(&source.collection, COLLECTIONS.iter().copied())
             .map(|c| format!(": did you mean `{c}`?"))
             .unwrap_or_else(|| format!(" (collections: {})", COLLECTIONS.join(", ")));
         Problem::Entry(format!("source `{}`: unknown collection `{}`{hint}", source.from, source.collection))
     })?;
-    if source.from.starts_with("http://") || source.from.starts_with("https://") {
-        return Err(Problem::Entry(format!(
-            "source `{}`: sources are read from files in the content folder; download it there and name the file",
-            source.from
-        )));
-    }
+    let url = remote::is_url(&source.from);
+    let named = if url { remote::file_part(&source.from) } else { source.from.as_str() };
     let format = match &source.format {
         Some(format) => format.to_ascii_lowercase(),
-        None => tables::format_of(&source.from).map(str::to_string).ok_or_else(|| {
+        None => tables::format_of(named).map(str::to_string).ok_or_else(|| {
             Problem::Entry(format!(
                 "source `{}`: cannot tell its format from the name; set `format:` ({})",
                 source.from,
@@ -92,23 +171,36 @@ fn one(root: &Path, source: &Source) -> Result<(Vec<Sourced>, Vec<ContentError>)
             ))
         })?,
     };
-    let path = root.join(&source.from);
-    let file = path.display().to_string();
-    if !path.is_file() {
-        return Err(Problem::Entry(format!("source `{}`: no such file in the content folder ({file})", source.from)));
-    }
+    let (path, file, warning) = if url {
+        let copy = remote.copy(root, &source.from).map_err(Problem::Entry)?;
+        (copy.path, source.from.clone(), copy.warning)
+    } else {
+        let path = root.join(&source.from);
+        let file = path.display().to_string();
+        if !path.is_file() {
+            return Err(Problem::Entry(format!(
+                "source `{}`: no such file in the content folder ({file})",
+                source.from
+            )));
+        }
+        (path, file, None)
+    };
     let (headers, rows) =
         tables::read(&path, &file, &format).map_err(|message| Problem::File(file.clone(), message))?;
-    let columns = Columns::new(source, &headers).map_err(Problem::Entry)?;
-    let mut records = Vec::with_capacity(rows.len());
-    let mut errors = Vec::new();
-    for (n, row) in rows.iter().enumerate() {
-        match record(collection, source, &columns, (&file, row), n + 1) {
-            Ok(record) => records.push(Sourced { collection, record, file: file.clone(), line: row.line }),
-            Err(mut problems) => errors.append(&mut problems),
-        }
-    }
-    Ok((records, errors))
+    Ok(Table { collection, file, headers, rows, warning })
+}
+
+/// The digest of row `number` (counted from 1): its place, its number and its cells.
+fn digest(row: &Row, number: usize) -> u128 {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(row.place.as_bytes());
+    hasher.update(number.to_le_bytes());
+    hasher.update(serde_json::to_vec(&row.cells).unwrap_or_default());
+    let bytes = hasher.finalize();
+    let mut first = [0u8; 16];
+    first.copy_from_slice(&bytes[..16]);
+    u128::from_le_bytes(first)
 }
 
 /// The columns a source's settings name, checked against its header.
@@ -153,6 +245,29 @@ fn record(
     (file, row): (&str, &Row),
     number: usize,
 ) -> Result<Record, Vec<ContentError>> {
+    let Front { fields, body, slug } = front_matter(source, columns, row, number);
+    let mut record =
+        Record::from_fields(collection, &slug, fields, body).map_err(|issues| located(source, file, row, issues))?;
+    record.file = row.place.clone();
+    if let Some(body) = &record.body {
+        record.html = Some(crate::markdown::to_html(body));
+    }
+    Ok(record)
+}
+
+/// A row as a record file would hold it: front matter, body and slug.
+pub struct Front {
+    /// The front matter.
+    pub fields: Map<String, Value>,
+    /// The markdown body.
+    pub body: Option<String>,
+    /// The slug: from the `id` column, else the title, else the row's number.
+    pub slug: String,
+}
+
+/// The front matter of a row: the mapped columns under their fields, every other column under
+/// its own name ([`key_of`]), and a point from `_geolocation` as the `location`.
+fn front_matter(source: &Source, columns: &Columns<'_>, row: &Row, number: usize) -> Front {
     let mut fields = Map::new();
     for (field, column) in &source.map {
         if let Some(value) = row.cells.get(column.trim()) {
@@ -160,10 +275,16 @@ fn record(
         }
     }
     for (column, value) in &row.cells {
-        let key = snake_case(column);
-        if !columns.used.contains(&column.as_str()) && !key.is_empty() && !fields.contains_key(&key) {
+        if columns.used.contains(&column.as_str()) {
+            continue;
+        }
+        let key = key_of(column, &fields);
+        if !key.is_empty() {
             fields.insert(key.clone(), as_field(&key, value));
         }
+    }
+    if let (None, Some(point)) = (fields.get("location"), row.cells.get(GEOLOCATION).and_then(point_of)) {
+        fields.insert("location".into(), point);
     }
     let cell = |column: &Option<String>| column.as_deref().and_then(|c| row.cells.get(c.trim())).map(cell_text);
     let body = cell(&source.body).filter(|b| !b.trim().is_empty());
@@ -172,13 +293,50 @@ fn record(
         .map(|id| crate::load::slug::ascii_slug(&id))
         .unwrap_or_else(|| crate::load::slug::ascii_slug(title));
     let slug = if slug.is_empty() { format!("row-{number}") } else { slug };
-    let mut record =
-        Record::from_fields(collection, &slug, fields, body).map_err(|issues| located(source, file, row, issues))?;
-    record.file = row.place.clone();
-    if let Some(body) = &record.body {
-        record.html = Some(crate::markdown::to_html(body));
+    Front { fields, body, slug }
+}
+
+/// The column KoboToolbox and ODK exports give a submission's point in: `[lat, lon]`, or text
+/// `lat,lon` / `lat lon alt acc`.
+const GEOLOCATION: &str = "_geolocation";
+
+/// Form groups whose fields are about the submission, not its subject (ODK's `meta`, Kobo's
+/// `formhub`): kept hidden, as keys starting with `_` are.
+const HIDDEN_GROUPS: &[&str] = &["meta", "formhub"];
+
+/// The front-matter key of an unmapped column not yet in `fields`: its snake_case name, and for
+/// a form export's `group/field` the field's own name when no other column took it
+/// (`contact/phone` -> `phone`); hidden (`_`) for a metadata group. Empty: keep nothing.
+fn key_of(column: &str, fields: &Map<String, Value>) -> String {
+    let full = snake_case(column);
+    let Some((group, field)) = column.rsplit_once('/') else {
+        return if fields.contains_key(&full) { String::new() } else { full };
+    };
+    let group_name = group.split('/').next().unwrap_or(group).trim().to_ascii_lowercase();
+    let short = snake_case(field);
+    let key = if HIDDEN_GROUPS.contains(&group_name.as_str()) && !short.is_empty() {
+        format!("_{}", short.trim_start_matches('_'))
+    } else {
+        short
+    };
+    [key, full].into_iter().find(|k| !k.is_empty() && !fields.contains_key(k)).unwrap_or_default()
+}
+
+/// A `location` from a `_geolocation` cell, when it holds a latitude and a longitude in range.
+fn point_of(value: &Value) -> Option<Value> {
+    let numbers: Vec<f64> = match value {
+        Value::Array(items) => items.iter().filter_map(Value::as_f64).collect(),
+        Value::String(text) => {
+            text.split([',', ' ', ';']).filter(|t| !t.is_empty()).map_while(|t| t.trim().parse().ok()).collect()
+        }
+        _ => return None,
+    };
+    match numbers.as_slice() {
+        [lat, lon, ..] if lat.abs() <= 90.0 && lon.abs() <= 180.0 => {
+            Some(serde_json::json!({"latitude": lat, "longitude": lon}))
+        }
+        _ => None,
     }
-    Ok(record)
 }
 
 /// The errors of a row's issues (a row of `file`): its place, and the column a field was read
@@ -265,6 +423,28 @@ mod tests {
         assert_eq!(snake_case("_uuid"), "_uuid");
         assert_eq!(snake_case("Année"), "année");
         assert_eq!(snake_case("---"), "");
+    }
+
+    #[test]
+    fn form_groups_give_their_fields_names_and_metadata_stays_hidden() {
+        let mut fields = Map::new();
+        assert_eq!(key_of("group_ab12/Phone", &fields), "phone");
+        fields.insert("phone".into(), Value::Null);
+        assert_eq!(key_of("other_group/Phone", &fields), "other_group_phone");
+        assert_eq!(key_of("meta/instanceID", &fields), "_instanceid");
+        assert_eq!(key_of("formhub/uuid", &fields), "_uuid");
+        assert_eq!(key_of("phone", &fields), "");
+    }
+
+    #[test]
+    fn a_geolocation_cell_is_a_point_in_range() {
+        let point = |v: Value| point_of(&v).map(|p| (p["latitude"].as_f64(), p["longitude"].as_f64()));
+        assert_eq!(point(serde_json::json!([0.35, 32.58])), Some((Some(0.35), Some(32.58))));
+        assert_eq!(point(Value::String("0.35 32.58 1200 5".into())), Some((Some(0.35), Some(32.58))));
+        assert_eq!(point(Value::String("-0.6,30.6".into())), Some((Some(-0.6), Some(30.6))));
+        assert_eq!(point(Value::String("200,30".into())), None);
+        assert_eq!(point(Value::String("n/a".into())), None);
+        assert_eq!(point(serde_json::json!([null, null])), None);
     }
 
     #[test]
