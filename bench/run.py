@@ -46,11 +46,10 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(ROOT / "bench" / "relevance"))
 
 import corpus  # noqa: E402
-import judged  # noqa: E402
 import search  # noqa: E402
+import sections  # noqa: E402
 import servers  # noqa: E402
 
 PORTAL = ROOT / "target" / "release" / "portal"
@@ -511,10 +510,12 @@ def edge_section(edge_figures):
     return lines
 
 
-def relevance_section(path):
-    """The search relevance section of `path` (bench/relevance/run.py --write measures it, in
-    minutes rather than this run's hour), kept as it is when the rest of the file is rewritten."""
-    return judged.section_of(path.read_text()) if path.exists() else None
+def kept_sections(path):
+    """The sections of `path` their own runners measure, in minutes rather than this run's hour
+    (search relevance: bench/relevance/run.py --write; sources: bench/sources.py --write), kept as
+    they are when the rest of the file is rewritten."""
+    text = path.read_text() if path.exists() else ""
+    return [s for s in (sections.section_of(text, name) for name in ("sources", "relevance")) if s]
 
 
 def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=None, profile=None):
@@ -599,8 +600,7 @@ def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=No
                   "| own share | function |", "|---|---|"]
         names = [(share, re.sub(r"\s{2,}.*", "", name)[:110]) for share, name in profile["top"]]
         lines += [f"| {share:.1f} % | `{name}` |" for share, name in names]
-    kept = relevance_section(args.out)
-    if kept:
+    for kept in kept_sections(args.out):
         lines += ["", kept]
     lines += ["", "## Notes", "", Path(ROOT / "bench" / "NOTES.md").read_text().strip() if (ROOT / "bench" / "NOTES.md").exists() else ""]
     return "\n".join(lines).rstrip() + "\n"

@@ -27,13 +27,6 @@ MINIMUM_CRISIS_LANGS = set(LANGS)
 SECTION_BEGIN, SECTION_END = "<!-- relevance:begin -->", "<!-- relevance:end -->"
 
 
-def section_of(text):
-    """The marked relevance section of `text`, markers included, or None."""
-    if SECTION_BEGIN not in text or SECTION_END not in text:
-        return None
-    return SECTION_BEGIN + text.split(SECTION_BEGIN, 1)[1].split(SECTION_END, 1)[0] + SECTION_END
-
-
 def load(path=QUERIES):
     return yaml.safe_load(Path(path).read_text(encoding="utf-8"))["queries"]
 

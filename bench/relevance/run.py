@@ -37,8 +37,10 @@ import requests
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import judged  # noqa: E402
+import sections  # noqa: E402
 import servers  # noqa: E402
 
 OUT = ROOT / "target" / "relevance"
@@ -259,19 +261,9 @@ def section(results, meta):
 
 
 def write_section(path, text):
-    """Replaces the marked relevance section of `path`, or puts it before `## Notes` (at the end
-    when there is none). bench/run keeps it when it rewrites the file."""
-    current = path.read_text()
-    if BEGIN in current and END in current:
-        head, rest = current.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
-        updated = head + text + "\n" + tail
-    elif "\n## Notes" in current:
-        head, tail = current.split("\n## Notes", 1)
-        updated = head.rstrip("\n") + "\n\n" + text + "\n## Notes" + tail
-    else:
-        updated = current.rstrip("\n") + "\n\n" + text
-    path.write_text(updated)
+    """Replaces the marked relevance section of `path` (see bench/sections.py); bench/run keeps it
+    when it rewrites the file."""
+    sections.write_section(path, text, "relevance")
 
 
 def printed(results):

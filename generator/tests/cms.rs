@@ -243,3 +243,24 @@ fn a_site_without_a_cms_is_not_warned_of_keys_the_cms_would_leave_out() {
     assert!(built.status.success());
     assert!(!String::from_utf8_lossy(&built.stderr).contains("gets no field"));
 }
+
+#[test]
+fn records_from_a_source_make_no_fields_and_the_collection_says_where_they_are_edited() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sources = "sources:\n  - {collection: services, from: sources/directory.csv, map: {title: Name}}\n";
+    let records = [
+        ("sources/directory.csv", "Name,Opening Hours\nAmani Clinic,Mon-Fri\n"),
+        ("services/written.md", "---\ntitle: Written\nwheelchair: true\n---\nBody.\n"),
+    ];
+    let content = site(dir.path(), &format!("{SITE}{CMS}{sources}"), &records);
+    let out = dir.path().join("dist");
+    let built = build(&content, &out);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let config: Value =
+        serde_yaml::from_slice(&std::fs::read(out.join("admin/config.yml")).expect("config")).expect("YAML");
+    let services = collection(&config, "services");
+    assert!(field(services, "wheelchair").is_some(), "a written record's key is a field");
+    assert!(field(services, "opening_hours").is_none(), "a source's column is edited in the source, not here");
+    let description = services["description"].as_str().unwrap_or_default();
+    assert!(description.contains("sources/directory.csv") && description.contains("edited there"), "{description}");
+}

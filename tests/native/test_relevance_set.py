@@ -109,4 +109,4 @@ def test_the_marked_section_is_rewritten_in_place(tmp_path):
     text = path.read_text()
     assert text.count(judged.SECTION_BEGIN) == 1 and "second" in text and "first" not in text
     assert text.index("## Serving") < text.index("## Search relevance") < text.index("## Notes")
-    assert judged.section_of(text).endswith(judged.SECTION_END)
+    assert run.sections.section_of(text, "relevance").endswith(judged.SECTION_END)

@@ -278,7 +278,7 @@ pub fn render_into(
     let shelf = if folder.is_some() { options.cache_root() } else { std::env::temp_dir() };
     let (mut content, model) = steps.time("load", || load_shelved(options, &shelf, progress))?;
     let mut warnings = site_warnings(&content, &options.content, content.warnings.clone());
-    warnings.extend(cms::config::key_warnings(&content.site, model.all()));
+    warnings.extend(cms::config::key_warnings(&content.site, &content.root, model.all()));
     warnings.sort();
     if strict && !warnings.is_empty() {
         return Err(BuildError::Content(

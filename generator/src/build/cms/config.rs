@@ -5,6 +5,7 @@
 //! or key stays a YAML string.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 
 use portal_core::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use portal_core::content::{Cms, CmsApp, CmsBackend, ContentError, SiteConfig, ENTRY_KEYS, KNOWN_KEYS};
@@ -22,8 +23,14 @@ pub const AUTH_ENDPOINT: &str = "api/cms/auth";
 /// The folder of `static/` uploads go to, and the URL path they are published at.
 const MEDIA: &str = "media";
 
-/// The configuration of `site`'s CMS over the cards of `model`.
-pub fn config(site: &SiteConfig, cms: &Cms, strings: &Strings, model: &Model) -> Value {
+/// The configuration of `site`'s CMS over the cards of `model` (content folder `root`). Records
+/// from `sources:` are not files the CMS can open: their keys make no fields, and each collection
+/// fed by a source says where its rows are edited (docs/editing.md#records-from-sources).
+pub fn config(site: &SiteConfig, cms: &Cms, strings: &Strings, model: &Model, root: &Path) -> Value {
+    let rows = crate::load::sources::places(root, site);
+    let written = |name: &str| -> Vec<Card> {
+        model.cards(name).iter().filter(|c| !crate::load::sources::is_row(&c.file, &rows)).cloned().collect()
+    };
     let languages = languages(site, model);
     let ctx = Ctx { strings, languages: &languages, site_language: &site.language };
     let dir = content_dir(cms);
@@ -31,8 +38,8 @@ pub fn config(site: &SiteConfig, cms: &Cms, strings: &Strings, model: &Model) ->
         .iter()
         .map(|name| {
             let label = collection_label(strings, name);
-            let description = collection_description(strings, name);
-            collection(name, &label, &description, &dir, &fields(name, &Seen::of(model.cards(name)), &ctx))
+            let description = with_sources(collection_description(strings, name), site, name);
+            collection(name, &label, &description, &dir, &fields(name, &Seen::of(&written(name)), &ctx))
         })
         .collect();
     let encyclopedia = strings.lookup("encyclopedia.title").and_then(|v| v.as_str()).unwrap_or("Encyclopedia");
@@ -106,6 +113,23 @@ fn languages(site: &SiteConfig, model: &Model) -> Vec<String> {
     let others: BTreeSet<&str> =
         model.all().map(|c| c.language.as_str()).filter(|l| !l.is_empty() && *l != site.language).collect();
     std::iter::once(site.language.clone()).chain(others.into_iter().map(str::to_string)).collect()
+}
+
+/// A collection's description, with where the records of its sources are edited.
+fn with_sources(description: String, site: &SiteConfig, name: &str) -> String {
+    let from: Vec<&str> = site.sources.iter().filter(|s| s.collection == name).map(|s| s.from.as_str()).collect();
+    if from.is_empty() {
+        return description;
+    }
+    let note = format!(
+        "Some records of this collection come from {} (sources in site.yaml) and are edited there; only records written as files are listed here.",
+        from.join(", ")
+    );
+    if description.is_empty() {
+        note
+    } else {
+        format!("{description} {note}")
+    }
 }
 
 /// What the fields are made from.
@@ -322,12 +346,13 @@ pub fn is_field_name(key: &str) -> bool {
 
 /// The warnings of a site with a CMS about the front-matter keys of `cards` that get no field
 /// ([`is_field_name`]), one per file and key, nested keys by their path (`contact.<b>`).
-pub fn key_warnings<'a>(site: &SiteConfig, cards: impl Iterator<Item = &'a Card>) -> Vec<ContentError> {
+pub fn key_warnings<'a>(site: &SiteConfig, root: &Path, cards: impl Iterator<Item = &'a Card>) -> Vec<ContentError> {
     if site.cms.is_none() {
         return Vec::new();
     }
+    let rows = crate::load::sources::places(root, site);
     let mut warnings = Vec::new();
-    for card in cards {
+    for card in cards.filter(|card| !crate::load::sources::is_row(&card.file, &rows)) {
         let mut bad = Vec::new();
         unusable_keys(&card.shapes, "", &mut bad);
         warnings.extend(bad.into_iter().map(|key| {

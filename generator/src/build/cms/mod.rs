@@ -25,7 +25,7 @@ pub const CONFIG: &str = "/admin/config.yml";
 /// The CMS's page and configuration, when `site.yaml` has a `cms:` block.
 pub fn files(content: &Content, model: &Model) -> Result<Vec<OutFile>> {
     let Some(cms) = &content.site.cms else { return Ok(Vec::new()) };
-    let config = config::config(&content.site, cms, &content.strings, model);
+    let config = config::config(&content.site, cms, &content.strings, model, &content.root);
     let yaml = serde_yaml::to_string(&config)?;
     let mut page = OutFile::at(ADMIN, admin_page(&content.site, cms).into_bytes())?;
     page.headers = Some(CMS_ADMIN.to_string());

@@ -74,6 +74,19 @@ pub fn load(root: &Path, site: &SiteConfig, (site_file, site_text): (&str, &str)
     read
 }
 
+/// How the places of the rows of `site`'s sources begin: each source's file as the content folder
+/// `root` names it, or its URL. A card whose file begins so is a row, which the CMS does not edit.
+pub fn places(root: &Path, site: &SiteConfig) -> Vec<String> {
+    let place =
+        |from: &str| if remote::is_url(from) { from.to_string() } else { root.join(from).display().to_string() };
+    site.sources.iter().map(|source| place(&source.from)).collect()
+}
+
+/// Whether `file` (a card's) is the place of a row of a source beginning with one of `places`.
+pub fn is_row(file: &str, places: &[String]) -> bool {
+    places.iter().any(|place| file.len() > place.len() && file.starts_with(place.as_str()))
+}
+
 /// What stops a whole source.
 enum Problem {
     /// The entry in site.yaml is wrong.
