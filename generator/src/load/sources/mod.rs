@@ -4,6 +4,7 @@
 //! snake_case name) and goes through the same validation as a record file, so a source's records
 //! are records like any other. Errors name the row: `file:line`, `file Sheet!A5` or a JSON pointer.
 
+pub mod hsds;
 pub mod tables;
 
 use std::path::{Path, PathBuf};
@@ -38,7 +39,12 @@ pub const FOLDER: &str = "sources";
 /// The files the sources of `site` read, relative to `root` (a rebuild reads them again when one
 /// changes).
 pub fn files(root: &Path, site: &SiteConfig) -> Vec<PathBuf> {
-    site.sources.iter().map(|source| root.join(&source.from)).collect()
+    site.sources
+        .iter()
+        .flat_map(
+            |source| if hsds::is_hsds(source) { hsds::files(root, source) } else { vec![root.join(&source.from)] },
+        )
+        .collect()
 }
 
 /// Every record of every source of `site` (content folder `root`; `site_file` and `site_text` are
@@ -76,6 +82,9 @@ fn one(root: &Path, source: &Source) -> Result<(Vec<Sourced>, Vec<ContentError>)
             .unwrap_or_else(|| format!(" (collections: {})", COLLECTIONS.join(", ")));
         Problem::Entry(format!("source `{}`: unknown collection `{}`{hint}", source.from, source.collection))
     })?;
+    if hsds::is_hsds(source) {
+        return hsds::load(root, collection, source);
+    }
     if source.from.starts_with("http://") || source.from.starts_with("https://") {
         return Err(Problem::Entry(format!(
             "source `{}`: sources are read from files in the content folder; download it there and name the file",

@@ -1,0 +1,533 @@
+//! `format: hsds` (docs/content.md#sources): the services of an Open Referral HSDS 3.0 directory
+//! as `services` records, read from a datapackage (datapackage.json and the CSV tables it lists)
+//! or from an HSDS API (its paged `/services`). Each service is first put together fully nested,
+//! as the API's `/services/{id}` gives it, so both ways end in one mapping to front matter; the
+//! service keeps its HSDS id as `hsds_id`, which `/api/hsds` publishes (docs/standards.md#hsds).
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+
+use portal_core::content::time::parse_content_date;
+use portal_core::content::{ContentError, DataSource as Source};
+use serde_json::{json, Map, Value};
+
+use super::tables::{self, Row};
+use super::{Columns, Problem, Sourced};
+
+/// The format's name in `format:`.
+pub const FORMAT: &str = "hsds";
+
+/// The file a datapackage source names, or the file in the folder it names.
+const DATAPACKAGE: &str = "datapackage.json";
+
+/// A service put together, with where it was read.
+struct Found {
+    /// The file (or URL) errors name.
+    file: String,
+    /// Its row there, as errors name it (`services.csv:4`, a URL with a JSON pointer).
+    place: String,
+    /// Its line in `file` (1 where lines mean nothing).
+    line: usize,
+    /// The service, fully nested as HSDS 3.0 `service` has it.
+    service: Value,
+}
+
+/// Whether `source` is an HSDS source.
+pub fn is_hsds(source: &Source) -> bool {
+    source.format.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(FORMAT))
+}
+
+/// Whether `from` is an HSDS API rather than a file.
+fn is_url(from: &str) -> bool {
+    from.starts_with("http://") || from.starts_with("https://")
+}
+
+/// The files an HSDS source reads (none for an API): the datapackage and its tables.
+pub fn files(root: &Path, source: &Source) -> Vec<PathBuf> {
+    if is_url(&source.from) {
+        return Vec::new();
+    }
+    let package = package_file(&root.join(&source.from));
+    let tables = read_json(&package).map(|value| resources(&value)).unwrap_or_default();
+    let folder = package.parent().map(Path::to_path_buf).unwrap_or_default();
+    std::iter::once(package.clone()).chain(tables.into_values().filter_map(|p| inside(&folder, &p))).collect()
+}
+
+/// The records of an HSDS source of `collection`, and the errors of its services.
+pub(super) fn load(
+    root: &Path,
+    collection: &'static str,
+    source: &Source,
+) -> Result<(Vec<Sourced>, Vec<ContentError>), Problem> {
+    if !source.map.is_empty() || source.id.is_some() || source.body.is_some() {
+        return Err(Problem::Entry(format!(
+            "source `{}`: `format: hsds` maps HSDS fields itself; remove `map`, `id` and `body`",
+            source.from
+        )));
+    }
+    let found = if is_url(&source.from) { api(&source.from)? } else { datapackage(root, &source.from)? };
+    if found.is_empty() {
+        return Err(Problem::Entry(format!("source `{}`: the HSDS directory has no services", source.from)));
+    }
+    let plain = Source::default();
+    let columns = Columns::new(&plain, &[]).map_err(Problem::Entry)?;
+    let mut slugs = HashSet::new();
+    let (mut records, mut errors) = (Vec::with_capacity(found.len()), Vec::new());
+    for (n, Found { file, place, line, service }) in found.into_iter().enumerate() {
+        let row = Row { place, line, cells: fields(&service, &mut slugs) };
+        match super::record(collection, &plain, &columns, (&file, &row), n + 1) {
+            Ok(record) => records.push(Sourced { collection, record, file, line }),
+            Err(mut problems) => errors.append(&mut problems),
+        }
+    }
+    Ok((records, errors))
+}
+
+/// The datapackage.json a source names: the file itself or the one in the folder.
+fn package_file(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join(DATAPACKAGE)
+    } else {
+        path.to_path_buf()
+    }
+}
+
+fn read_json(path: &Path) -> Result<Value, String> {
+    let text = crate::load::records::read_text(path).map_err(|e| e.message)?;
+    serde_json::from_str(&text).map_err(|e| format!("not valid JSON at line {}: {e}", e.line()))
+}
+
+/// The tables a datapackage lists: resource name -> path as written.
+fn resources(package: &Value) -> BTreeMap<String, String> {
+    let listed = package.get("resources").and_then(Value::as_array).into_iter().flatten();
+    listed.filter_map(|r| Some((r.get("name")?.as_str()?.to_string(), r.get("path")?.as_str()?.to_string()))).collect()
+}
+
+/// `relative` inside `folder`, or `None` when it would lead out of it (or is a URL): a
+/// datapackage reads only files beside it.
+fn inside(folder: &Path, relative: &str) -> Option<PathBuf> {
+    let path = Path::new(relative);
+    let plain = path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    (plain && !relative.contains("://")).then(|| folder.join(path))
+}
+
+/// The tables of a datapackage, by resource name, each as its rows and the file they came from.
+struct Tables {
+    rows: BTreeMap<String, (String, Vec<Row>)>,
+}
+
+impl Tables {
+    /// The rows of the table named `name` (HSDS names them in the singular).
+    fn of(&self, name: &str) -> &[Row] {
+        self.rows.get(name).map_or(&[], |(_, rows)| rows.as_slice())
+    }
+
+    /// The rows of `name` whose `column` is `value`, their cells as HSDS objects.
+    fn matching(&self, name: &str, column: &str, value: &str) -> Vec<Value> {
+        self.of(name)
+            .iter()
+            .filter(|row| row.cells.get(column).and_then(Value::as_str) == Some(value))
+            .map(|row| Value::Object(row.cells.clone()))
+            .collect()
+    }
+
+    /// The first row of `name` with `id`.
+    fn by_id(&self, name: &str, id: &str) -> Option<Value> {
+        self.matching(name, "id", id).into_iter().next()
+    }
+}
+
+/// The services of the datapackage at `from` (a datapackage.json, or the folder holding one).
+fn datapackage(root: &Path, from: &str) -> Result<Vec<Found>, Problem> {
+    let package = package_file(&root.join(from));
+    let shown = package.display().to_string();
+    if !package.is_file() {
+        return Err(Problem::Entry(format!("source `{from}`: no HSDS datapackage at {shown}")));
+    }
+    let value = read_json(&package).map_err(|m| Problem::File(shown.clone(), m))?;
+    let folder = package.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut rows = BTreeMap::new();
+    for (name, relative) in resources(&value) {
+        let path = inside(&folder, &relative).ok_or_else(|| {
+            Problem::File(shown.clone(), format!("table `{name}`: `{relative}` is not a file beside datapackage.json"))
+        })?;
+        let file = path.display().to_string();
+        let format = tables::format_of(&relative).unwrap_or("csv");
+        let (_, table) = tables::read(&path, &file, format).map_err(|m| Problem::File(file.clone(), m))?;
+        rows.insert(name, (file, table));
+    }
+    let tables = Tables { rows };
+    let Some((file, services)) = tables.rows.get("service") else {
+        return Err(Problem::File(shown, "the datapackage lists no `service` table".into()));
+    };
+    Ok(services
+        .iter()
+        .map(|row| Found {
+            file: file.clone(),
+            place: row.place.clone(),
+            line: row.line,
+            service: nested(row, &tables),
+        })
+        .collect())
+}
+
+/// A service row with what the other tables say of it, nested as the HSDS API nests it.
+fn nested(row: &Row, tables: &Tables) -> Value {
+    let mut service = row.cells.clone();
+    let id = text(&row.cells, "id").unwrap_or_default();
+    let of_service = |name: &str| Value::Array(tables.matching(name, "service_id", &id));
+    if let Some(organization) = text(&row.cells, "organization_id").and_then(|o| tables.by_id("organization", &o)) {
+        service.insert("organization".into(), organization);
+    }
+    for (key, table) in
+        [("phones", "phone"), ("schedules", "schedule"), ("languages", "language"), ("contacts", "contact")]
+    {
+        service.insert(key.into(), of_service(table));
+    }
+    let mut at_locations = tables.matching("service_at_location", "service_id", &id);
+    for at in &mut at_locations {
+        let location = at.get("location_id").and_then(Value::as_str).and_then(|l| tables.by_id("location", l));
+        if let Some(mut location) = location {
+            let addresses =
+                tables.matching("address", "location_id", text_of(&location, "id").as_deref().unwrap_or(""));
+            location["addresses"] = Value::Array(addresses);
+            at["location"] = location;
+        }
+    }
+    service.insert("service_at_locations".into(), Value::Array(at_locations));
+    let mut attributes = tables.matching("attribute", "link_id", &id);
+    for attribute in &mut attributes {
+        let term =
+            attribute.get("taxonomy_term_id").and_then(Value::as_str).and_then(|t| tables.by_id("taxonomy_term", t));
+        if let Some(term) = term {
+            attribute["taxonomy_term"] = term;
+        }
+    }
+    service.insert("attributes".into(), Value::Array(attributes));
+    Value::Object(service)
+}
+
+/// A trimmed, non-empty text (a number as written) of `key` in `map`.
+fn text(map: &Map<String, Value>, key: &str) -> Option<String> {
+    match map.get(key)? {
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// [`text`] of an object value.
+fn text_of(value: &Value, key: &str) -> Option<String> {
+    value.as_object().and_then(|map| text(map, key))
+}
+
+/// The objects of list `key` of `value`.
+fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
+    value.get(key).and_then(Value::as_array).into_iter().flatten().filter(|v| v.is_object())
+}
+
+/// HSDS text fields kept as front matter under the same name (shown as facts, searched).
+const KEPT: &[&str] = &[
+    "alternate_name",
+    "eligibility_description",
+    "fees_description",
+    "application_process",
+    "interpretation_services",
+    "accreditations",
+    "alert",
+];
+
+/// A service's front matter. `slugs` are those given so far: a name seen before gets its id's
+/// first characters after it, so that two services of one name both have a page.
+fn fields(service: &Value, slugs: &mut HashSet<String>) -> Map<String, Value> {
+    let mut fields = Map::new();
+    let mut put = |key: &str, value: Option<Value>| {
+        if let Some(value) = value {
+            fields.insert(key.to_string(), value);
+        }
+    };
+    let id = text_of(service, "id");
+    let name = text_of(service, "name");
+    put("title", name.clone().map(Value::String));
+    put("slug", Some(Value::String(slug(name.as_deref(), id.as_deref(), slugs))));
+    put("hsds_id", id.map(Value::String));
+    put("summary", text_of(service, "description").map(Value::String));
+    let contact_email = list(service, "contacts").find_map(|c| text_of(c, "email"));
+    put("email", text_of(service, "email").or(contact_email).map(Value::String));
+    put("website", text_of(service, "url").map(Value::String));
+    put("phone", phones(service));
+    put("hours", hours(service));
+    put("languages", strings(list(service, "languages").filter_map(|l| text_of(l, "code"))));
+    put("location", location(service));
+    put("organization", organization(service));
+    let terms: Vec<String> =
+        list(service, "attributes").filter_map(|a| a.get("taxonomy_term")).filter_map(|t| text_of(t, "name")).collect();
+    put("category", terms.first().cloned().map(Value::String));
+    put("tags", strings(terms.into_iter()));
+    let modified = text_of(service, "last_modified").filter(|m| parse_content_date(m).is_ok());
+    put("updated", modified.map(Value::String));
+    // A service no longer offered is not published (HSDS `status`: inactive, defunct).
+    let status = text_of(service, "status").unwrap_or_default();
+    put("draft", matches!(status.as_str(), "inactive" | "defunct").then_some(Value::Bool(true)));
+    for key in KEPT {
+        put(key, text_of(service, key).map(Value::String));
+    }
+    fields
+}
+
+/// A list of the distinct strings of `items`, `None` when there are none.
+fn strings(items: impl Iterator<Item = String>) -> Option<Value> {
+    let mut seen: Vec<String> = Vec::new();
+    for item in items {
+        if !seen.contains(&item) {
+            seen.push(item);
+        }
+    }
+    (!seen.is_empty()).then(|| json!(seen))
+}
+
+/// The slug of a service named `name` with HSDS id `id`, not among `taken` (which it joins).
+fn slug(name: Option<&str>, id: Option<&str>, taken: &mut HashSet<String>) -> String {
+    use crate::load::slug::ascii_slug;
+    let by_id = ascii_slug(id.unwrap_or_default());
+    let short: String = by_id.chars().filter(|c| *c != '-').take(8).collect();
+    let mut slug = ascii_slug(name.unwrap_or_default());
+    if slug.is_empty() {
+        slug = by_id;
+    } else if taken.contains(&slug) && !short.is_empty() {
+        slug = format!("{slug}-{short}");
+    }
+    taken.insert(slug.clone());
+    slug
+}
+
+/// The phone numbers (one: a string; more: a list). Exports often keep a number's quotes.
+fn phones(service: &Value) -> Option<Value> {
+    let numbers = list(service, "phones")
+        .filter_map(|p| text_of(p, "number"))
+        .map(|n| n.trim_matches(|c| c == '"' || c == '\'').trim().to_string())
+        .filter(|n| !n.is_empty());
+    match strings(numbers)? {
+        Value::Array(mut one) if one.len() == 1 => one.pop(),
+        many => Some(many),
+    }
+}
+
+/// The schedules as `hours` text: a weekly one as days and times (`Thu, Fri 10:00-18:00`,
+/// which `/api/hsds` reads back), any other by its description.
+fn hours(service: &Value) -> Option<Value> {
+    let parts: Vec<String> = list(service, "schedules").filter_map(schedule_text).collect();
+    (!parts.is_empty()).then(|| Value::String(parts.join("; ")))
+}
+
+fn schedule_text(schedule: &Value) -> Option<String> {
+    const DAYS: [(&str, &str); 7] =
+        [("MO", "Mon"), ("TU", "Tue"), ("WE", "Wed"), ("TH", "Thu"), ("FR", "Fri"), ("SA", "Sat"), ("SU", "Sun")];
+    let clock = |key: &str| text_of(schedule, key).and_then(|t| t.get(..5).map(str::to_string));
+    let weekly = text_of(schedule, "freq").is_none_or(|f| f.eq_ignore_ascii_case("WEEKLY"));
+    let days: Vec<&str> = text_of(schedule, "byday")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|d| DAYS.iter().find(|(code, _)| d.trim().eq_ignore_ascii_case(code)).map(|(_, day)| *day))
+        .collect();
+    match (clock("opens_at"), clock("closes_at")) {
+        (Some(opens), Some(closes)) if weekly && !days.is_empty() => {
+            Some(format!("{} {opens}-{closes}", days.join(", ")))
+        }
+        _ => text_of(schedule, "description"),
+    }
+}
+
+/// The first location the service is at: its name, coordinates (when on Earth) and address.
+fn location(service: &Value) -> Option<Value> {
+    let location = list(service, "service_at_locations").find_map(|at| at.get("location").filter(|l| l.is_object()))?;
+    let mut place = Map::new();
+    if let Some(name) = text_of(location, "name") {
+        place.insert("name".into(), json!(name));
+    }
+    let coordinate = |key: &str, limit: f64| {
+        text_of(location, key).and_then(|t| t.parse::<f64>().ok()).filter(|n| n.is_finite() && n.abs() <= limit)
+    };
+    if let (Some(latitude), Some(longitude)) = (coordinate("latitude", 90.0), coordinate("longitude", 180.0)) {
+        place.insert("latitude".into(), json!(latitude));
+        place.insert("longitude".into(), json!(longitude));
+    }
+    let address = list(location, "addresses").next().map(|a| {
+        let parts = ["address_1", "address_2", "city", "state_province", "postal_code", "country"];
+        parts.iter().filter_map(|key| text_of(a, key)).collect::<Vec<_>>().join(", ")
+    });
+    if let Some(address) = address.filter(|a| !a.is_empty()) {
+        place.insert("address".into(), json!(address));
+    }
+    (!place.is_empty()).then_some(Value::Object(place))
+}
+
+/// Who provides the service: its organization's name, website, e-mail, description and HSDS id.
+fn organization(service: &Value) -> Option<Value> {
+    let organization = service.get("organization")?;
+    let name = text_of(organization, "name")?;
+    let mut out = json!({"name": name});
+    for (key, from) in [("url", "website"), ("email", "email"), ("description", "description"), ("hsds_id", "id")] {
+        if let Some(value) = text_of(organization, from) {
+            out[key] = json!(value);
+        }
+    }
+    Some(out)
+}
+
+/// The services of the HSDS API at `base`, fully nested.
+fn api(base: &str) -> Result<Vec<Found>, Problem> {
+    let base = base.trim_end_matches('/');
+    let base = base.strip_suffix("/services").unwrap_or(base);
+    remote::services(base).map_err(|(url, message)| Problem::File(url, message))
+}
+
+#[cfg(feature = "serve")]
+mod remote {
+    //! Fetching an HSDS API: on a thread of its own with its own runtime, so that a build run from
+    //! `portal serve` (inside a runtime) can fetch too.
+
+    use std::time::Duration;
+
+    use serde_json::Value;
+
+    use super::Found;
+
+    /// How long one request may take.
+    const TIMEOUT: Duration = Duration::from_secs(30);
+    /// The most one answer may hold.
+    const MAX_BYTES: usize = 64 << 20;
+    /// The most pages read (a server that never says its last page ends here).
+    const MAX_PAGES: u64 = 100_000;
+
+    /// What a path segment escapes: all but RFC 3986's unreserved characters.
+    const SEGMENT: &percent_encoding::AsciiSet =
+        &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+    /// What went wrong, and the URL it went wrong at.
+    type Failure = (String, String);
+
+    pub(super) fn services(base: &str) -> Result<Vec<Found>, Failure> {
+        let base = base.to_string();
+        let work = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| (base.clone(), format!("cannot start fetching: {e}")))?;
+            runtime.block_on(all(&base))
+        });
+        work.join().unwrap_or_else(|_| Err((String::new(), "fetching the HSDS API failed".into())))
+    }
+
+    /// Every page of `/services`, then each service the list does not nest fully.
+    async fn all(base: &str) -> Result<Vec<Found>, Failure> {
+        let client = reqwest::Client::builder()
+            .timeout(TIMEOUT)
+            .build()
+            .map_err(|e| (base.to_string(), format!("cannot start fetching: {e}")))?;
+        let mut found = Vec::new();
+        let mut page = 1;
+        loop {
+            let url = format!("{base}/services?page={page}&full=true");
+            let body = get(&client, &url).await?;
+            let contents = body
+                .get("contents")
+                .and_then(Value::as_array)
+                .ok_or_else(|| (url.clone(), "not an HSDS page of services (no `contents` list)".to_string()))?;
+            for (i, item) in contents.iter().enumerate() {
+                let place = format!("{url}#/contents/{i}");
+                let service = if is_full(item) { item.clone() } else { detail(&client, base, item, &place).await? };
+                found.push(Found { file: url.clone(), place, line: 1, service });
+            }
+            let total = body.get("total_pages").and_then(Value::as_u64).unwrap_or(1).min(MAX_PAGES);
+            let last = body.get("last_page").and_then(Value::as_bool).unwrap_or(false);
+            if last || contents.is_empty() || page >= total {
+                return Ok(found);
+            }
+            page += 1;
+        }
+    }
+
+    /// Whether a listed service is already nested (a server that honours `full=true`).
+    fn is_full(item: &Value) -> bool {
+        ["phones", "schedules", "service_at_locations", "attributes"].iter().any(|key| item.get(key).is_some())
+    }
+
+    /// `/services/{id}` of a listed service.
+    async fn detail(client: &reqwest::Client, base: &str, item: &Value, place: &str) -> Result<Value, Failure> {
+        let Some(id) = item.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()) else {
+            return Err((place.to_string(), "a listed service has no `id`".into()));
+        };
+        let id = percent_encoding::utf8_percent_encode(id, SEGMENT);
+        let service = get(client, &format!("{base}/services/{id}")).await?;
+        Ok(if service.is_object() { service } else { item.clone() })
+    }
+
+    /// The JSON at `url`, with the URL in any error.
+    async fn get(client: &reqwest::Client, url: &str) -> Result<Value, Failure> {
+        let failed = |message: String| (url.to_string(), message);
+        let mut response = client
+            .get(url)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .send()
+            .await
+            .map_err(|e| failed(format!("cannot fetch {url}: {e}")))?;
+        if !response.status().is_success() {
+            return Err(failed(format!("{url} answered {}", response.status())));
+        }
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|e| failed(format!("reading {url}: {e}")))? {
+            if bytes.len() + chunk.len() > MAX_BYTES {
+                return Err(failed(format!("{url} answered more than {} MB", MAX_BYTES >> 20)));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        serde_json::from_slice(&bytes).map_err(|e| failed(format!("{url} did not answer JSON: {e}")))
+    }
+}
+
+#[cfg(not(feature = "serve"))]
+mod remote {
+    pub(super) fn services(base: &str) -> Result<Vec<super::Found>, (String, String)> {
+        Err((base.to_string(), "this build of portal cannot fetch an HSDS API".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_weekly_schedule_reads_as_hours_and_another_by_its_words() {
+        let weekly = json!({"freq": "WEEKLY", "byday": "TH,FR", "opens_at": "10:00:00", "closes_at": "18:00:00"});
+        assert_eq!(schedule_text(&weekly).as_deref(), Some("Thu, Fri 10:00-18:00"));
+        let monthly = json!({"freq": "MONTHLY", "byday": "1MO", "opens_at": "10:00", "closes_at": "12:00",
+            "description": "First Monday of the month"});
+        assert_eq!(schedule_text(&monthly).as_deref(), Some("First Monday of the month"));
+    }
+
+    #[test]
+    fn two_services_of_one_name_get_two_slugs() {
+        let mut taken = HashSet::new();
+        let a = slug(Some("Food Pantry"), Some("ac148810-d857"), &mut taken);
+        let b = slug(Some("Food Pantry"), Some("bd259921-e968"), &mut taken);
+        let c = slug(None, Some("CE36"), &mut taken);
+        assert_eq!((a.as_str(), b.as_str(), c.as_str()), ("food-pantry", "food-pantry-bd259921", "ce36"));
+    }
+
+    #[test]
+    fn a_datapackage_reads_only_files_beside_it() {
+        let folder = Path::new("/site/sources/hsds");
+        assert_eq!(inside(folder, "services.csv"), Some(folder.join("services.csv")));
+        assert_eq!(inside(folder, "../../site.yaml"), None);
+        assert_eq!(inside(folder, "/etc/passwd"), None);
+        assert_eq!(inside(folder, "https://example.org/services.csv"), None);
+    }
+
+    #[test]
+    fn coordinates_off_the_earth_are_left_out_and_the_address_is_one_line() {
+        let service = json!({"service_at_locations": [{"location": {"name": "Civic Center", "latitude": "100",
+            "longitude": "101", "addresses": [{"address_1": "1-30 Main Street", "city": "MyCity"}]}}]});
+        assert_eq!(location(&service), Some(json!({"name": "Civic Center", "address": "1-30 Main Street, MyCity"})));
+    }
+}
