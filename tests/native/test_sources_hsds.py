@@ -66,6 +66,12 @@ class Api(BaseHTTPRequestHandler):
     def do_GET(self):
         services = self.services()
         path, _, query = self.path.partition("?")
+        if path.startswith("/moved/"):
+            self.send_response(301)
+            self.send_header("Location", path.replace("/moved/", "/hsds/", 1))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if path == "/hsds/services":
             number = int(dict(p.split("=") for p in query.split("&")).get("page", "1"))
             body = {"total_items": 2, "total_pages": 2, "page_number": number, "size": 1,
@@ -89,9 +95,12 @@ def from_api():
     api = ThreadingHTTPServer(("127.0.0.1", 0), Api)
     threading.Thread(target=api.serve_forever, daemon=True).start()
     root = Path(tempfile.mkdtemp(prefix="hsds-api-", dir=servers.ROOT / "target"))
-    server = build_and_serve(root, site(root, f"http://127.0.0.1:{api.server_address[1]}/hsds"))
+    base = f"http://127.0.0.1:{api.server_address[1]}"
+    moved = subprocess.run([str(servers.PORTAL), "build", "--content", str(site(root / "moved", f"{base}/moved")),
+                            "--out", str(root / "moved" / "dist")], capture_output=True, text=True)
+    server = build_and_serve(root, site(root, f"{base}/hsds"))
     api.shutdown()
-    yield server.base_url
+    yield {"base": server.base_url, "moved": moved, "api": base}
     server.stop()
 
 
@@ -135,9 +144,17 @@ def test_a_datapackages_services_are_published_valid_with_their_ids(from_datapac
 
 
 def test_an_apis_services_are_published_valid_with_their_ids(from_api):
-    every_item_valid(from_api)
-    ids = {s["name"]: s["id"] for s in every(from_api, "services")}
+    base = from_api["base"]
+    every_item_valid(base)
+    ids = {s["name"]: s["id"] for s in every(base, "services")}
     assert ids == {"Community Counselling": COUNSELLING, "Drop-in Counselling": DROP_IN,
                    "A service written here": ids["A service written here"]}
-    page = requests.get(f"{from_api}/services/drop-in-counselling", timeout=30)
+    page = requests.get(f"{base}/services/drop-in-counselling", timeout=30)
     assert page.status_code == 200 and "Drop-in Counselling" in page.text
+
+
+def test_an_api_that_moved_is_named_with_where_it_went_not_followed(from_api):
+    moved = from_api["moved"]
+    assert moved.returncode != 0
+    assert f"{from_api['api']}/moved/services?page=1&full=true:1: answered 301" in moved.stderr, moved.stderr
+    assert "to /hsds/services; set `from:` to where it moved" in moved.stderr, moved.stderr

@@ -421,8 +421,11 @@ mod remote {
 
     /// Every page of `/services`, then each service the list does not nest fully.
     async fn all(base: &str) -> Result<Vec<Found>, Failure> {
+        // No redirect is followed (SECURITY.md#hsds-sources): where a source moved is for
+        // `from:` to say, so what is published comes from the address site.yaml names.
         let client = reqwest::Client::builder()
             .timeout(TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| (base.to_string(), format!("cannot start fetching: {e}")))?;
         let mut found = Vec::new();
@@ -471,18 +474,23 @@ mod remote {
             .header(reqwest::header::ACCEPT, "application/json")
             .send()
             .await
-            .map_err(|e| failed(format!("cannot fetch {url}: {e}")))?;
+            .map_err(|e| failed(format!("cannot fetch it: {e}")))?;
+        if response.status().is_redirection() {
+            let to = response.headers().get(reqwest::header::LOCATION).and_then(|l| l.to_str().ok());
+            let to = to.map(|l| format!(" to {l}; set `from:` to where it moved")).unwrap_or_default();
+            return Err(failed(format!("answered {}{to} (redirects are not followed)", response.status())));
+        }
         if !response.status().is_success() {
-            return Err(failed(format!("{url} answered {}", response.status())));
+            return Err(failed(format!("answered {}", response.status())));
         }
         let mut bytes = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(|e| failed(format!("reading {url}: {e}")))? {
+        while let Some(chunk) = response.chunk().await.map_err(|e| failed(format!("cannot read its answer: {e}")))? {
             if bytes.len() + chunk.len() > MAX_BYTES {
-                return Err(failed(format!("{url} answered more than {} MB", MAX_BYTES >> 20)));
+                return Err(failed(format!("answered more than {} MB", MAX_BYTES >> 20)));
             }
             bytes.extend_from_slice(&chunk);
         }
-        serde_json::from_slice(&bytes).map_err(|e| failed(format!("{url} did not answer JSON: {e}")))
+        serde_json::from_slice(&bytes).map_err(|e| failed(format!("did not answer JSON: {e}")))
     }
 }
 
