@@ -290,9 +290,9 @@ fn an_hsds_api_is_read_page_by_page() {
     );
     let built = build(&content, &out);
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    let asked = asked.lock().expect("lock").clone();
+    let fetched = asked.lock().expect("lock").clone();
     assert_eq!(
-        asked,
+        fetched,
         [
             "/hsds/services?page=1&full=true".to_string(),
             format!("/hsds/services/{COUNSELLING}"),
@@ -312,6 +312,11 @@ fn an_hsds_api_is_read_page_by_page() {
         ids.contains(&Value::from(COUNSELLING)) && ids.contains(&Value::from("0b5b8d0c-5c1e-4a53-9d1a-5b0f6c1a2e77")),
         "{ids:?}"
     );
+
+    // The API may have changed while nothing in the content folder did: the next build asks again.
+    let built = build(&content, &out);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert_eq!(asked.lock().expect("lock").len(), 8, "every build fetches the API again");
 
     // A server that is not there fails the build naming the URL.
     let gone = std::net::TcpListener::bind("127.0.0.1:0").expect("a port").local_addr().expect("an address");
