@@ -213,6 +213,17 @@ fn an_hsds_datapackage_becomes_services_that_keep_their_ids() {
     let errors = String::from_utf8_lossy(&built.stderr);
     let file = folder.join("services.csv").display().to_string();
     assert!(!built.status.success() && errors.contains(&format!("{file}:3")) && errors.contains("title"), "{errors}");
+
+    // Settings of a table source, or no datapackage where `from` points, are errors in site.yaml.
+    for (entry, expected) in [
+        ("from: sources/hsds\n    format: hsds\n    map:\n      title: name", "`format: hsds` maps HSDS fields itself"),
+        ("from: sources/elsewhere\n    format: hsds", "no HSDS datapackage at"),
+    ] {
+        write(&content, "site.yaml", &format!("{SITE}sources:\n  - collection: services\n    {entry}\n"));
+        let built = build(&content, &out);
+        let errors = String::from_utf8_lossy(&built.stderr);
+        assert!(!built.status.success() && errors.contains("site.yaml:5") && errors.contains(expected), "{errors}");
+    }
 }
 
 /// A tiny HSDS API on 127.0.0.1: `/services?page=N` lists one service a page (as Open Referral's
