@@ -4,7 +4,7 @@
 //! as the API's `/services/{id}` gives it, so both ways end in one mapping to front matter; the
 //! service keeps its HSDS id as `hsds_id`, which `/api/hsds` publishes (docs/standards.md#hsds).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use portal_core::content::time::parse_content_date;
@@ -111,29 +111,53 @@ fn inside(folder: &Path, relative: &str) -> Option<PathBuf> {
     (plain && !relative.contains("://")).then(|| folder.join(path))
 }
 
-/// The tables of a datapackage, by resource name, each as its rows and the file they came from.
+/// The joins that put a service together: a table and its column holding the id looked up.
+const KEYS: &[(&str, &str)] = &[
+    ("organization", "id"),
+    ("phone", "service_id"),
+    ("schedule", "service_id"),
+    ("language", "service_id"),
+    ("contact", "service_id"),
+    ("service_at_location", "service_id"),
+    ("location", "id"),
+    ("address", "location_id"),
+    ("attribute", "link_id"),
+    ("taxonomy_term", "id"),
+];
+
+/// The tables of a datapackage, by resource name (HSDS names them in the singular), each as the
+/// file it came from and its rows, with the rows of each [`KEYS`] join by value: a directory of
+/// many thousand services is put together in one pass over each table.
 struct Tables {
     rows: BTreeMap<String, (String, Vec<Row>)>,
+    index: HashMap<(&'static str, &'static str), HashMap<String, Vec<usize>>>,
 }
 
 impl Tables {
-    /// The rows of the table named `name` (HSDS names them in the singular).
-    fn of(&self, name: &str) -> &[Row] {
-        self.rows.get(name).map_or(&[], |(_, rows)| rows.as_slice())
+    fn new(rows: BTreeMap<String, (String, Vec<Row>)>) -> Self {
+        let mut index = HashMap::new();
+        for &(table, column) in KEYS {
+            let mut by: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, row) in rows.get(table).map_or(&[][..], |(_, rows)| rows.as_slice()).iter().enumerate() {
+                if let Some(value) = row.cells.get(column).and_then(Value::as_str) {
+                    by.entry(value.to_string()).or_default().push(i);
+                }
+            }
+            index.insert((table, column), by);
+        }
+        Tables { rows, index }
     }
 
-    /// The rows of `name` whose `column` is `value`, their cells as HSDS objects.
-    fn matching(&self, name: &str, column: &str, value: &str) -> Vec<Value> {
-        self.of(name)
-            .iter()
-            .filter(|row| row.cells.get(column).and_then(Value::as_str) == Some(value))
-            .map(|row| Value::Object(row.cells.clone()))
-            .collect()
+    /// The rows of `table` whose `column` (one of [`KEYS`]) is `value`, as HSDS objects.
+    fn matching(&self, table: &'static str, column: &'static str, value: &str) -> Vec<Value> {
+        let Some((_, rows)) = self.rows.get(table) else { return Vec::new() };
+        let found = self.index.get(&(table, column)).and_then(|by| by.get(value)).into_iter().flatten();
+        found.filter_map(|i| rows.get(*i)).map(|row| Value::Object(row.cells.clone())).collect()
     }
 
-    /// The first row of `name` with `id`.
-    fn by_id(&self, name: &str, id: &str) -> Option<Value> {
-        self.matching(name, "id", id).into_iter().next()
+    /// The first row of `table` with `id`.
+    fn by_id(&self, table: &'static str, id: &str) -> Option<Value> {
+        self.matching(table, "id", id).into_iter().next()
     }
 }
 
@@ -156,7 +180,7 @@ fn datapackage(root: &Path, from: &str) -> Result<Vec<Found>, Problem> {
         let (_, table) = tables::read(&path, &file, format).map_err(|m| Problem::File(file.clone(), m))?;
         rows.insert(name, (file, table));
     }
-    let tables = Tables { rows };
+    let tables = Tables::new(rows);
     let Some((file, services)) = tables.rows.get("service") else {
         return Err(Problem::File(shown, "the datapackage lists no `service` table".into()));
     };
@@ -175,7 +199,7 @@ fn datapackage(root: &Path, from: &str) -> Result<Vec<Found>, Problem> {
 fn nested(row: &Row, tables: &Tables) -> Value {
     let mut service = row.cells.clone();
     let id = text(&row.cells, "id").unwrap_or_default();
-    let of_service = |name: &str| Value::Array(tables.matching(name, "service_id", &id));
+    let of_service = |name: &'static str| Value::Array(tables.matching(name, "service_id", &id));
     if let Some(organization) = text(&row.cells, "organization_id").and_then(|o| tables.by_id("organization", &o)) {
         service.insert("organization".into(), organization);
     }
