@@ -97,10 +97,25 @@ fn read_json(path: &Path) -> Result<Value, String> {
     serde_json::from_str(&text).map_err(|e| format!("not valid JSON at line {}: {e}", e.line()))
 }
 
-/// The tables a datapackage lists: resource name -> path as written.
+/// The tables a datapackage lists: resource name (in the singular, as HSDS names them) -> path
+/// as written.
 fn resources(package: &Value) -> BTreeMap<String, String> {
     let listed = package.get("resources").and_then(Value::as_array).into_iter().flatten();
-    listed.filter_map(|r| Some((r.get("name")?.as_str()?.to_string(), r.get("path")?.as_str()?.to_string()))).collect()
+    listed.filter_map(|r| Some((singular(r.get("name")?.as_str()?), r.get("path")?.as_str()?.to_string()))).collect()
+}
+
+/// A table's name as HSDS writes it: `services` and `service` are the `service` table,
+/// `taxonomy_terms` the `taxonomy_term` table, `addresses` the `address` table.
+fn singular(name: &str) -> String {
+    let name = name.trim().to_ascii_lowercase();
+    let known = KEYS.iter().map(|(table, _)| *table).chain(["service"]);
+    for table in known {
+        let plurals = [format!("{table}s"), format!("{table}es"), format!("{}ies", table.trim_end_matches('y'))];
+        if name == table || plurals.contains(&name) {
+            return table.to_string();
+        }
+    }
+    name
 }
 
 /// `relative` inside `folder`, or `None` when it would lead out of it (or is a URL): a
@@ -545,6 +560,13 @@ mod tests {
         let b = slug(Some("Food Pantry"), Some("bd259921-e968"), &mut taken);
         let c = slug(None, Some("CE36"), &mut taken);
         assert_eq!((a.as_str(), b.as_str(), c.as_str()), ("food-pantry", "food-pantry-bd259921", "ce36"));
+    }
+
+    #[test]
+    fn tables_are_found_by_their_singular_or_plural_names() {
+        let names = ["services", "Addresses", "taxonomy_terms", "service_at_location", "funding"];
+        let found: Vec<String> = names.iter().map(|n| singular(n)).collect();
+        assert_eq!(found, ["service", "address", "taxonomy_term", "service_at_location", "funding"]);
     }
 
     #[test]
