@@ -208,11 +208,15 @@ fn an_hsds_datapackage_becomes_services_that_keep_their_ids() {
     let services = std::fs::read_to_string(folder.join("services.csv")).expect("services");
     let nameless =
         services.lines().nth(1).expect("a row").replace("Community Counselling,", ",").replace("ac148810", "bd259921");
-    std::fs::write(folder.join("services.csv"), format!("{services}{nameless}\n")).expect("write");
+    // And a second service with the first one's id.
+    let again = services.lines().nth(1).expect("a row").replace("Community Counselling,", "Counselling again,");
+    std::fs::write(folder.join("services.csv"), format!("{services}{nameless}\n{again}\n")).expect("write");
     let built = build(&content, &out);
     let errors = String::from_utf8_lossy(&built.stderr);
     let file = folder.join("services.csv").display().to_string();
     assert!(!built.status.success() && errors.contains(&format!("{file}:3")) && errors.contains("title"), "{errors}");
+    let twice = format!("{file}:4: {file}:4: HSDS id `{COUNSELLING}` is the id of {file}:2 too");
+    assert!(errors.contains(&twice), "{errors}");
 
     // Settings of a table source, or no datapackage where `from` points, are errors in site.yaml.
     for (entry, expected) in [

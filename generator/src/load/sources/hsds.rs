@@ -71,10 +71,18 @@ pub(super) fn load(
     }
     let plain = Source::default();
     let columns = Columns::new(&plain, &[]).map_err(Problem::Entry)?;
-    let mut slugs = HashSet::new();
+    let (mut slugs, mut ids) = (HashSet::new(), HashMap::new());
     let (mut records, mut errors) = (Vec::with_capacity(found.len()), Vec::new());
     for (n, Found { file, place, line, service }) in found.into_iter().enumerate() {
         let row = Row { place, line, cells: fields(&service, &mut slugs) };
+        // One id, one service: `/api/hsds/services/{id}` could show only one of two.
+        if let Some(id) = row.cells.get("hsds_id").and_then(Value::as_str) {
+            if let Some(first) = ids.insert(id.to_string(), row.place.clone()) {
+                let message = format!("{}: HSDS id `{id}` is the id of {first} too; ids must be unique", row.place);
+                errors.push(ContentError::new(file, line, message));
+                continue;
+            }
+        }
         match super::record(collection, &plain, &columns, (&file, &row), n + 1) {
             Ok(record) => records.push(Sourced { collection, record, file, line }),
             Err(mut problems) => errors.append(&mut problems),
