@@ -106,10 +106,14 @@ fn read_json(path: &Path) -> Result<Value, String> {
 }
 
 /// The tables a datapackage lists: resource name (in the singular, as HSDS names them) -> path
-/// as written.
+/// as written; only those a service is put together from (a `funding` or `metadata` table is
+/// never read).
 fn resources(package: &Value) -> BTreeMap<String, String> {
     let listed = package.get("resources").and_then(Value::as_array).into_iter().flatten();
-    listed.filter_map(|r| Some((singular(r.get("name")?.as_str()?), r.get("path")?.as_str()?.to_string()))).collect()
+    listed
+        .filter_map(|r| Some((singular(r.get("name")?.as_str()?), r.get("path")?.as_str()?.to_string())))
+        .filter(|(name, _)| name == "service" || KEYS.iter().any(|(table, _)| table == name))
+        .collect()
 }
 
 /// A table's name as HSDS writes it: `services` and `service` are the `service` table,
@@ -575,6 +579,14 @@ mod tests {
         let names = ["services", "Addresses", "taxonomy_terms", "service_at_location", "funding"];
         let found: Vec<String> = names.iter().map(|n| singular(n)).collect();
         assert_eq!(found, ["service", "address", "taxonomy_term", "service_at_location", "funding"]);
+    }
+
+    #[test]
+    fn only_the_tables_a_service_is_made_of_are_read() {
+        let package = json!({"resources": [{"name": "services", "path": "s.csv"}, {"name": "funding", "path": "f.csv"},
+            {"name": "phone", "path": "p.csv"}, {"path": "nameless.csv"}]});
+        let names: Vec<String> = resources(&package).into_keys().collect();
+        assert_eq!(names, ["phone", "service"]);
     }
 
     #[test]
