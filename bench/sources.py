@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Records from a table against the same records as files (docs/content.md#sources).
 
-    .venv/bin/python bench/sources.py --size 100000 --runs 2 --write BENCHMARKS.md
+    .venv/bin/python bench/sources.py --size 100000 --write BENCHMARKS.md
 
 Takes bench/corpus.py's synthetic corpus of `--size` records (made by `bench/run` or here), writes
 the same records as rows of one CSV per collection (`id` giving each record the slug its file
@@ -77,14 +77,15 @@ def measure(size, runs):
     files, rows = [], []
     for run in range(runs):
         for folder, into in ((content, files), (tables, rows)):
-            # Each build removes the last one's output first (a 100k build writes about 4 GB, too
-            # much to keep aside as bench/run does), so both pay alike for the freed inodes.
-            out = bench.WORK / f"sources-bench-{folder.name}"
-            shutil.rmtree(out, ignore_errors=True)
+            # Outputs are set aside and removed after the runs, as bench/run does (removing 4 GB
+            # on this machine's disk takes minutes, and slows the next build's file creation).
+            out = bench.WORK / f"sources-bench-{folder.name}.run{run}"
+            bench.discard(out)
             os.sync()
             into.append(bench.run_timed([str(bench.PORTAL), "build", "--content", str(folder), "--out", str(out)]))
-    for folder in (content, tables):
-        shutil.rmtree(bench.WORK / f"sources-bench-{folder.name}", ignore_errors=True)
+            print(f"{folder.name} run {run}: {into[-1][0]:.1f} s, {into[-1][1]:.0f} MiB", flush=True)
+            bench.discard(out)
+    bench.empty_trash()
     median = lambda runs, i: statistics.median(r[i] for r in runs)  # noqa: E731
     return {"size": size, "runs": runs, "files": (median(files, 0), median(files, 1)),
             "rows": (median(rows, 0), median(rows, 1))}
@@ -114,7 +115,7 @@ def section(result, command):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=100000)
-    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--runs", type=int, default=1, help="pairs of builds (each 100k build writes 4 GB)")
     parser.add_argument("--write", type=Path, help="put the section into this file (BENCHMARKS.md)")
     args = parser.parse_args()
     bench.WORK.mkdir(parents=True, exist_ok=True)

@@ -345,3 +345,196 @@ fn import_writes_record_files_once_and_never_over_someones_work() {
     assert!(!refused.status.success() && said.contains(&format!("{bad}:2")) && said.contains("title"), "{said}");
     assert!(!content.join("services/x-1.md").exists(), "nothing is written when a row is not a record");
 }
+
+/// Open Referral's HSDS 3.0 example datapackage (`fixtures/sources/hsds-example`, CC BY-SA 4.0),
+/// copied into `content/sources/hsds`.
+fn hsds_example(content: &Path) -> std::path::PathBuf {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sources/hsds-example");
+    let folder = content.join("sources/hsds");
+    std::fs::create_dir_all(&folder).expect("folder");
+    for entry in std::fs::read_dir(example).expect("the example") {
+        let path = entry.expect("an entry").path();
+        std::fs::copy(&path, folder.join(path.file_name().expect("a name"))).expect("copy");
+    }
+    folder
+}
+
+/// The record of `GET /api/services/<slug>` as built.
+fn service(out: &Path, slug: &str) -> Value {
+    json(&out.join(format!("api/services/{slug}.json")))["data"]["services"][0].clone()
+}
+
+const COUNSELLING: &str = "ac148810-d857-441c-9679-408f346de14b";
+
+#[test]
+fn an_hsds_datapackage_becomes_services_that_keep_their_ids() {
+    let dir = tempfile::tempdir().expect("temp");
+    let (content, out) = (dir.path().join("content"), dir.path().join("dist"));
+    let folder = hsds_example(&content);
+    write(
+        &content,
+        "site.yaml",
+        &format!("{SITE}sources:\n  - collection: services\n    from: sources/hsds\n    format: hsds\n"),
+    );
+    let built = build(&content, &out);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let service = service(&out, "community-counselling");
+    assert_eq!(service["title"], "Community Counselling");
+    assert_eq!(service["hsds_id"], COUNSELLING);
+    assert!(service["summary"].as_str().is_some_and(|s| s.starts_with("Counselling Services provided")), "{service}");
+    assert_eq!(service["phone"], "+44 1234 234567", "the export's quotes are not the number's");
+    assert_eq!(service["email"], "email@example.com");
+    assert_eq!(service["website"], "http://example.com/counselling");
+    assert_eq!(service["hours"], "Thu, Fri 10:00-18:00");
+    assert_eq!(service["organization"]["name"], "Example Organization Inc.");
+    assert_eq!(service["location"]["name"], "MyCity Civic Center");
+    assert!(service["location"].get("latitude").is_none(), "latitude 100 is no place on Earth: {service}");
+    assert_eq!(service["updated"], "2023-03-15T10:30:45.123Z");
+
+    let hsds = json(&out.join("_portal/hsds.json"));
+    let published = &hsds["services"][0];
+    assert_eq!(published["id"], COUNSELLING, "/api/hsds publishes the original id");
+    assert_eq!(published["organization_id"], "d9d5e0f5-d3ce-4f73-9a2f-4dd0ecc6c610");
+    assert_eq!(published["schedules"][0]["byday"], "TH,FR");
+    assert_eq!(json(&out.join("api/hsds/services.json"))["contents"][0]["id"], COUNSELLING);
+
+    // A service without a name is an error naming its table and row.
+    let services = std::fs::read_to_string(folder.join("services.csv")).expect("services");
+    let nameless =
+        services.lines().nth(1).expect("a row").replace("Community Counselling,", ",").replace("ac148810", "bd259921");
+    // And a second service with the first one's id.
+    let again = services.lines().nth(1).expect("a row").replace("Community Counselling,", "Counselling again,");
+    std::fs::write(folder.join("services.csv"), format!("{services}{nameless}\n{again}\n")).expect("write");
+    let built = build(&content, &out);
+    let errors = String::from_utf8_lossy(&built.stderr);
+    let file = folder.join("services.csv").display().to_string();
+    assert!(!built.status.success() && errors.contains(&format!("{file}:3")) && errors.contains("title"), "{errors}");
+    let twice = format!("{file}:4: {file}:4: HSDS id `{COUNSELLING}` is the id of {file}:2 too");
+    assert!(errors.contains(&twice), "{errors}");
+
+    // Settings of a table source, or no datapackage where `from` points, are errors in site.yaml.
+    for (entry, expected) in [
+        ("from: sources/hsds\n    format: hsds\n    map:\n      title: name", "`format: hsds` maps HSDS fields itself"),
+        ("from: sources/elsewhere\n    format: hsds", "no HSDS datapackage at"),
+    ] {
+        write(&content, "site.yaml", &format!("{SITE}sources:\n  - collection: services\n    {entry}\n"));
+        let built = build(&content, &out);
+        let errors = String::from_utf8_lossy(&built.stderr);
+        assert!(!built.status.success() && errors.contains("site.yaml:5") && errors.contains(expected), "{errors}");
+    }
+}
+
+/// A tiny HSDS API on 127.0.0.1: `/services?page=N` lists one service a page (as Open Referral's
+/// `service_list.json` does, not nested), `/services/{id}` gives it nested (`service_full.json`).
+/// Returns its base URL and the paths asked for.
+fn hsds_api() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{BufRead, BufReader, Write};
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sources/hsds-example");
+    let list = json(&example.join("service_list.json"));
+    let full = json(&example.join("service_full.json"));
+    let second = "0b5b8d0c-5c1e-4a53-9d1a-5b0f6c1a2e77";
+    let with = |mut item: Value, id: &str, name: &str| {
+        item["id"] = Value::from(id);
+        item["name"] = Value::from(name);
+        item
+    };
+    let listed = list["contents"][0].clone();
+    let pages =
+        [with(listed.clone(), COUNSELLING, "Community Counselling"), with(listed, second, "Drop-in Counselling")];
+    let details = [with(full.clone(), COUNSELLING, "Community Counselling"), with(full, second, "Drop-in Counselling")];
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let base = format!("http://{}/hsds", listener.local_addr().expect("an address"));
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = asked.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream);
+            let mut first = String::new();
+            if reader.read_line(&mut first).is_err() {
+                continue;
+            }
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let path = first.split_whitespace().nth(1).unwrap_or_default().to_string();
+            seen.lock().expect("lock").push(path.clone());
+            let body = match path.as_str() {
+                p if p.starts_with("/hsds/services?page=") => {
+                    let n: usize =
+                        p["/hsds/services?page=".len()..].split('&').next().and_then(|n| n.parse().ok()).unwrap_or(1);
+                    let mut page = list.clone();
+                    page["contents"] = serde_json::json!([pages[n.clamp(1, 2) - 1]]);
+                    page["total_pages"] = Value::from(2);
+                    page["page_number"] = Value::from(n);
+                    page["last_page"] = Value::from(n >= 2);
+                    Some(page)
+                }
+                p => details
+                    .iter()
+                    .find(|d| p == format!("/hsds/services/{}", d["id"].as_str().unwrap_or_default()))
+                    .cloned(),
+            };
+            let (status, body) = match body {
+                Some(body) => ("200 OK", body.to_string()),
+                None => ("404 Not Found", "{}".to_string()),
+            };
+            let mut stream = reader.into_inner();
+            let head = format!("HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+            let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body.as_bytes()));
+        }
+    });
+    (base, asked)
+}
+
+#[test]
+fn an_hsds_api_is_read_page_by_page() {
+    let dir = tempfile::tempdir().expect("temp");
+    let (content, out) = (dir.path().join("content"), dir.path().join("dist"));
+    let (base, asked) = hsds_api();
+    write(
+        &content,
+        "site.yaml",
+        &format!("{SITE}sources:\n  - collection: services\n    from: {base}/\n    format: hsds\n"),
+    );
+    let built = build(&content, &out);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let fetched = asked.lock().expect("lock").clone();
+    assert_eq!(
+        fetched,
+        [
+            "/hsds/services?page=1&full=true".to_string(),
+            format!("/hsds/services/{COUNSELLING}"),
+            "/hsds/services?page=2&full=true".to_string(),
+            "/hsds/services/0b5b8d0c-5c1e-4a53-9d1a-5b0f6c1a2e77".to_string(),
+        ]
+    );
+    let second = service(&out, "drop-in-counselling");
+    assert_eq!(second["hsds_id"], "0b5b8d0c-5c1e-4a53-9d1a-5b0f6c1a2e77");
+    assert_eq!(second["hours"], "Thu, Fri 10:00-18:00", "the nested service was read: {second}");
+    assert_eq!(second["category"], "name", "the example's one taxonomy term is called `name`");
+    let ids: Vec<Value> = json(&out.join("_portal/hsds.json"))["services"]
+        .as_array()
+        .map(|s| s.iter().map(|s| s["id"].clone()).collect())
+        .unwrap_or_default();
+    assert!(
+        ids.contains(&Value::from(COUNSELLING)) && ids.contains(&Value::from("0b5b8d0c-5c1e-4a53-9d1a-5b0f6c1a2e77")),
+        "{ids:?}"
+    );
+
+    // The API may have changed while nothing in the content folder did: the next build asks again.
+    let built = build(&content, &out);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert_eq!(asked.lock().expect("lock").len(), 8, "every build fetches the API again");
+
+    // A server that is not there fails the build naming the URL.
+    let gone = std::net::TcpListener::bind("127.0.0.1:0").expect("a port").local_addr().expect("an address");
+    write(
+        &content,
+        "site.yaml",
+        &format!("{SITE}sources:\n  - collection: services\n    from: http://{gone}\n    format: hsds\n"),
+    );
+    let built = build(&content, &out);
+    let errors = String::from_utf8_lossy(&built.stderr);
+    assert!(!built.status.success() && errors.contains(&format!("http://{gone}/services?page=1")), "{errors}");
+}

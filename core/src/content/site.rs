@@ -109,9 +109,10 @@ pub struct SiteConfig {
 pub struct DataSource {
     /// The collection its records belong to.
     pub collection: String,
-    /// The file, relative to the content folder.
+    /// The file, relative to the content folder (for `hsds`, also an HSDS API's base URL).
     pub from: String,
-    /// `csv`, `tsv`, `xlsx`, `ods`, `json`, `jsonl` or `geojson`; unset: from `from`'s extension.
+    /// `csv`, `tsv`, `xlsx`, `ods`, `json`, `jsonl`, `geojson` or `hsds`; unset: from `from`'s
+    /// extension.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// Front-matter field (dotted for a nested one: `contact.phone`) -> the column it is read from.

@@ -44,7 +44,8 @@ impl Organization {
         }
         let field = |key: &str| map.and_then(|m| text(m.get(key))).map(str::to_string);
         let website = field("url").or_else(|| field("website")).filter(|u| u.starts_with("http"));
-        let id = id_of(&website.clone().unwrap_or_else(|| format!("{base}/#organization:{}", slug(name))));
+        let derived = || id_of(&website.clone().unwrap_or_else(|| format!("{base}/#organization:{}", slug(name))));
+        let id = kept_id(map.and_then(|m| m.get("hsds_id"))).unwrap_or_else(derived);
         Some(Organization {
             id,
             name: name.to_string(),
@@ -148,7 +149,7 @@ impl Mapper<'_> {
     /// One record as an HSDS service, fully nested, and its organization.
     fn service(&self, item: &Value) -> (Value, Organization) {
         let page = format!("{}{}", self.base, text(item.get("url")).unwrap_or_default());
-        let id = id_of(&page);
+        let id = kept_id(item.get("hsds_id")).unwrap_or_else(|| id_of(&page));
         let organization = self.organization(item);
         let mut service = json!({
             "id": id,
@@ -289,6 +290,12 @@ fn singular(taxonomy: Taxonomy) -> &'static str {
         Taxonomy::Tags => "tag",
         Taxonomy::Categories => "category",
     }
+}
+
+/// The HSDS id an imported record keeps (`hsds_id`, docs/content.md#sources) when it is the UUID
+/// HSDS requires; otherwise the id is derived, as for any record.
+fn kept_id(value: Option<&Value>) -> Option<String> {
+    text(value).and_then(|id| uuid::Uuid::parse_str(id).ok()).map(|id| id.hyphenated().to_string())
 }
 
 /// A trimmed, non-empty string value.
@@ -511,6 +518,18 @@ mod tests {
         assert_eq!((org.name.as_str(), org.email.as_deref()), ("Camp Services", Some("info@camp.example.org")));
         configured.organization = Some(json!(7));
         assert_eq!(Organization::of_site(&configured).name, "Amani", "an odd setting falls back");
+    }
+
+    #[test]
+    fn an_imported_service_keeps_its_hsds_ids() {
+        let kept = "AC148810-D857-441C-9679-408F346DE14B";
+        let organization = json!({"name": "Example Org", "hsds_id": "d9d5e0f5-d3ce-4f73-9a2f-4dd0ecc6c610"});
+        let imported = record(json!({"hsds_id": kept, "organization": organization}));
+        let other = record(json!({"url": "/services/b", "hsds_id": "42"}));
+        let data = dataset(&[imported, other], &site());
+        assert_eq!(data.services[0]["id"], kept.to_lowercase());
+        assert_eq!(data.services[0]["organization_id"], "d9d5e0f5-d3ce-4f73-9a2f-4dd0ecc6c610");
+        assert_eq!(data.services[1]["id"], id_of("https://amani.example.org/services/b"), "not a UUID: derived");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! snake_case name) and goes through the same validation as a record file, so a source's records
 //! are records like any other. Errors name the row: `file:line`, `file Sheet!A5` or a JSON pointer.
 
+pub mod hsds;
 pub mod remote;
 pub mod tables;
 
@@ -105,6 +106,9 @@ struct Found {
 
 /// The records of one source, and the errors of its rows.
 fn one(root: &Path, source: &Source, remote: &Remote) -> Result<Found, Problem> {
+    if hsds::is_hsds(source) {
+        return hsds::load(root, collection_of(source)?, source, remote);
+    }
     let table = open(root, source, remote)?;
     let columns = Columns::new(source, &table.headers).map_err(Problem::Entry)?;
     let mut found = Found { warnings: table.warning.into_iter().collect(), ..Found::default() };
@@ -166,12 +170,7 @@ pub struct Table {
 
 /// Reads the rows of `source` (a file of the content folder `root`, or a URL through `remote`).
 fn open(root: &Path, source: &Source, remote: &Remote) -> Result<Table, Problem> {
-    let collection = COLLECTIONS.iter().copied().find(|c| *c == source.collection).ok_or_else(|| {
-        let hint = near_miss(&source.collection, COLLECTIONS.iter().copied())
-            .map(|c| format!(": did you mean `{c}`?"))
-            .unwrap_or_else(|| format!(" (collections: {})", COLLECTIONS.join(", ")));
-        Problem::Entry(format!("source `{}`: unknown collection `{}`{hint}", source.from, source.collection))
-    })?;
+    let collection = collection_of(source)?;
     let url = remote::is_url(&source.from);
     let named = if url { remote::file_part(&source.from) } else { source.from.as_str() };
     let format = match &source.format {
@@ -203,8 +202,18 @@ fn open(root: &Path, source: &Source, remote: &Remote) -> Result<Table, Problem>
     Ok(Table { collection, file, headers, rows, warning })
 }
 
+/// The collection `source` names.
+fn collection_of(source: &Source) -> Result<&'static str, Problem> {
+    COLLECTIONS.iter().copied().find(|c| *c == source.collection).ok_or_else(|| {
+        let hint = near_miss(&source.collection, COLLECTIONS.iter().copied())
+            .map(|c| format!(": did you mean `{c}`?"))
+            .unwrap_or_else(|| format!(" (collections: {})", COLLECTIONS.join(", ")));
+        Problem::Entry(format!("source `{}`: unknown collection `{}`{hint}", source.from, source.collection))
+    })
+}
+
 /// The digest of row `number` (counted from 1): its place, its number and its cells.
-fn digest(row: &Row, number: usize) -> u128 {
+pub(crate) fn digest(row: &Row, number: usize) -> u128 {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     hasher.update(row.place.as_bytes());

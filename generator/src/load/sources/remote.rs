@@ -146,7 +146,10 @@ enum Fetched {
 fn fetch(url: &str, cached: Option<&Meta>) -> Result<Fetched, String> {
     use std::io::Read;
     use std::time::Duration;
+    // No redirect is followed (SECURITY.md#sources-at-urls): what is published comes from the
+    // address site.yaml names, and where a source moved is for `from:` to say.
     let client = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
         .timeout(Duration::from_secs(REMOTE_SOURCE_TIMEOUT_S))
         .connect_timeout(Duration::from_secs(REMOTE_SOURCE_TIMEOUT_S.min(15)))
         .user_agent(concat!("portal/", env!("CARGO_PKG_VERSION"), " (sources)"))
@@ -161,13 +164,18 @@ fn fetch(url: &str, cached: Option<&Meta>) -> Result<Fetched, String> {
             request = request.header(reqwest::header::IF_MODIFIED_SINCE, modified);
         }
     }
-    let response = request.send().map_err(|e| without_url(&e))?;
+    let response = request.header(reqwest::header::ACCEPT, "*/*").send().map_err(|e| without_url(&e))?;
     let status = response.status();
     if status == reqwest::StatusCode::NOT_MODIFIED && cached.is_some() {
         return Ok(Fetched::Unchanged);
     }
+    if status.is_redirection() {
+        let to = response.headers().get(reqwest::header::LOCATION).and_then(|l| l.to_str().ok());
+        let to = to.map(|l| format!(" to {l}; set `from:` to where it moved")).unwrap_or_default();
+        return Err(format!("answered {status}{to} (redirects are not followed)"));
+    }
     if !status.is_success() {
-        return Err(format!("HTTP {status}"));
+        return Err(format!("answered {status}"));
     }
     let header = |name: reqwest::header::HeaderName| {
         response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string)

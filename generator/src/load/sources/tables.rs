@@ -65,14 +65,26 @@ fn delimited(path: &Path, file: &str, delimiter: u8) -> Result<(Vec<String>, Vec
     let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).from_reader(bytes);
     let headers = reader.headers().map_err(|e| format!("cannot read the header row: {e}"))?;
     let headers = unique(headers.iter().map(|h| h.trim().to_string()).collect());
-    let mut rows = Vec::new();
+    let (mut rows, mut counted) = (Vec::new(), (0, 1));
     for record in reader.records() {
         let record = record.map_err(|e| format!("cannot read a row: {e}"))?;
-        let line = record.position().map_or(1, |p| p.line() as usize);
+        let line = record.position().map_or(1, |p| line_at(bytes, p.byte() as usize, &mut counted));
         let cells = headers.iter().zip(record.iter()).filter_map(|(h, c)| Some((h.clone(), text(c)?))).collect();
         rows.push(Row { place: format!("{file}:{line}"), line, cells });
     }
     Ok((headers, rows))
+}
+
+/// The line of the row starting at `byte` of `bytes`, counting on from `counted` (a byte and its
+/// line, which it moves there). The csv crate starts a row after the `\r` of a CRLF, so its own
+/// line number is one short in files with Windows line endings.
+fn line_at(bytes: &[u8], byte: usize, counted: &mut (usize, usize)) -> usize {
+    let start = if bytes.get(byte) == Some(&b'\n') { byte + 1 } else { byte };
+    let (from, line) = *counted;
+    let between = bytes.get(from.min(start)..start).unwrap_or_default();
+    let line = line + between.iter().filter(|b| **b == b'\n').count();
+    *counted = (start, line);
+    line
 }
 
 fn spreadsheet(path: &Path, file: &str) -> Result<(Vec<String>, Vec<Row>), String> {
@@ -248,6 +260,19 @@ mod tests {
     #[test]
     fn a_repeated_header_keeps_both_columns() {
         assert_eq!(unique(vec!["Phone".into(), "Name".into(), "Phone".into()]), ["Phone", "Name", "Phone (3)"]);
+    }
+
+    #[test]
+    fn rows_are_on_their_lines_whatever_the_line_endings() {
+        let dir = tempfile::tempdir().expect("temp");
+        let path = dir.path().join("x.csv");
+        for text in ["a,b\r\n1,2\r\n3,4\r\n", "a,b\n1,2\n\"3\n\",4\n5,6\n", "a,b\r\n1,2\r\n3,4\n"] {
+            std::fs::write(&path, text).expect("write");
+            let (_, rows) = read(&path, "x.csv", "csv").expect("rows");
+            let lines: Vec<usize> = rows.iter().map(|r| r.line).collect();
+            let expected: &[usize] = if text.contains("5,6") { &[2, 3, 5] } else { &[2, 3] };
+            assert_eq!(lines, expected, "{text:?}");
+        }
     }
 
     #[test]
