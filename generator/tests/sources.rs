@@ -538,3 +538,30 @@ fn an_hsds_api_is_read_page_by_page() {
     let errors = String::from_utf8_lossy(&built.stderr);
     assert!(!built.status.success() && errors.contains(&format!("http://{gone}/services?page=1")), "{errors}");
 }
+
+/// Data no one here wrote: Open Referral's example `services.csv` and `locations.csv` read as
+/// plain CSV (Windows line endings, commas and quotes inside cells, empty cells, a latitude of 100).
+#[test]
+fn a_published_directorys_tables_read_as_plain_csv() {
+    let dir = tempfile::tempdir().expect("temp");
+    let (content, out) = (dir.path().join("content"), dir.path().join("dist"));
+    let folder = hsds_example(&content);
+    let site = format!(
+        "{SITE}sources:\n  - {{collection: services, from: sources/hsds/services.csv, id: id, map: {{title: name, summary: description}}}}\n  \
+         - {{collection: resources, from: sources/hsds/locations.csv, id: id, map: {{title: name, summary: description}}}}\n"
+    );
+    write(&content, "site.yaml", &site);
+    let built = build(&content, &out);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let rows = std::fs::read_to_string(folder.join("services.csv")).expect("services").lines().count() - 1;
+    let listing = json(&out.join("api/services.json"));
+    assert_eq!(listing["count"].as_u64(), Some(rows as u64), "every row is a record: {listing}");
+    let counselling = service(&out, COUNSELLING);
+    assert!(counselling["summary"].as_str().is_some_and(|s| s.contains("anxiety, depression")), "{counselling}");
+    assert_eq!(counselling["alternate_name"], "MyCity Counselling Services");
+    let place = json(&out.join("api/resources/3a19ff88-4620-4d17-9830-ac1d859eb5d5.json")).to_string();
+    assert!(
+        place.contains("MyCity Civic Center") && place.contains("\"latitude\":\"100\""),
+        "kept as written: {place}"
+    );
+}
