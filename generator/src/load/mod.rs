@@ -415,26 +415,40 @@ pub fn load_records<K: Send>(
             }
         }
     }
-    if site_ok {
-        let before = warnings.len();
-        let sourced = sourced_records(root, &content.site, &reading.remote, (&mut errors, &mut warnings));
-        let mut rows = Vec::with_capacity(sourced.len());
-        let warned = warnings.len() > before;
-        for sources::Sourced { collection, mut record, file, line, digest } in sourced {
-            rows.push((record.file.clone(), collection, digest));
-            if record.draft && !drafts {
-                continue;
-            }
-            sanitizer.clean_body(&mut record);
-            let index = COLLECTIONS.iter().position(|c| *c == collection).unwrap_or(0);
-            if let Some(first) = seen.insert((index, record.slug.clone()), record.file.clone()) {
-                let message = format!("{}: duplicate slug `{}` in `{collection}`: {first} already uses it (set `id:` to a column that is unique)", record.file, record.slug);
-                errors.push(ContentError::new(file, line, message));
-                continue;
-            }
-            collections.entry(collection).or_default().push(keep(&content, record).map_err(LoadError::Io)?);
-        }
-        content.source_rows = (!warned).then_some(rows);
+    if site_ok && !content.site.sources.is_empty() {
+        let site_file = root.join("site.yaml");
+        let text = std::fs::read_to_string(&site_file).unwrap_or_default();
+        let site_yaml = (site_file.display().to_string(), text);
+        let mut rows = Vec::new();
+        let mut duplicates = Vec::new();
+        let clean = |record: &mut Record| sanitizer.clean_body(record);
+        let read = sources::each(
+            root,
+            &content.site,
+            (&site_yaml.0, &site_yaml.1),
+            &reading.remote,
+            &clean,
+            &mut |sources::Sourced { collection, record, file, line, digest }| {
+                rows.push((record.file.clone(), collection, digest));
+                if record.draft && !drafts {
+                    return Ok(());
+                }
+                let index = COLLECTIONS.iter().position(|c| *c == collection).unwrap_or(0);
+                if let Some(first) = seen.insert((index, record.slug.clone()), record.file.clone()) {
+                    let message = format!("{}: duplicate slug `{}` in `{collection}`: {first} already uses it (set `id:` to a column that is unique)", record.file, record.slug);
+                    duplicates.push(ContentError::new(file, line, message));
+                    return Ok(());
+                }
+                collections.entry(collection).or_default().push(keep(&content, record)?);
+                Ok(())
+            },
+        )
+        .map_err(LoadError::Io)?;
+        errors.extend(read.errors.into_iter().chain(duplicates));
+        content.source_rows = read.warnings.is_empty().then_some(rows);
+        warnings.extend(read.warnings);
+    } else if site_ok {
+        content.source_rows = Some(Vec::new());
     }
     if !errors.is_empty() {
         errors.sort();
@@ -444,25 +458,6 @@ pub fn load_records<K: Send>(
     warnings.sort();
     content.warnings = warnings;
     Ok((content, collections))
-}
-
-/// The records of the site's `sources:` (see [`sources`]), their errors and warnings pushed into
-/// `problems`.
-fn sourced_records(
-    root: &Path,
-    site: &SiteConfig,
-    remote: &sources::Remote,
-    problems: (&mut Vec<ContentError>, &mut Vec<ContentError>),
-) -> Vec<sources::Sourced> {
-    if site.sources.is_empty() {
-        return Vec::new();
-    }
-    let site_file = root.join("site.yaml");
-    let text = std::fs::read_to_string(&site_file).unwrap_or_default();
-    let mut read = sources::load(root, site, (&site_file.display().to_string(), &text), remote);
-    problems.0.append(&mut read.errors);
-    problems.1.append(&mut read.warnings);
-    read.records
 }
 
 /// How a content folder is read.

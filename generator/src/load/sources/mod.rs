@@ -13,6 +13,7 @@ use std::path::Path;
 use portal_core::content::collections::COLLECTIONS;
 use portal_core::content::did_you_mean::near_miss;
 use portal_core::content::{ContentError, DataSource as Source, Issue, Record, SiteConfig};
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 pub use remote::Remote;
@@ -54,25 +55,47 @@ pub const FOLDER: &str = "sources";
 
 /// Every record of every source of `site` (content folder `root`; `site_file` and `site_text` are
 /// site.yaml's, for errors about a source entry), with the errors of every row.
-pub fn load(root: &Path, site: &SiteConfig, (site_file, site_text): (&str, &str), remote: &Remote) -> Read {
+pub fn load(root: &Path, site: &SiteConfig, site_yaml: (&str, &str), remote: &Remote) -> Read {
+    let mut records = Vec::new();
+    let mut read = each(root, site, site_yaml, remote, &|_| {}, &mut |sourced| {
+        records.push(sourced);
+        Ok(())
+    })
+    .unwrap_or_default();
+    read.records = records;
+    read
+}
+
+/// Hands every record of every source of `site` to `keep` as it is made, a batch of rows at a
+/// time (made, then passed through `clean`, in parallel), so a big source's records need not be
+/// held together; returns the errors and warnings (`records` left empty). Stops at `keep`'s first
+/// error.
+pub fn each(
+    root: &Path,
+    site: &SiteConfig,
+    (site_file, site_text): (&str, &str),
+    remote: &Remote,
+    clean: &(dyn Fn(&mut Record) + Sync),
+    keep: &mut dyn FnMut(Sourced) -> anyhow::Result<()>,
+) -> anyhow::Result<Read> {
     let mut read = Read::default();
     for source in &site.sources {
         let at = |message: String| ContentError::new(site_file, entry_line(site_text, &source.from), message);
-        match one(root, source, remote) {
-            Ok(mut found) => {
-                if found.records.is_empty() && found.errors.is_empty() {
+        match one(root, source, remote, (clean, keep)) {
+            Ok(Ok(found)) => {
+                if found.rows == 0 && found.errors.is_empty() {
                     read.warnings
                         .push(at(format!("source `{}` has no rows: its collection gets nothing from it", source.from)));
                 }
-                read.warnings.extend(found.warnings.drain(..).map(at));
-                read.records.append(&mut found.records);
-                read.errors.append(&mut found.errors);
+                read.warnings.extend(found.warnings.into_iter().map(at));
+                read.errors.extend(found.errors);
             }
-            Err(Problem::Entry(message)) => read.errors.push(at(message)),
-            Err(Problem::File(file, message)) => read.errors.push(ContentError::new(file, 1, message)),
+            Ok(Err(Problem::Entry(message))) => read.errors.push(at(message)),
+            Ok(Err(Problem::File(file, message))) => read.errors.push(ContentError::new(file, 1, message)),
+            Err(kept) => return Err(kept),
         }
     }
-    read
+    Ok(read)
 }
 
 /// How the places of the rows of `site`'s sources begin: each source's file as the content folder
@@ -105,27 +128,74 @@ struct Found {
 }
 
 /// The records of one source, and the errors of its rows.
-fn one(root: &Path, source: &Source, remote: &Remote) -> Result<Found, Problem> {
+fn one(
+    root: &Path,
+    source: &Source,
+    remote: &Remote,
+    (clean, keep): (&(dyn Fn(&mut Record) + Sync), &mut dyn FnMut(Sourced) -> anyhow::Result<()>),
+) -> anyhow::Result<Result<Made, Problem>> {
+    let mut made = Made::default();
     if hsds::is_hsds(source) {
-        return hsds::load(root, collection_of(source)?, source, remote);
+        let found = match collection_of(source).and_then(|c| hsds::load(root, c, source, remote)) {
+            Ok(found) => found,
+            Err(problem) => return Ok(Err(problem)),
+        };
+        made.rows = found.records.len();
+        for mut sourced in found.records {
+            clean(&mut sourced.record);
+            keep(sourced)?;
+        }
+        return Ok(Ok(Made { errors: found.errors, warnings: found.warnings, ..made }));
     }
-    let table = open(root, source, remote)?;
-    let columns = Columns::new(source, &table.headers).map_err(Problem::Entry)?;
-    let mut found = Found { warnings: table.warning.into_iter().collect(), ..Found::default() };
-    found.records.reserve(table.rows.len());
-    for (n, row) in table.rows.iter().enumerate() {
-        match record(table.collection, source, &columns, (&table.file, row), n + 1) {
-            Ok(record) => found.records.push(Sourced {
-                collection: table.collection,
-                record,
-                file: table.file.clone(),
-                line: row.line,
-                digest: digest(row, n + 1),
-            }),
-            Err(mut problems) => found.errors.append(&mut problems),
+    let table = match open(root, source, remote) {
+        Ok(table) => table,
+        Err(problem) => return Ok(Err(problem)),
+    };
+    let columns = match Columns::new(source, &table.headers) {
+        Ok(columns) => columns,
+        Err(message) => return Ok(Err(Problem::Entry(message))),
+    };
+    made.warnings.extend(table.warning.clone());
+    made.rows = table.rows.len();
+    for (batch, rows) in table.rows.chunks(BATCH).enumerate() {
+        let results: Vec<(usize, Result<Record, Vec<ContentError>>)> = rows
+            .par_iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let n = batch * BATCH + i + 1;
+                let mut made = record(table.collection, source, &columns, (&table.file, row), n);
+                if let Ok(record) = made.as_mut() {
+                    clean(record);
+                }
+                (n, made)
+            })
+            .collect();
+        for ((n, result), row) in results.into_iter().zip(rows) {
+            match result {
+                Ok(record) => keep(Sourced {
+                    collection: table.collection,
+                    record,
+                    file: table.file.clone(),
+                    line: row.line,
+                    digest: digest(row, n),
+                })?,
+                Err(problems) => made.errors.extend(problems),
+            }
         }
     }
-    Ok(found)
+    Ok(Ok(made))
+}
+
+/// How many rows are made into records at a time (in parallel): enough to keep both cores busy,
+/// few enough that a big source's records are never held together.
+const BATCH: usize = 1024;
+
+/// What making one source's records gave, besides the records.
+#[derive(Debug, Default)]
+struct Made {
+    rows: usize,
+    errors: Vec<ContentError>,
+    warnings: Vec<String>,
 }
 
 /// The rows of `source` as record files would hold them (for `portal import`): each row's front
