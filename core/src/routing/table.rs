@@ -278,7 +278,8 @@ macro_rules! route {
     };
 }
 
-/// A list of the HSDS API: its first page is a built file; paging and filters go to the handler.
+/// A list of the HSDS API: its first page is a built file; any query goes to the handler, which
+/// pages, filters and refuses a parameter the list does not take.
 /// `limited` puts it under the rate limit (the services, whose `search` runs the search engine).
 macro_rules! hsds_list {
     ($kind:ident, $id:expr, $summary:expr, $describe:expr) => {
@@ -300,7 +301,7 @@ macro_rules! hsds_list_op {
             get(
                 $id,
                 $summary,
-                Serve::FileUnlessQuery(FileRule::Extension("json"), HSDS_PARAMS, Handler::HsdsList(Kind::$kind)),
+                Serve::FileUnlessAnyQuery(FileRule::Extension("json"), Handler::HsdsList(Kind::$kind)),
                 JSON,
             ),
             $describe,
@@ -337,10 +338,6 @@ macro_rules! hsds_segment {
         "taxonomy_terms"
     };
 }
-
-/// The parameters that send an HSDS list to its handler rather than its built first page.
-const HSDS_PARAMS: &[&str] =
-    &["page", "per_page", "search", "taxonomy_term_id", "taxonomy_id", "organization_id", "modified_after"];
 
 /// The story form's page.
 pub const VOICE_FORM: &str = "/community-voices/new";
