@@ -128,7 +128,8 @@ pub fn items(facts: &Facts) -> Description {
                     "bbox",
                     "minLon,minLat,maxLon,maxLat (or 6 numbers with heights), CRS84; minLon > maxLon crosses the \
                  antimeridian. A feature matches when its geometry's box meets it.",
-                    json!({"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 6}),
+                    json!({"type": "array", "items": {"type": "number", "minimum": -180, "maximum": 180},
+                        "oneOf": [{"minItems": 4, "maxItems": 4}, {"minItems": 6, "maxItems": 6}]}),
                     false,
                 )),
                 query("bbox-crs", "Only CRS84.", json!({"type": "string", "enum": [CRS84]}), false),

@@ -94,18 +94,22 @@ fn items(n: usize, register: &Register) -> Value {
         query("offset", "Features skipped before the page.", json!({"type": "integer", "minimum": 0})),
         json!({"name": "bbox", "in": "query", "required": false, "style": "form", "explode": false,
             "description": "minLon,minLat,maxLon,maxLat (or 6 numbers with heights), CRS84.",
-            "schema": {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 6}}),
+            "schema": {"type": "array", "items": {"type": "number", "minimum": -180, "maximum": 180},
+                "oneOf": [{"minItems": 4, "maxItems": 4}, {"minItems": 6, "maxItems": 6}]}}),
         query("bbox-crs", "Only CRS84.", json!({"type": "string", "enum": [CRS84]})),
-        query(
+    ];
+    // Only where it can choose: on a collection without dated features `datetime` is 400.
+    if register.features.iter().any(|f| super::datetime::of_feature(f).is_some()) {
+        parameters.push(query(
             "datetime",
             &format!(
-                "A date, an RFC 3339 date-time or an interval `start/end` (`..` open), matched against each \
-                 feature's {}; 400 on a collection none of whose features has one.",
+                "A date, an RFC 3339 date-time or an interval `start/end` of two (`..` or nothing for open), \
+                 matched against each feature's {}; a date is its whole day (UTC). Anything else is 400.",
                 DATE_PROPERTIES.map(|p| format!("`{p}`")).join(", ")
             ),
-            json!({"type": "string"}),
-        ),
-    ];
+            json!({"type": "string", "minLength": 1}),
+        ));
+    }
     for name in FILTERS {
         let found = values(register, name);
         if !found.is_empty() {
@@ -191,5 +195,6 @@ mod tests {
         assert_eq!(enum_of("/api/ogc/collections/public%20art/items", "category"), Some(json!(["mural"])));
         assert_eq!(enum_of("/api/ogc/collections/places/items", "zone"), None, "no feature has a zone");
         assert!(doc["paths"]["/api/ogc/collections/places/items/{featureId}"]["get"].is_object());
+        assert_eq!(enum_of("/api/ogc/collections/places/items", "datetime"), None, "no dated feature, no datetime");
     }
 }
