@@ -40,6 +40,12 @@ pub fn openapi(base: &str, title: &str, registers: &[Register]) -> Value {
                 parameter not listed for a resource is 400.",
         },
         "servers": [{"url": if base.is_empty() { "/" } else { base }}],
+        // A public API: no operation needs credentials.
+        "security": [],
+        "tags": [
+            {"name": "Capabilities", "description": "What the API is and offers."},
+            {"name": "Data", "description": "The collections and their features."},
+        ],
         "paths": paths,
         "components": {"schemas": schemas(), "responses": {
             "Problem": {"description": "An RFC 9457 problem document.",
@@ -68,7 +74,8 @@ fn errors(mut responses: Value, codes: &[&str]) -> Value {
 /// A JSON document with only `f` for a parameter.
 fn document(id: &str, summary: &str, schema: &str) -> Value {
     let ok = json!({"200": {"description": summary, "content": {JSON: {"schema": reference(schema)}}}});
-    json!({"get": {"operationId": id, "summary": summary, "parameters": [format_parameter()],
+    let tag = if schema == "Collection" { "Data" } else { "Capabilities" };
+    json!({"get": {"operationId": id, "summary": summary, "tags": [tag], "parameters": [format_parameter()],
         "responses": errors(ok, &["400", "404"])}})
 }
 
@@ -122,6 +129,7 @@ fn items(n: usize, register: &Register) -> Value {
     let ok = json!({"200": {"description": "A page of features with `next`/`prev` links.",
         "content": {GEOJSON: {"schema": page}, JSON: {"schema": page}}}});
     json!({"get": {"operationId": format!("getItems{n}"), "summary": format!("The features of `{}`.", register.id),
+        "tags": ["Data"],
         "parameters": parameters, "responses": errors(ok, &["400", "404"])}})
 }
 
@@ -129,6 +137,7 @@ fn items(n: usize, register: &Register) -> Value {
 fn feature(n: usize, register: &Register) -> Value {
     let ok = json!({"200": {"description": "The feature.", "content": {GEOJSON: {"schema": reference("Feature")}}}});
     json!({"get": {"operationId": format!("getItem{n}"), "summary": format!("One feature of `{}`.", register.id),
+        "tags": ["Data"],
         "parameters": [
             {"name": "featureId", "in": "path", "required": true, "description": "The feature's id.",
                 "schema": {"type": "string"}},
