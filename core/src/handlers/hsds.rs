@@ -56,22 +56,7 @@ pub async fn list<P: Platform>(ctx: &Ctx<'_, P>, kind: Kind) -> Result<Response,
             let keep = ServiceFilter::of(ctx)?;
             all.iter().filter(|at| keep.keeps(&at["service"])).collect()
         }
-        Kind::TaxonomyTerms => {
-            let taxonomy = ctx.query.text("taxonomy_id");
-            let parent = ctx.query.text("parent_id");
-            let top_only = match ctx.query.get("top_only").map(str::trim) {
-                None | Some("false") => false,
-                Some("true") => true,
-                Some(other) => {
-                    return Err(Problem::bad_request(format!("`top_only` is `true` or `false`; got `{other}`.")))
-                }
-            };
-            all.iter()
-                .filter(|term| taxonomy.is_none_or(|t| term["taxonomy_id"] == t))
-                .filter(|term| parent.is_none_or(|p| term["parent_id"] == p))
-                .filter(|term| !top_only || term["parent_id"].as_str().is_none_or(str::is_empty))
-                .collect()
-        }
+        Kind::TaxonomyTerms => terms(ctx, all)?,
         _ => all.iter().collect(),
     };
     let chosen: Vec<&Value> = match &words {
@@ -80,6 +65,23 @@ pub async fn list<P: Platform>(ctx: &Ctx<'_, P>, kind: Kind) -> Result<Response,
     };
     let contents = chosen[paging.window(chosen.len())].iter().map(|item| list_item(kind, item)).collect();
     Ok(Response::json(&paging.envelope(chosen.len(), contents)))
+}
+
+/// The taxonomy terms `taxonomy_id`, `parent_id` and `top_only` keep.
+fn terms<'d, P: Platform>(ctx: &Ctx<'_, P>, all: &'d [Value]) -> Result<Vec<&'d Value>, Problem> {
+    let taxonomy = ctx.query.text("taxonomy_id");
+    let parent = ctx.query.text("parent_id");
+    let top_only = match ctx.query.get("top_only").map(str::trim) {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(Problem::bad_request(format!("`top_only` is `true` or `false`; got `{other}`."))),
+    };
+    Ok(all
+        .iter()
+        .filter(|term| taxonomy.is_none_or(|t| term["taxonomy_id"] == t))
+        .filter(|term| parent.is_none_or(|p| term["parent_id"] == p))
+        .filter(|term| !top_only || term["parent_id"].as_str().is_none_or(str::is_empty))
+        .collect())
 }
 
 /// Whether an item's own words (name, description, code; a service at a location's service and
