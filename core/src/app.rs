@@ -45,6 +45,40 @@ fn local_links(response: &mut Response, base: &str) {
     }
 }
 
+/// The address a request was sent to when it is this machine (`127.0.0.1:8787`, `localhost`,
+/// `[::1]`), as an origin: a local preview. Only these names, and a port of digits, are taken, so
+/// the result can go into a document as it is.
+fn local_origin(request: &Request) -> Option<String> {
+    let host = request.header("host")?.trim();
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    };
+    let loopback =
+        name == "localhost" || name == "[::1]" || name.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback());
+    loopback.then(|| format!("http://{host}"))
+}
+
+/// Makes the links of the OGC API's JSON documents follow a local preview: a GIS client (GDAL,
+/// QGIS) follows the `href`s of the landing page, the collections and the pages of items, which
+/// the build writes on the base URL, so `portal serve` or `wrangler dev` of a production build
+/// would send it to the production host (docs/spec/api-spec.md#ogc). Only answers to this machine
+/// change; the site's own host keeps the built bytes.
+fn local_ogc_links(response: &mut Response, base: &str, request: &Request, path: &str) {
+    let ogc = path == crate::queries::ogc::ROOT || path.starts_with(&format!("{}/", crate::queries::ogc::ROOT));
+    let json = response.header("content-type").is_some_and(|t| t.starts_with("application/") && t.contains("json"));
+    if base.is_empty() || !ogc || !json {
+        return;
+    }
+    let Some(origin) = local_origin(request) else { return };
+    let Ok(text) = std::str::from_utf8(&response.body) else { return };
+    let (links, server) = (format!("\"{base}/"), format!("\"{base}\""));
+    if text.contains(&links) || text.contains(&server) {
+        let local = text.replace(&links, &format!("\"{origin}/")).replace(&server, &format!("\"{origin}\""));
+        response.body = Bytes::from(local);
+    }
+}
+
 /// The API over one build.
 #[derive(Debug)]
 pub struct App {
@@ -95,6 +129,7 @@ impl App {
         apply_common(&mut response);
         cache_control::apply(&mut response, &request.method);
         local_links(&mut response, self.state.manifest().site.base());
+        local_ogc_links(&mut response, self.state.manifest().site.base(), &request, &path);
         if request.method == Method::Head {
             response.set_header("content-length", response.body.len().to_string());
             response.body = Bytes::new();
@@ -156,6 +191,7 @@ impl App {
         let handler = match operation.serve {
             Serve::File(_) => None,
             Serve::FileUnlessQuery(_, names, handler) => names.iter().any(|n| query.has(n)).then_some(handler),
+            Serve::FileUnlessAnyQuery(_, handler) => query.pairs().next().is_some().then_some(handler),
             Serve::Handler(handler) => Some(handler),
         };
         match handler {
@@ -220,6 +256,7 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::Geolocation => geolocation::handle(ctx).await,
         Handler::SpatialJson => spatial::geojson(ctx).await,
         Handler::SpatialCsv => spatial::csv(ctx).await,
+        Handler::OgcDocument => ogc::document(ctx).await,
         Handler::OgcItems => ogc::items(ctx).await,
         Handler::OgcItem => ogc::item(ctx).await,
         Handler::HsdsList(kind) => hsds::list(ctx, kind).await,
@@ -339,6 +376,33 @@ mod tests {
         json.body = Bytes::from("{\"url\": \"href=\\\"https://site.example/visit\"}");
         local_links(&mut json, "https://site.example");
         assert!(String::from_utf8_lossy(&json.body).contains("https://site.example/visit"));
+    }
+
+    #[test]
+    fn ogc_documents_link_a_local_preview_to_itself_and_nothing_else_changes() {
+        let body = r#"{"links":[{"href":"https://site.example/api/ogc/collections"}],"servers":[{"url":"https://site.example"}]}"#;
+        let answer = |host: &str, path: &str, media: &str| {
+            let mut request = Request::new(Method::Get, path);
+            request.headers.push(("host".into(), host.into()));
+            let mut response = Response::new(200).with_body(media, body.to_string());
+            local_ogc_links(&mut response, "https://site.example", &request, path);
+            String::from_utf8_lossy(&response.body).into_owned()
+        };
+        let local = answer("127.0.0.1:8787", "/api/ogc", "application/json");
+        assert!(local.contains(r#""href":"http://127.0.0.1:8787/api/ogc/collections""#), "{local}");
+        assert!(local.contains(r#""url":"http://127.0.0.1:8787""#), "{local}");
+        assert!(answer("localhost", "/api/ogc/openapi", "application/vnd.oai.openapi+json;version=3.0")
+            .contains("http://localhost/"));
+        assert!(answer("[::1]:80", "/api/ogc/collections/a/items", "application/geo+json").contains("http://[::1]:80/"));
+        for (host, path) in [
+            ("site.example", "/api/ogc"),
+            ("127.0.0.1:8787\"x", "/api/ogc"),
+            ("evil.example:8787", "/api/ogc"),
+            ("127.0.0.1:8787", "/api/news"),
+            ("127.0.0.1:8787", "/api/ogcx"),
+        ] {
+            assert_eq!(answer(host, path, "application/json"), body, "{host} {path}");
+        }
     }
 
     #[test]

@@ -418,6 +418,9 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
         let address = listener.local_addr()?;
         let _watcher = if args.watch { Some(serve::watch::start(options.clone(), state.clone())?) } else { None };
         println!("portal: listening on http://{address}");
+        if let Some(note) = state.address_note(&format!("http://{address}")) {
+            eprintln!("{note}");
+        }
         serve::serve(listener, state).await
     });
     match result {

@@ -804,3 +804,23 @@ fn pages_named_data_alerts_and_map_are_ordinary_pages_on_a_site_without_them() {
     let listing = json(&out.path().join("api/pages.json"));
     assert_eq!(listing["count"], 3, "each is listed under /pages: {listing}");
 }
+
+#[test]
+fn a_polygon_wound_the_wrong_way_is_published_turned_with_a_warning_naming_it() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let built = build(&root().join("fixtures/site"), out.path());
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "{stderr}");
+    let warning = "site-register.geojson:2: warning: place `Block A` (blk-a): a polygon ring runs the wrong way";
+    assert!(stderr.contains(warning), "{stderr}");
+    let spatial = json(&out.path().join("api/v1/spatial.json"));
+    let block = spatial["features"].as_array().into_iter().flatten().find(|f| f["id"] == "blk-a").expect("Block A");
+    let ring: Vec<(f64, f64)> = block["geometry"]["coordinates"][0]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| (p[0].as_f64().unwrap_or_default(), p[1].as_f64().unwrap_or_default()))
+        .collect();
+    let area: f64 = ring.windows(2).map(|w| w[0].0 * w[1].1 - w[1].0 * w[0].1).sum();
+    assert!(area > 0.0, "the exterior ring runs counter-clockwise: {ring:?}");
+}

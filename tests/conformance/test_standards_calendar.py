@@ -30,9 +30,11 @@ def test_the_calendar_of_every_event_is_crlf_folded_and_typed(client):
         assert len(line) <= 75, line
         line.decode("utf-8")  # folding never splits a character
     events = events_of(r.content)
-    api = {e["url"] for e in client.get("/api/events").json()["data"]["events"]}
+    records = client.get("/api/events").json()["data"]["events"]
+    # Translations of one event are one VEVENT: the record in the site's language.
+    api = {e["url"] for e in records if not e.get("language") or e["language"] == "en"}
     assert {str(e["URL"]) for e in events.values()} == {f"https://fixture.example.org{u}" for u in api}
-    assert len(events) == len(api), "one VEVENT per published event, UIDs unique"
+    assert len(events) == len(api) == len(re.findall(rb"BEGIN:VEVENT", r.content)), "UIDs unique"
     assert all(uid.endswith("@fixture.example.org") for uid in events)
 
 
@@ -42,7 +44,9 @@ def test_long_text_is_folded_and_unfolds_to_the_escaped_value(client):
     assert folded, "market day's long description is folded"
     unfolded = body.replace(b"\r\n ", b"").decode("utf-8")
     assert "DESCRIPTION:Stalls of vegetables\\, crafts and tools\\; music\\, food and a repair corner\\, " in unfolded
-    assert "SUMMARY:أمسية سينمائية\r\n" in unfolded
+    assert "SUMMARY:أمسية سينمائية\r\n" not in unfolded, "a translation is not a second event"
+    arabic = client.get("/events/film-evening-ar.ics").content.replace(b"\r\n ", b"").decode("utf-8")
+    assert "SUMMARY:أمسية سينمائية\r\n" in arabic
     assert "CATEGORIES:Santé communautaire,farming\r\n" in unfolded
 
 
@@ -60,12 +64,28 @@ def test_a_timed_event_is_in_utc_and_an_all_day_one_a_date(client):
     assert gathering["DTSTART"].dt == datetime.date(2026, 1, 10), "`date` stands in for `start`"
 
 
-def test_stamps_come_from_the_content_so_two_builds_agree(client):
+def test_stamps_come_from_the_content_and_are_never_after_the_build(client):
+    """DTSTAMP is when the object was made: the record's `updated`/`date` (else its start), never
+    after the build (`SOURCE_DATE_EPOCH` when set, as for the conformance build)."""
     first = client.get("/events.ics").content
     assert first == client.get("/events.ics").content
-    stamps = re.findall(rb"DTSTAMP:(\d{8}T\d{6}Z)", first)
-    assert b"20261205T000000Z" in stamps, "market day's stamp is its `date`"
-    assert all(not s.startswith(b"2026-") for s in stamps)
+    built = datetime.datetime.fromisoformat(client.get("/api/status").json()["generatedAt"].replace("Z", "+00:00"))
+    events = events_of(first)
+    for uid, event in events.items():
+        assert event["DTSTAMP"].dt <= built, (uid, event["DTSTAMP"].dt, built)
+    assert events["events/old-gathering@fixture.example.org"]["DTSTAMP"].dt == datetime.datetime(
+        2026, 1, 10, tzinfo=datetime.timezone.utc), "a stamp before the build is the content's"
+    market = events["events/market-day@fixture.example.org"]["DTSTAMP"].dt
+    assert market == built.replace(microsecond=0), "market day's `date` is after the build: the build's time"
+
+
+def test_translations_of_one_event_share_one_uid(client):
+    english = events_of(client.get("/events/film-evening.ics").content)
+    arabic = events_of(client.get("/events/film-evening-ar.ics").content)
+    assert list(english) == list(arabic) == ["events/film-evening@fixture.example.org"]
+    assert str(arabic["events/film-evening@fixture.example.org"]["SUMMARY"]) == "أمسية سينمائية"
+    feed = events_of(client.get("/events.ics").content)
+    assert str(feed["events/film-evening@fixture.example.org"]["SUMMARY"]) == "Film evening"
 
 
 def test_one_event_has_its_own_calendar_with_the_same_uid(client):

@@ -126,12 +126,19 @@ def test_services_map_the_front_matter(client):
     numbers = {p["number"] for p in full["phones"]}
     assert {"+256700000104", "+256700000105", "0700000106"} <= numbers
     assert [(s["byday"], s["opens_at"], s["closes_at"]) for s in full["schedules"]] == [
-        ("MO,TU,WE,TH,FR", "09:00", "16:00")]
+        ("MO,TU,WE,TH,FR", "09:00:00", "16:00:00")]
+    legal_address = full["service_at_locations"][0]["location"]["addresses"][0]
+    # fixtures/site/site.yaml `address` stands in for what the record does not say.
+    assert (legal_address["city"], legal_address["country"]) == ("Fixture Town", "KE")
     cafe = next(s for s in services if s["name"].startswith("Café Amani"))
     full = client.get(f"/api/hsds/services/{cafe['id']}").json()
     assert [lang["code"] for lang in full["languages"]] == ["fr", "sw", "ar"]
     location = full["service_at_locations"][0]["location"]
     assert (location["latitude"], location["longitude"]) == (-1.2921, 36.8219)
+    address = location["addresses"][0]
+    assert (address["address_1"], address["city"], address["postal_code"], address["country"]) == (
+        "Plot 7, Moi Avenue", "Nairobi", "00100", "KE")
+    assert full["description"].endswith("Ouvert tous les jours.\n\nThé offert le vendredi."), full["description"]
 
 
 def test_a_first_page_with_no_parameters_equals_the_handlers_answer(client):
@@ -169,10 +176,48 @@ def test_each_service_filter_keeps_what_it_names(client):
     assert every(client, "services", "?organization_id=00000000-0000-0000-0000-000000000000") == []
     dated = sorted(s["last_modified"] for s in services if "last_modified" in s)
     if dated:
-        after = {s["id"] for s in services if s.get("last_modified", "") > dated[0]}
+        after = {s["id"] for s in services if s.get("last_modified", "") >= dated[0]}
         assert {s["id"] for s in every(client, "services", f"?modified_after={dated[0]}")} == after
     assert {t["id"] for t in every(client, "taxonomy_terms", f"?taxonomy_id={term['taxonomy_id']}")} == {
         t["id"] for t in terms if t["taxonomy_id"] == term["taxonomy_id"]}
+
+
+def test_modified_after_is_on_or_after(client):
+    """Open Referral's API reference: "modified on or after this datetime"; the legal aid desk was
+    updated on 2026-10-28 (midnight UTC), so a daily sync asking from that day gets it."""
+    legal = {"Legal aid desk"}
+    for moment in ["2026-10-28", "2026-10-28T00:00:00Z", "2026-10-28T03:00:00%2B03:00"]:
+        assert {s["name"] for s in every(client, "services", f"?modified_after={moment}")} == legal, moment
+        located = every(client, "service_at_locations", f"?modified_after={moment}")
+        assert {at["service"]["name"] for at in located} == legal, moment
+    assert every(client, "services", "?modified_after=2026-10-28T00:00:01Z") == []
+    assert every(client, "services", "?modified_after=2026-10-29") == []
+
+
+def test_the_reference_filters_of_every_list_are_implemented(client):
+    services = {s["name"]: s for s in every(client, "services")}
+    legal = services["Legal aid desk"]
+    located = every(client, "service_at_locations", f"?organization_id={legal['organization_id']}")
+    assert {at["service"]["id"] for at in located} == {legal["id"]}
+    assert every(client, "service_at_locations", "?organization_id=00000000-0000-0000-0000-000000000000") == []
+    assert {at["service"]["name"] for at in every(client, "service_at_locations", "?search=market")} == {
+        "Café Amani — École des langues"}
+    assert {o["name"] for o in every(client, "organizations", "?search=legal")} == {"Legal Aid Society"}
+    assert [t["name"] for t in every(client, "taxonomies", "?search=tags")] == ["tags"]
+    terms = every(client, "taxonomy_terms")
+    assert {t["code"] for t in every(client, "taxonomy_terms", "?search=legal")} == {"legal", "legal-aid"}
+    assert every(client, "taxonomy_terms", "?top_only=true") == terms, "the site's terms have no parent"
+    assert every(client, "taxonomy_terms", f"?parent_id={terms[0]['id']}") == []
+
+
+@pytest.mark.parametrize("kind,query", [
+    ("services", "format=ndjson"), ("services", "minimal=true"), ("services", "full=true"),
+    ("organizations", "full_service=true"), ("organizations", "colour=red"), ("taxonomies", "taxonomy_id=x"),
+    ("service_at_locations", "postcode=00100"), ("service_at_locations", "proximity=500"),
+    ("taxonomy_terms", "organization_id=x"), ("taxonomy_terms", "top_only=maybe")])
+def test_a_filter_a_list_does_not_take_is_400_naming_it(client, kind, query):
+    doc = problem(client.get(f"/api/hsds/{kind}?{query}"), 400, "bad_request")
+    assert query.split("=")[0] in doc["detail"], doc["detail"]
 
 
 def test_search_goes_through_the_sites_search(client):

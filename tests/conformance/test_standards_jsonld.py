@@ -108,6 +108,25 @@ def test_a_title_that_closes_the_script_stays_inside_it(client):
     assert "<" not in raw and ">" not in raw and "&" not in raw and "\\u003c/script\\u003e" in raw
 
 
-def test_encyclopedia_entries_keep_their_article(client):
+def test_encyclopedia_entries_keep_their_article_with_author_and_dates(client):
     data = json_ld(client.get("/encyclopedia/asylum").text)
     assert data["@type"] == "Article" and data["citation"]
+    assert (data["datePublished"], data["dateModified"]) == ("2026-09-01", "2026-09-01")
+    assert data["author"] == {"@type": "Organization", "name": "Fixture Portal", "url": BASE}
+    assert data["publisher"]["@type"] == "Organization"
+
+
+def test_a_byline_naming_an_organisation_is_an_organization(client):
+    data = json_ld(client.get("/news/clinic-hours").text)
+    assert data["author"] == {"@type": "Organization", "name": "Fixture Health Centre"}
+
+
+def test_places_of_their_own_carry_a_structured_address_with_the_country(client):
+    """A job or an event that names its place keeps the settlement's locality and country
+    (fixtures/site/site.yaml `address`) in a structured PostalAddress."""
+    job = json_ld(client.get("/jobs/script-title").text)["jobLocation"]["address"]
+    assert job == {"@type": "PostalAddress", "streetAddress": "Community hall, Fixture Town",
+                   "addressLocality": "Fixture Town", "addressCountry": "KE"}
+    market = json_ld(client.get("/events/market-day").text)["location"]
+    assert market["@type"] == "Place" and market["name"] == "Market square"
+    assert market["address"]["@type"] == "PostalAddress" and market["address"]["addressCountry"] == "KE"

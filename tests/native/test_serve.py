@@ -21,6 +21,19 @@ def server():
     s.stop()
 
 
+def test_serving_a_build_made_for_another_address_says_how_to_build_for_this_one(server):
+    """The conformance build names https://fixture.example.org; `portal serve` says which links
+    follow the local address and how to make a build whose every link is local."""
+    deadline = time.monotonic() + 5
+    while "--base-url" not in server.output() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    note = server.output()
+    assert "this build names https://fixture.example.org as its address" in note, note
+    assert f"portal build --base-url {server.base_url}" in note, note
+    landing = requests.get(f"{server.base_url}/api/ogc", timeout=10).json()
+    assert all(link["href"].startswith(server.base_url) for link in landing["links"])
+
+
 def test_gzip_and_brotli_when_accepted(server):
     plain = requests.get(server.base_url + "/api/news", headers={"Accept-Encoding": "identity", "X-Forwarded-For": "10.9.0.1"})
     assert "Content-Encoding" not in plain.headers

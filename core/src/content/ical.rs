@@ -28,6 +28,9 @@ pub struct Calendar<'a> {
     pub strings: &'a Strings,
     /// The site's time zone, for times written without an offset.
     pub zone: Option<ZoneFn<'a>>,
+    /// The build time (Unix seconds; `SOURCE_DATE_EPOCH` when set): no `DTSTAMP` is later, as
+    /// RFC 5545 has it the time the object was created.
+    pub built: i64,
 }
 
 /// A TEXT value escaped (RFC 5545 §3.3.11): `\` `;` `,` and line breaks; other control
@@ -118,19 +121,46 @@ fn host(site: &SiteConfig) -> &str {
     }
 }
 
+/// The part of a UID before `@`, stable whatever changes in the event: the page's path, its last
+/// segment the `translation_key` when it has one, so the translations of one event are one event
+/// (`events/film-evening` for `/events/film-evening-ar` with the key `film-evening`).
+fn uid_path(url: &str, translation_key: Option<&str>) -> String {
+    let path = url.trim_start_matches('/');
+    match (translation_key, path.rsplit_once('/')) {
+        (Some(key), Some((folder, _))) => format!("{folder}/{key}"),
+        (Some(key), None) => key.to_string(),
+        (None, _) => path.to_string(),
+    }
+}
+
 impl Calendar<'_> {
+    /// Whether `record` stands for its event in a calendar of several: not a translation of an
+    /// event whose record in the site's language (else its first) is among `records`.
+    fn primary(&self, record: &Map<String, Value>, records: &[&Map<String, Value>]) -> bool {
+        fn key_of(r: &Map<String, Value>) -> Option<&str> {
+            r.get("translation_key").and_then(Value::as_str).map(str::trim)
+        }
+        let Some(key) = key_of(record).filter(|k| !k.is_empty()) else { return true };
+        let site_language = |r: &Map<String, Value>| {
+            r.get("language").and_then(Value::as_str).is_none_or(|l| l.eq_ignore_ascii_case(&self.site.language))
+        };
+        let group: Vec<&&Map<String, Value>> = records.iter().filter(|r| key_of(r) == Some(key)).collect();
+        let chosen = group.iter().find(|r| site_language(r)).or(group.first());
+        chosen.is_none_or(|chosen| std::ptr::eq(**chosen, record))
+    }
+
     /// The VEVENT of a record (its JSON: `title`, `url` and its front matter), as folded lines;
     /// `None` when it has no readable start.
     pub fn event(&self, record: &Map<String, Value>) -> Option<String> {
         let when = event::when(record, self.zone)?;
         let text = |key: &str| record.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
         let url = text("url").unwrap_or("/");
-        // Stable whatever changes in the event: the page's path at the site's host.
-        let uid = format!("{}@{}", url.trim_start_matches('/'), host(self.site));
+        let uid = format!("{}@{}", uid_path(url, text("translation_key")), host(self.site));
         let stamp = ["updated", "date"]
             .iter()
             .find_map(|key| text(key).and_then(|t| parse_content_date(t).ok()))
-            .map_or(when.start.unix(), |d| d.unix);
+            .map_or(when.start.unix(), |d| d.unix)
+            .min(self.built);
         let mut lines = vec![
             "BEGIN:VEVENT".to_string(),
             format!("UID:{}", escape(&uid)),
@@ -165,7 +195,8 @@ impl Calendar<'_> {
     }
 
     /// A whole calendar of `records` (each a record's JSON), in their order; those without a
-    /// readable start are left out.
+    /// readable start are left out, and translations of one event are one VEVENT: its record in
+    /// the site's language, else the first of them.
     pub fn file<'r>(&self, name: &str, records: impl IntoIterator<Item = &'r Value>) -> String {
         let head = [
             "BEGIN:VCALENDAR".to_string(),
@@ -176,7 +207,9 @@ impl Calendar<'_> {
             format!("X-WR-CALNAME:{}", escape(name)),
         ];
         let mut out: String = head.iter().map(|line| fold(line)).collect();
-        for record in records.into_iter().filter_map(Value::as_object) {
+        let records: Vec<&Map<String, Value>> =
+            records.into_iter().filter_map(Value::as_object).filter(|r| event::when(r, self.zone).is_some()).collect();
+        for record in records.iter().filter(|r| self.primary(r, &records)) {
             out.extend(self.event(record));
         }
         out.push_str(&fold("END:VCALENDAR"));
@@ -218,7 +251,7 @@ mod tests {
     fn an_event_has_a_stable_uid_a_reproducible_stamp_and_utc_times() {
         let site = site();
         let strings = Strings::default();
-        let calendar = Calendar { site: &site, strings: &strings, zone: None };
+        let calendar = Calendar { site: &site, strings: &strings, zone: None, built: i64::MAX };
         let record = json!({"title": "Market, day; one", "url": "/events/market-day", "date": "2026-12-01",
             "start": "2026-12-05T08:00:00+03:00", "end": "2026-12-05T13:30:00+03:00", "tags": ["a,b", "c"],
             "venue": "Square", "status": "cancelled"});
@@ -242,12 +275,31 @@ mod tests {
     fn an_all_day_event_ends_the_day_after_its_last() {
         let site = site();
         let strings = Strings::default();
-        let calendar = Calendar { site: &site, strings: &strings, zone: None };
+        let calendar = Calendar { site: &site, strings: &strings, zone: None, built: i64::MAX };
         let record = json!({"title": "Fair", "url": "/events/fair", "start": "2026-08-15", "end": "2026-08-16"});
         let text = calendar.event(record.as_object().expect("a map")).expect("an event");
         assert!(text.contains("DTSTART;VALUE=DATE:20260815\r\n") && text.contains("DTEND;VALUE=DATE:20260817\r\n"));
         assert!(text.contains("DTSTAMP:20260815T000000Z\r\n"), "{text}");
         let none = json!({"title": "No time", "url": "/events/x", "start": 12});
         assert_eq!(calendar.event(none.as_object().expect("a map")), None);
+    }
+
+    #[test]
+    fn translations_are_one_event_and_no_stamp_is_after_the_build() {
+        let site = site();
+        let strings = Strings::default();
+        let built = 1_790_000_000; // 2026-09-21T14:13:20Z
+        let calendar = Calendar { site: &site, strings: &strings, zone: None, built };
+        let arabic = json!({"title": "أمسية", "url": "/events/film-evening-ar", "start": "2026-10-03",
+            "language": "ar", "translation_key": "film-evening"});
+        let english = json!({"title": "Film", "url": "/events/film-evening", "start": "2026-10-03", "translation_key": "film-evening"});
+        let other = json!({"title": "Fair", "url": "/events/fair", "start": "2026-12-05", "date": "2026-08-01"});
+        let text = calendar.file("All", [&arabic, &english, &other]);
+        assert_eq!(text.matches("BEGIN:VEVENT").count(), 2, "{text}");
+        assert!(text.contains("SUMMARY:Film\r\n") && !text.contains("أمسية"), "the site's language stands: {text}");
+        let alone = calendar.event(arabic.as_object().expect("a map")).expect("an event");
+        assert!(alone.contains("UID:events/film-evening@fixture.example.org\r\n"), "one UID: {alone}");
+        assert!(text.contains("DTSTAMP:20260921T141320Z\r\n"), "a start after the build is not a stamp: {text}");
+        assert!(text.contains("DTSTAMP:20260801T000000Z\r\n"), "an earlier `date` is: {text}");
     }
 }

@@ -47,7 +47,10 @@ pub fn article(entry: &Entry, site: &SiteConfig) -> Value {
     });
     let extra = [
         ("description", description(record).map(Value::from)),
+        ("datePublished", record.date.or(record.updated).map(|d| Value::from(d.date()))),
         ("dateModified", record.updated.or(record.date).map(|d| Value::from(d.date()))),
+        ("author", authors(record, site).or_else(|| Some(site_publisher(site)))),
+        ("publisher", Some(site_publisher(site))),
         ("about", record.category.clone().map(|c| json!({"@type": "Thing", "name": c}))),
         ("keywords", (!record.tags.is_empty()).then(|| json!(record.tags))),
         ("alternateName", (!entry.aliases.is_empty()).then(|| json!(entry.aliases))),
@@ -55,6 +58,15 @@ pub fn article(entry: &Entry, site: &SiteConfig) -> Value {
     ];
     set_all(&mut article, extra);
     article
+}
+
+/// The site as the organisation that publishes its pages.
+fn site_publisher(site: &SiteConfig) -> Value {
+    let mut org = organization(if site.title.is_empty() { "portal" } else { &site.title });
+    if !site.base().is_empty() {
+        org["url"] = json!(site.base());
+    }
+    org
 }
 
 /// A record's `description`: the plain text of its summary, else of its rendered body (else of its
@@ -107,14 +119,111 @@ fn organization(name: &str) -> Value {
     json!({"@type": "Organization", "name": name})
 }
 
+/// The properties of a schema.org `PostalAddress` that records and site.yaml `address` write.
+const ADDRESS_KEYS: [&str; 5] = ["streetAddress", "addressLocality", "addressRegion", "postalCode", "addressCountry"];
+
+/// Words that make a byline an organisation's rather than a person's ("Amani editors", "Amani
+/// Health Centre", "La rédaction d'Amani"), in the languages of the sample site; compared with
+/// the byline's folded words.
+const ORGANISATION_WORDS: &[&str] = &[
+    "editors",
+    "editorial",
+    "team",
+    "staff",
+    "newsroom",
+    "desk",
+    "office",
+    "centre",
+    "center",
+    "committee",
+    "council",
+    "association",
+    "society",
+    "group",
+    "club",
+    "network",
+    "foundation",
+    "organisation",
+    "organization",
+    "ministry",
+    "department",
+    "agency",
+    "authority",
+    "administration",
+    "secretariat",
+    "clinic",
+    "hospital",
+    "school",
+    "church",
+    "mosque",
+    "cooperative",
+    "union",
+    "ngo",
+    "unhcr",
+    "unicef",
+    "redaction",
+    "equipe",
+    "comite",
+    "bureau",
+    "wahariri",
+    "timu",
+    "kamati",
+    "chama",
+    "ofisi",
+    "kituo",
+    "محررو",
+    "محرري",
+    "فريق",
+    "مكتب",
+    "مركز",
+    "لجنة",
+    "جمعية",
+    "ادارة",
+];
+
+/// A byline as schema.org has it: an `Organization` when it names the site (its title or
+/// organisation) or has a word of [`ORGANISATION_WORDS`] (or is written `{name, type:
+/// organization}`), else a `Person`.
+fn byline(value: &Value, site: &SiteConfig) -> Option<Value> {
+    let (name, written_type) = match value {
+        Value::String(name) => (name.trim(), None),
+        Value::Object(map) => (
+            map.get("name").and_then(Value::as_str).map(str::trim).unwrap_or_default(),
+            map.get("type").or_else(|| map.get("@type")).and_then(Value::as_str),
+        ),
+        _ => return None,
+    };
+    if name.is_empty() {
+        return None;
+    }
+    let words = crate::search::schema::words(name);
+    let folded = |text: &str| crate::search::schema::fold(text);
+    let site_names =
+        [Some(site.title.as_str()), site.organization.as_ref().and_then(|o| o["name"].as_str().or(o.as_str()))];
+    let names_site = site_names.into_iter().flatten().any(|s| !s.trim().is_empty() && folded(s) == folded(name));
+    let organisation = match written_type.map(str::to_ascii_lowercase).as_deref() {
+        Some("organization" | "organisation") => true,
+        Some("person") => false,
+        _ => names_site || words.iter().any(|w| ORGANISATION_WORDS.contains(&w.as_str())),
+    };
+    Some(json!({"@type": if organisation { "Organization" } else { "Person" }, "name": name}))
+}
+
+/// The `author` of a record: its byline (one or a list), each a Person or an Organization.
+fn authors(record: &Record, site: &SiteConfig) -> Option<Value> {
+    match record.fields.get("author")? {
+        Value::Array(names) => {
+            let all: Vec<Value> = names.iter().filter_map(|n| byline(n, site)).collect();
+            (!all.is_empty()).then(|| json!(all))
+        }
+        one => byline(one, site),
+    }
+}
+
 impl Context<'_> {
     /// The site as an organization: who publishes what names no one else.
     fn site_organization(&self) -> Value {
-        let mut org = organization(&self.site.title);
-        if !self.site.base().is_empty() {
-            org["url"] = json!(self.site.base());
-        }
-        org
+        site_publisher(self.site)
     }
 
     /// The organization one of `keys` names, else the site.
@@ -122,21 +231,27 @@ impl Context<'_> {
         event::named(&record.fields, keys).map_or_else(|| self.site_organization(), organization)
     }
 
-    /// The record's place as a `Place` with a `PostalAddress` (and coordinates when it has them).
+    /// The record's place as a `Place` with a structured `PostalAddress` (and coordinates when it
+    /// has them): the street from the record (its venue's `address`, else the place as written),
+    /// the parts it writes itself (`address` as a mapping of schema.org names), and the locality,
+    /// region, postcode and country it leaves out from site.yaml `address`, the settlement's.
     fn place(&self, record: &Record) -> Option<Value> {
         let line = event::place(&record.fields, self.site, self.strings)?;
         let name = event::named(&record.fields, &["venue", "location"]).unwrap_or(&line);
         let street = event::venue(&record.fields).address.unwrap_or(&line);
         let mut address = json!({"@type": "PostalAddress", "streetAddress": street});
         let written = ["venue", "location"].iter().find_map(|k| record.fields.get(*k)?.get("address"));
-        if let Some(address_fields) = written {
-            if let Some(map) = address_fields.as_object() {
-                address = json!({"@type": "PostalAddress"});
-                for key in ["streetAddress", "addressLocality", "addressRegion", "postalCode", "addressCountry"] {
-                    if let Some(v) = map.get(key).filter(|v| v.is_string()) {
-                        address[key] = v.clone();
-                    }
+        if let Some(map) = written.and_then(Value::as_object) {
+            address = json!({"@type": "PostalAddress"});
+            for key in ADDRESS_KEYS {
+                if let Some(v) = map.get(key).filter(|v| v.is_string()) {
+                    address[key] = v.clone();
                 }
+            }
+        }
+        for key in ADDRESS_KEYS.into_iter().filter(|k| *k != "streetAddress") {
+            if let (None, Some(site)) = (address.get(key), self.site.address.get(key)) {
+                address[key] = json!(site);
             }
         }
         let mut place = json!({"@type": "Place", "name": name, "address": address});
@@ -148,9 +263,8 @@ impl Context<'_> {
 
     /// The site's own place (site.yaml `address`), for jobs that name none.
     fn site_place(&self) -> Option<Value> {
-        const KEYS: [&str; 5] = ["streetAddress", "addressLocality", "addressRegion", "postalCode", "addressCountry"];
         let mut address = json!({"@type": "PostalAddress"});
-        for (key, value) in self.site.address.iter().filter(|(k, _)| KEYS.contains(&k.as_str())) {
+        for (key, value) in self.site.address.iter().filter(|(k, _)| ADDRESS_KEYS.contains(&k.as_str())) {
             address[key.as_str()] = json!(value);
         }
         let name = self.site.address.get("addressLocality").unwrap_or(&self.site.title);
@@ -238,17 +352,7 @@ impl Context<'_> {
 
     fn news(&self, record: &Record, out: &mut Value) {
         out["headline"] = json!(record.title);
-        let author = match record.fields.get("author") {
-            Some(Value::String(name)) if !name.trim().is_empty() => {
-                Some(json!({"@type": "Person", "name": name.trim()}))
-            }
-            Some(Value::Array(names)) => {
-                let people: Vec<Value> =
-                    names.iter().filter_map(Value::as_str).map(|n| json!({"@type": "Person", "name": n})).collect();
-                (!people.is_empty()).then(|| json!(people))
-            }
-            _ => None,
-        };
+        let author = authors(record, self.site);
         set_all(
             out,
             [
@@ -429,5 +533,60 @@ mod tests {
         assert_eq!(value["startDate"], "2026-12-03T14:00:00+03:00");
         assert_eq!(value["location"]["name"], "Hall");
         assert_eq!(value["location"]["address"]["streetAddress"], "Plot 4");
+    }
+
+    fn settlement() -> SiteConfig {
+        let mut site = SiteConfig { title: "Amani Portal".into(), ..SiteConfig::default() };
+        site.address.insert("addressLocality".into(), "Amani".into());
+        site.address.insert("addressCountry".into(), "UG".into());
+        site
+    }
+
+    #[test]
+    fn a_place_of_its_own_keeps_the_sites_country_and_is_structured() {
+        let (site, strings) = (settlement(), Strings::default());
+        let context = Context { site: &site, strings: &strings, zone: None };
+        let job = record_of("jobs", json!({"title": "Cook", "location": "School, Zone B"}));
+        let address = &context.record(&job).expect("a job")["jobLocation"]["address"];
+        assert_eq!(address["streetAddress"], "School, Zone B");
+        assert_eq!(
+            (address["addressLocality"].as_str(), address["addressCountry"].as_str()),
+            (Some("Amani"), Some("UG"))
+        );
+        let own = record_of(
+            "events",
+            json!({"title": "Fair", "start": "2026-12-03",
+            "venue": {"name": "Hall", "address": {"streetAddress": "Plot 4", "addressCountry": "KE"}}}),
+        );
+        let place = &context.record(&own).expect("an event")["location"];
+        assert_eq!(place["@type"], "Place");
+        assert_eq!(place["address"]["@type"], "PostalAddress");
+        assert_eq!(place["address"]["addressCountry"], "KE", "the record's own country wins");
+        assert_eq!(place["address"]["addressLocality"], "Amani");
+    }
+
+    #[test]
+    fn a_byline_naming_an_organisation_is_an_organization() {
+        let site = settlement();
+        let kind = |author: Value| byline(&author, &site).map(|v| v["@type"].clone());
+        for organisation in [
+            "Amani editors",
+            "Amani Health Centre",
+            "La rédaction d'Amani",
+            "Wahariri wa Amani",
+            "محررو أماني",
+            "amani portal",
+        ] {
+            assert_eq!(kind(json!(organisation)), Some(json!("Organization")), "{organisation}");
+        }
+        assert_eq!(kind(json!("Grace Achieng")), Some(json!("Person")));
+        assert_eq!(kind(json!({"name": "Amani Youth", "type": "organization"})), Some(json!("Organization")));
+        assert_eq!(kind(json!({"name": "Desk Officer Ali", "type": "person"})), Some(json!("Person")));
+        assert_eq!(kind(json!(" ")), None);
+        let strings = Strings::default();
+        let news = record_of("news", json!({"title": "Rain", "author": ["Amani editors", "Grace Achieng"]}));
+        let value = Context { site: &site, strings: &strings, zone: None }.record(&news).expect("news");
+        assert_eq!(value["author"][0]["@type"], "Organization");
+        assert_eq!(value["author"][1]["@type"], "Person");
     }
 }

@@ -45,6 +45,14 @@ pub fn too_big(bytes: u64, limit: u64) -> Option<String> {
     })
 }
 
+/// The most bytes a source fetched from a URL may hold (docs/content.md#remote-sources): 512 MiB,
+/// room for a directory of a million rows, and a cap on what a wrong URL can make a build download.
+pub const MAX_REMOTE_SOURCE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// How long a build waits for a source's URL to answer in full, in seconds, before it uses the
+/// copy in the build cache (docs/content.md#remote-sources).
+pub const REMOTE_SOURCE_TIMEOUT_S: u64 = 60;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,11 +71,3 @@ mod tests {
         assert!(message.starts_with("the file is 8 MiB (8388609 bytes), more than the 8 MiB"), "{message}");
     }
 }
-
-/// The most bytes a source fetched from a URL may hold (docs/content.md#remote-sources): 512 MiB,
-/// room for a directory of a million rows, and a cap on what a wrong URL can make a build download.
-pub const MAX_REMOTE_SOURCE_BYTES: u64 = 512 * 1024 * 1024;
-
-/// How long a build waits for a source's URL to answer in full, in seconds, before it uses the
-/// copy in the build cache (docs/content.md#remote-sources).
-pub const REMOTE_SOURCE_TIMEOUT_S: u64 = 60;

@@ -25,6 +25,9 @@ pub const JSON_LD: &str = "application/ld+json";
 pub const CALENDAR: &str = "text/calendar; charset=utf-8";
 /// The OpenAPI document.
 pub const OPENAPI: &str = "application/openapi+json";
+/// The OpenAPI 3.0 document of OGC API - Features: the type OGC API clients (OWSLib, GDAL) look for
+/// on the landing page's `service-desc` link.
+pub const OPENAPI_30: &str = "application/vnd.oai.openapi+json;version=3.0";
 /// The API catalog: a linkset (RFC 9264) with the profile of RFC 9727.
 pub const API_CATALOG: &str = "application/linkset+json; profile=\"https://www.rfc-editor.org/info/rfc9727\"";
 /// JSON Schemas of records.
@@ -59,6 +62,7 @@ pub const KNOWN: &[&str] = &[
     JSON_LD,
     CALENDAR,
     OPENAPI,
+    OPENAPI_30,
     API_CATALOG,
     SCHEMA_JSON,
     XML,

@@ -42,6 +42,8 @@ pub enum Handler {
     SpatialJson,
     /// GET `/api/v1/spatial.csv` with filters.
     SpatialCsv,
+    /// GET of a built OGC API - Features document with a query: its parameters checked.
+    OgcDocument,
     /// GET `/api/ogc/collections/<id>/items` with a query (OGC API - Features).
     OgcItems,
     /// GET `/api/ogc/collections/<id>/items/<featureId>`.
@@ -79,6 +81,9 @@ pub enum Serve {
     File(FileRule),
     /// The built file, unless the query carries one of these parameters; then the handler.
     FileUnlessQuery(FileRule, &'static [&'static str], Handler),
+    /// The built file, unless the query carries any parameter; then the handler (which refuses
+    /// the parameters it does not know instead of answering as if they were not there).
+    FileUnlessAnyQuery(FileRule, Handler),
     /// Always the handler.
     Handler(Handler),
 }
@@ -157,7 +162,7 @@ pub fn output(path: &str) -> Option<(String, &'static str)> {
     let (route, _) = find(path)?;
     let operation = route.operation("GET")?;
     let rule = match operation.serve {
-        Serve::File(rule) | Serve::FileUnlessQuery(rule, ..) => rule,
+        Serve::File(rule) | Serve::FileUnlessQuery(rule, ..) | Serve::FileUnlessAnyQuery(rule, _) => rule,
         Serve::Handler(_) => return None,
     };
     let (file, media) = rule.apply(path);
@@ -199,7 +204,8 @@ pub struct Route {
 }
 
 use crate::http::media::{
-    self, API_CATALOG, CALENDAR, CSV, GEOJSON, HTML, JSON, JSON_LD, MARKDOWN, OPENAPI, RSS, SCHEMA_JSON, TEXT,
+    self, API_CATALOG, CALENDAR, CSV, GEOJSON, HTML, JSON, JSON_LD, MARKDOWN, OPENAPI, OPENAPI_30, RSS, SCHEMA_JSON,
+    TEXT,
 };
 
 /// A JSON file at `<path>.json`.
@@ -272,7 +278,8 @@ macro_rules! route {
     };
 }
 
-/// A list of the HSDS API: its first page is a built file; paging and filters go to the handler.
+/// A list of the HSDS API: its first page is a built file; any query goes to the handler, which
+/// pages, filters and refuses a parameter the list does not take.
 /// `limited` puts it under the rate limit (the services, whose `search` runs the search engine).
 macro_rules! hsds_list {
     ($kind:ident, $id:expr, $summary:expr, $describe:expr) => {
@@ -294,7 +301,7 @@ macro_rules! hsds_list_op {
             get(
                 $id,
                 $summary,
-                Serve::FileUnlessQuery(FileRule::Extension("json"), HSDS_PARAMS, Handler::HsdsList(Kind::$kind)),
+                Serve::FileUnlessAnyQuery(FileRule::Extension("json"), Handler::HsdsList(Kind::$kind)),
                 JSON,
             ),
             $describe,
@@ -332,10 +339,6 @@ macro_rules! hsds_segment {
     };
 }
 
-/// The parameters that send an HSDS list to its handler rather than its built first page.
-const HSDS_PARAMS: &[&str] =
-    &["page", "per_page", "search", "taxonomy_term_id", "taxonomy_id", "organization_id", "modified_after"];
-
 /// The story form's page.
 pub const VOICE_FORM: &str = "/community-voices/new";
 /// The booking form's page.
@@ -343,8 +346,9 @@ pub const BOOKING_FORM: &str = "/visit";
 /// The pages of the forms, which pages link and the sitemap lists.
 pub const FORM_PAGES: [&str; 2] = [VOICE_FORM, BOOKING_FORM];
 
-/// The parameters that make the handler answer a collection's items (the first page is built).
-const OGC_ITEM_QUERY: &[&str] = &["limit", "offset", "bbox", "bbox-crs", "f", "category", "zone", "protocol"];
+/// A built OGC API - Features document: a query goes to the handler, which refuses a parameter
+/// the document does not take (docs/spec/api-spec.md#ogc).
+const OGC_DOCUMENT: Serve = Serve::FileUnlessAnyQuery(FileRule::Extension("json"), Handler::OgcDocument);
 
 /// Every route, most specific first: the first pattern that matches a path owns it.
 pub const ROUTES: &[Route] = &[
@@ -569,25 +573,33 @@ pub const ROUTES: &[Route] = &[
     route!(
         "/api/ogc",
         "spatial",
-        [doc(get("getOgcLandingPage", "OGC API - Features landing page.", JSON_FILE, JSON), ogc::landing)]
+        [doc(get("getOgcLandingPage", "OGC API - Features landing page.", OGC_DOCUMENT, JSON), ogc::landing)]
     ),
     route!(
         "/api/ogc/conformance",
         "spatial",
-        [doc(get("getOgcConformance", "OGC API - Features conformance classes.", JSON_FILE, JSON), ogc::conformance)]
+        [doc(
+            get("getOgcConformance", "OGC API - Features conformance classes.", OGC_DOCUMENT, JSON),
+            ogc::conformance
+        )]
+    ),
+    route!(
+        "/api/ogc/openapi",
+        "spatial",
+        [doc(get("getOgcOpenApi", "The OGC API's own OpenAPI 3.0 document.", OGC_DOCUMENT, OPENAPI_30), ogc::openapi)]
     ),
     route!(
         "/api/ogc/collections",
         "spatial",
         [doc(
-            get("getOgcCollections", "The feature collections, one per register.", JSON_FILE, JSON),
+            get("getOgcCollections", "The feature collections, one per register.", OGC_DOCUMENT, JSON),
             ogc::collections
         )]
     ),
     route!(
         "/api/ogc/collections/{name}",
         "spatial",
-        [doc(get("getOgcCollection", "One feature collection.", JSON_FILE, JSON), ogc::collection)]
+        [doc(get("getOgcCollection", "One feature collection.", OGC_DOCUMENT, JSON), ogc::collection)]
     ),
     route!(
         "/api/ogc/collections/{name}/items",
@@ -596,7 +608,7 @@ pub const ROUTES: &[Route] = &[
             get(
                 "getOgcItems",
                 "A collection's features, paged, by bbox and properties.",
-                Serve::FileUnlessQuery(FileRule::Extension("json"), OGC_ITEM_QUERY, Handler::OgcItems),
+                Serve::FileUnlessAnyQuery(FileRule::Extension("json"), Handler::OgcItems),
                 GEOJSON
             ),
             ogc::items

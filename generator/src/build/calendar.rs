@@ -38,7 +38,8 @@ fn with_calendar<T>(content: &Content, write: impl FnOnce(&Calendar<'_>) -> T) -
     let zone = zone(content);
     let offset = move |unix: i64| zone.map_or(0, |z| z.offset_at(unix));
     let zone_fn: Option<ZoneFn<'_>> = zone.is_some().then_some(&offset as ZoneFn<'_>);
-    write(&Calendar { site: &content.site, strings: &content.strings, zone: zone_fn })
+    let built = super::build_time().unix;
+    write(&Calendar { site: &content.site, strings: &content.strings, zone: zone_fn, built })
 }
 
 /// `/events.ics`: every event of `items` (the records' JSON, in the listing's order).

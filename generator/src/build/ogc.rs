@@ -4,7 +4,7 @@
 //! and single features (never a file per feature: docs/spec/decisions.md#d13-ogc).
 
 use anyhow::Result;
-use portal_core::queries::ogc::{self, store_file, with_ids, Items, Paging, Register, ROOT};
+use portal_core::queries::ogc::{self, store_file, with_ids, Items, Paging, Register, OPENAPI_PATH, ROOT};
 use serde_json::{json, Value};
 
 use super::output::OutFile;
@@ -30,6 +30,7 @@ pub fn files(content: &Content) -> Result<Vec<OutFile>> {
         OutFile::at(ROOT, ogc::landing(base, &format!("{title}: places"), &site.description).to_string().into_bytes())?,
         OutFile::at(format!("{ROOT}/conformance"), ogc::conformance().to_string().into_bytes())?,
         OutFile::at(format!("{ROOT}/collections"), ogc::collections(base, &registers).to_string().into_bytes())?,
+        OutFile::at(OPENAPI_PATH, ogc::openapi(base, title, &registers).to_string().into_bytes())?,
     ];
     for register in &registers {
         files.extend(collection_files(base, register)?);
@@ -78,6 +79,7 @@ mod tests {
         let names: Vec<&str> = files.iter().map(|f| f.file.as_str()).collect();
         for name in [
             "api/ogc.json",
+            "api/ogc/openapi.json",
             "api/ogc/collections/two.json",
             "api/ogc/collections/two/items.json",
             "_portal/ogc/two.json",

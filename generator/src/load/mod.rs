@@ -159,13 +159,14 @@ pub fn load_site(root: &Path, drafts: bool) -> Result<Content, LoadError> {
     }
     let mut errors = Vec::new();
     let site = site::load(root).map_err(|e| errors.push(e)).ok();
-    let shared = Shared::load(root, site.as_ref(), &mut errors);
+    let mut shared = Shared::load(root, site.as_ref(), &mut errors);
     if !errors.is_empty() {
         errors.sort();
         return Err(LoadError::Content(errors));
     }
     let site = site.unwrap_or_default();
-    let mut warnings = spatial::swapped_places(root, &shared.features, &shared.registers);
+    let mut warnings = spatial::rewind(root, &mut shared.features, &shared.registers);
+    warnings.extend(spatial::swapped_places(root, &shared.features, &shared.registers));
     if site.markdown.unsafe_html {
         warnings.push(unsafe_html_warning(root));
     }
@@ -357,9 +358,10 @@ pub fn load_records<K: Send>(
     let mut errors = Vec::new();
     let site = site::load(root).map_err(|e| errors.push(e)).ok();
     let files = collect_files(root, &mut errors).map_err(LoadError::Io)?;
-    let shared = Shared::load(root, site.as_ref(), &mut errors);
+    let mut shared = Shared::load(root, site.as_ref(), &mut errors);
     let drafts = reading.drafts;
-    let mut warnings = spatial::swapped_places(root, &shared.features, &shared.registers);
+    let mut warnings = spatial::rewind(root, &mut shared.features, &shared.registers);
+    warnings.extend(spatial::swapped_places(root, &shared.features, &shared.registers));
     let allow: Vec<String> = site.as_ref().map_or_else(Vec::new, |s| s.front_matter.allow.clone());
     let entries = encyclopedia::load(root, drafts, &shared.statics, &allow, &mut errors, &mut warnings);
     let site_ok = site.is_some();

@@ -183,6 +183,84 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+/// Where feature `index` is written: its register's file, the line of its id or name, its name
+/// and its id.
+fn place(
+    root: &Path,
+    features: &[Value],
+    registers: &[Register],
+    index: usize,
+) -> Option<(String, usize, String, String)> {
+    let register = registers.iter().find(|r| r.features.contains(&index))?;
+    let properties = &features.get(index)?["properties"];
+    let id = properties["id"].as_str().map_or_else(|| properties["id"].to_string(), str::to_string);
+    let name = properties["name"].as_str().or_else(|| properties["title"].as_str()).unwrap_or(&id).to_string();
+    let path = root.join(FOLDER).join(format!("{}.geojson", register.stem));
+    let line = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| text.lines().position(|l| l.contains(&format!("\"{name}\"")) || l.contains(&id)))
+        .map_or(1, |i| i + 1);
+    Some((path.display().to_string(), line, name, id))
+}
+
+/// Twice the signed area of a ring (positive when it runs counter-clockwise), by the shoelace
+/// formula over longitude and latitude.
+fn signed_area(ring: &[Value]) -> f64 {
+    let at = |p: &Value| (p[0].as_f64().unwrap_or(0.0), p[1].as_f64().unwrap_or(0.0));
+    ring.windows(2).map(|w| (at(&w[0]), at(&w[1]))).map(|((x1, y1), (x2, y2))| x1 * y2 - x2 * y1).sum()
+}
+
+/// Turns the rings of a polygon (its `coordinates`) the way RFC 7946 says (exterior ring
+/// counter-clockwise, holes clockwise); whether any was turned.
+fn rewind_polygon(rings: &mut Value) -> bool {
+    let mut turned = false;
+    for (n, ring) in rings.as_array_mut().into_iter().flatten().enumerate() {
+        let Some(positions) = ring.as_array_mut() else { continue };
+        let area = signed_area(positions);
+        if (n == 0 && area < 0.0) || (n > 0 && area > 0.0) {
+            positions.reverse();
+            turned = true;
+        }
+    }
+    turned
+}
+
+/// [`rewind_polygon`] over every polygon of a geometry (multi-polygons and collections too).
+fn rewind_geometry(geometry: &mut Value) -> bool {
+    match geometry["type"].as_str() {
+        Some("Polygon") => rewind_polygon(&mut geometry["coordinates"]),
+        Some("MultiPolygon") => {
+            geometry["coordinates"].as_array_mut().into_iter().flatten().fold(false, |t, p| rewind_polygon(p) | t)
+        }
+        Some("GeometryCollection") => {
+            geometry["geometries"].as_array_mut().into_iter().flatten().fold(false, |t, g| rewind_geometry(g) | t)
+        }
+        _ => false,
+    }
+}
+
+/// Publishes every polygon with RFC 7946's winding (exterior rings counter-clockwise, holes
+/// clockwise; clients that fill by winding draw a turned ring inside out), turning the rings
+/// that run the other way, with a warning naming each feature turned (docs/content.md#places-and-the-map).
+pub fn rewind(root: &Path, features: &mut [Value], registers: &[Register]) -> Vec<ContentError> {
+    let turned: Vec<usize> =
+        (0..features.len()).filter(|&index| rewind_geometry(&mut features[index]["geometry"])).collect();
+    turned
+        .into_iter()
+        .filter_map(|index| {
+            let (path, line, name, id) = place(root, features, registers, index)?;
+            Some(ContentError::new(
+                path,
+                line,
+                format!(
+                    "place `{name}` ({id}): a polygon ring runs the wrong way for RFC 7946 (exterior rings \
+                     counter-clockwise, holes clockwise); it is published turned round"
+                ),
+            ))
+        })
+        .collect()
+}
+
 /// Warnings for the places whose longitude and latitude look swapped: thousands of kilometres
 /// from the middle of the site's other places (the median of their positions), and near it
 /// when read the other way round. Each names its register's file, the line of its id or name
@@ -201,17 +279,9 @@ pub fn swapped_places(root: &Path, features: &[Value], registers: &[Register]) -
         if far < FAR_KM || turned >= FAR_KM {
             continue;
         }
-        let Some(register) = registers.iter().find(|r| r.features.contains(&index)) else { continue };
-        let properties = &features[index]["properties"];
-        let id = properties["id"].as_str().map_or_else(|| properties["id"].to_string(), str::to_string);
-        let name = properties["name"].as_str().or_else(|| properties["title"].as_str()).unwrap_or(&id);
-        let path = root.join(FOLDER).join(format!("{}.geojson", register.stem));
-        let line = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|text| text.lines().position(|l| l.contains(&format!("\"{name}\"")) || l.contains(&id)))
-            .map_or(1, |i| i + 1);
+        let Some((path, line, name, id)) = place(root, features, registers, index) else { continue };
         warnings.push(ContentError::new(
-            path.display().to_string(),
+            path,
             line,
             format!(
                 "place `{name}` ({id}) at [{lon}, {lat}] is {} km from the site's other places; [{lat}, {lon}] \
@@ -269,6 +339,32 @@ mod tests {
         assert!(warnings[0].message.contains("`Market` (places-4)"), "{}", warnings[0].message);
         let (features, registers) = (features[..3].to_vec(), vec![Register { features: 0..3, ..registers[0].clone() }]);
         assert!(swapped_places(dir.path(), &features, &registers).is_empty(), "places near each other are fine");
+    }
+
+    #[test]
+    fn polygons_are_published_with_rfc_7946_winding_and_a_warning_naming_them() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::create_dir(dir.path().join(FOLDER)).expect("folder");
+        let clockwise = json!([[0.0, 0.0], [0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]]);
+        let counter = json!([[0.2, 0.2], [0.8, 0.2], [0.8, 0.8], [0.2, 0.8], [0.2, 0.2]]);
+        let text = json!({"type": "FeatureCollection", "features": [
+            {"type": "Feature", "properties": {"id": "blk", "name": "Block"},
+                "geometry": {"type": "Polygon", "coordinates": [clockwise, counter]}},
+            {"type": "Feature", "properties": {"id": "ok"},
+                "geometry": {"type": "MultiPolygon", "coordinates": [[counter]]}},
+        ]})
+        .to_string();
+        std::fs::write(dir.path().join(FOLDER).join("blocks.geojson"), &text).expect("write");
+        let mut features = parse("blocks.geojson", "blocks", &text).expect("valid");
+        let registers = [Register { stem: "blocks".into(), title: "blocks".into(), features: 0..2 }];
+        let warnings = rewind(dir.path(), &mut features, &registers);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].message.contains("`Block` (blk)"), "{}", warnings[0].message);
+        let rings = &features[0]["geometry"]["coordinates"];
+        assert!(signed_area(rings[0].as_array().expect("ring")) > 0.0, "exterior counter-clockwise");
+        assert!(signed_area(rings[1].as_array().expect("ring")) < 0.0, "hole clockwise");
+        assert_eq!(rings[0][0], json!([0.0, 0.0]), "still closed where it started");
+        assert_eq!(features[1]["geometry"]["coordinates"], json!([[counter]]), "a right ring stays");
     }
 
     #[test]

@@ -84,6 +84,21 @@ impl ServerState {
         Ok(())
     }
 
+    /// What to tell the operator about links when the build names another address than the one
+    /// served (`http://127.0.0.1:8787`): pages and the OGC API follow the served address, other
+    /// JSON documents keep the build's (docs/spec/api-spec.md#ogc).
+    pub fn address_note(&self, served: &str) -> Option<String> {
+        let site = self.current();
+        let base = site.app.manifest().site.base().to_string();
+        (!base.is_empty() && base != served).then(|| {
+            format!(
+                "portal: this build names {base} as its address: pages and the OGC API link to {served} here, other \
+                 JSON documents (the site's OpenAPI, HSDS, MCP) keep {base}; `portal build --base-url {served}` makes a \
+                 build whose every link is local"
+            )
+        })
+    }
+
     /// The build being served now.
     pub fn current(&self) -> Arc<Site> {
         Arc::clone(&self.site.read().unwrap_or_else(std::sync::PoisonError::into_inner))

@@ -141,3 +141,24 @@ fn ogc_items_are_paged_filtered_and_found_one_by_one() {
     problem(&site.get("/api/ogc/collections/places/items/none"), 404, "not_found");
     problem(&site.get("/api/ogc/collections/places/items?bbox=1,2,3"), 400, "bad_request");
 }
+
+#[test]
+fn ogc_documents_refuse_unknown_parameters_and_items_answer_datetime() {
+    let site = Site::new();
+    for path in ["/api/ogc", "/api/ogc/openapi", "/api/ogc/collections/places", "/api/ogc/collections/places/items"] {
+        let refused = problem(&site.get(&format!("{path}?colour=red")), 400, "bad_request");
+        assert!(refused["detail"].as_str().is_some_and(|d| d.contains("`colour`")), "{path}: {refused}");
+    }
+    assert_eq!(site.get("/api/ogc?f=json").status, 200);
+    assert_eq!(site.get("/api/ogc.json?f=json").status, 200, "the file's own path answers alike");
+    let dated = json(&site.get("/api/ogc/collections/site-register/items?datetime=2026-03-01/.."));
+    assert_eq!(feature_ids(&dated), ["blk-a"]);
+    problem(&site.get("/api/ogc/collections/site-register/items?datetime=soon"), 400, "bad_request");
+    problem(&site.get("/api/ogc/collections/places/items?datetime=2026-03-01"), 400, "bad_request");
+    let landing = json(&site.get("/api/ogc"));
+    let described = landing["links"].as_array().and_then(|links| links.iter().find(|l| l["rel"] == "service-desc"));
+    assert_eq!(described.map(|l| l["type"].clone()), Some(json!("application/vnd.oai.openapi+json;version=3.0")));
+    let openapi = site.get("/api/ogc/openapi");
+    assert_eq!(openapi.header("content-type"), Some("application/vnd.oai.openapi+json;version=3.0"));
+    assert_eq!(json(&openapi)["openapi"], "3.0.3");
+}

@@ -46,6 +46,27 @@ fn filters_narrow_the_services_and_bad_values_are_bad_requests() {
 }
 
 #[test]
+fn modified_after_is_on_or_after_and_a_filter_a_list_does_not_take_is_refused() {
+    let site = Site::new();
+    let on_the_day = json(&site.get("/api/hsds/services?modified_after=2026-10-28"));
+    assert_eq!(on_the_day["total_items"], 1, "updated 2026-10-28 counts as on or after that day");
+    let at_midnight = json(&site.get("/api/hsds/service_at_locations?modified_after=2026-10-28T00:00:00Z"));
+    assert_eq!(at_midnight["total_items"], 1);
+    for (path, name) in [
+        ("/api/hsds/services?format=ndjson", "format"),
+        ("/api/hsds/organizations?full=true", "full"),
+        ("/api/hsds/service_at_locations?postcode=1", "postcode"),
+        ("/api/hsds/taxonomies?page=1&colour=red", "colour"),
+    ] {
+        let doc = problem(&site.get(path), 400, "bad_request");
+        assert!(doc["detail"].as_str().is_some_and(|d| d.contains(&format!("`{name}`"))), "{path}: {doc}");
+    }
+    let terms = json(&site.get("/api/hsds/taxonomy_terms?top_only=true"));
+    assert_eq!(terms["total_items"], json(&site.get("/api/hsds/taxonomy_terms"))["total_items"]);
+    assert_eq!(json(&site.get("/api/hsds/taxonomy_terms?parent_id=x"))["total_items"], 0);
+}
+
+#[test]
 fn a_search_over_the_limits_is_a_bad_request_and_every_search_is_counted() {
     let site = Site::new();
     let query = vec!["a"; 8_000].join("+");

@@ -23,76 +23,100 @@ pub fn root(_: &Facts) -> Description {
 fn page(item: &str, filters: Vec<Value>) -> Description {
     let body = json!({"allOf": [schema("HsdsPage"), {"type": "object", "properties": {"contents": {"type": "array",
         "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "format": "uuid"}}, "description": format!("An HSDS 3.0 {item} ({SCHEMAS}).")}}}}]});
-    Description::ok(content(&format!("A page of {item} items."), media::JSON, body))
-        .params(
-            [
-                query(
-                    "page",
-                    "The page, from 1 (past the last page, an empty page).",
-                    json!({"type": "integer", "minimum": 1, "maximum": u32::MAX, "default": 1}),
-                    false,
-                ),
-                query(
-                    "per_page",
-                    "Items per page.",
-                    json!({"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE, "default": DEFAULT_PER_PAGE}),
-                    false,
-                ),
-            ]
-            .into_iter()
-            .chain(filters),
-        )
-        .errors(&[BadRequest])
+    Description::ok(content(
+        &format!("A page of {item} items. A parameter not listed here is 400 naming it."),
+        media::JSON,
+        body,
+    ))
+    .params(
+        [
+            query(
+                "page",
+                "The page, from 1 (past the last page, an empty page).",
+                json!({"type": "integer", "minimum": 1, "maximum": u32::MAX, "default": 1}),
+                false,
+            ),
+            query(
+                "per_page",
+                "Items per page.",
+                json!({"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE, "default": DEFAULT_PER_PAGE}),
+                false,
+            ),
+        ]
+        .into_iter()
+        .chain(filters),
+    )
+    .errors(&[BadRequest])
 }
 
 fn id_filter(name: &str, description: &str) -> Value {
     query(name, description, json!({"type": "string"}), false)
 }
 
+/// `search` where it runs the site's search engine (services) or matches the items' own words.
+fn search(engine: bool) -> Value {
+    let how = if engine {
+        "Words the site's search finds in the service"
+    } else {
+        "Words every item kept has in its name, description or code (the last word also as a word's start)"
+    };
+    query(
+        "search",
+        &format!("{how}: at least {MIN_QUERY_CHARS} characters besides surrounding white space, at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words (a repeated word counts once; more is 400)."),
+        json!({"type": "string", "minLength": MIN_QUERY_CHARS, "maxLength": MAX_QUERY_CHARS}),
+        false,
+    )
+}
+
+/// The filters of services, also those of services at locations (by their service).
+fn service_filters(what: &str) -> Vec<Value> {
+    vec![
+        id_filter("taxonomy_term_id", &format!("Only {what} with this taxonomy term.")),
+        id_filter("taxonomy_id", &format!("Only {what} with a term of this taxonomy.")),
+        id_filter("organization_id", &format!("Only {what} of this organization.")),
+        query(
+            "modified_after",
+            &format!("Only {what} modified on or after this date (from its midnight, UTC) or RFC 3339 time."),
+            json!({"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}),
+            false,
+        ),
+    ]
+}
+
 /// `GET /api/hsds/services`.
 pub fn services(_: &Facts) -> Description {
-    page(
-        "service_list",
-        vec![
-            query(
-                "search",
-                &format!("Words the site's search finds in the service: at least {MIN_QUERY_CHARS} characters besides surrounding white space, at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} different words (a repeated word counts once; more is 400)."),
-                json!({"type": "string", "minLength": MIN_QUERY_CHARS, "maxLength": MAX_QUERY_CHARS}),
-                false,
-            ),
-            id_filter("taxonomy_term_id", "Only services with this taxonomy term."),
-            id_filter("taxonomy_id", "Only services with a term of this taxonomy."),
-            id_filter("organization_id", "Only services of this organization."),
-            query(
-                "modified_after",
-                "Only services modified after this date or RFC 3339 time.",
-                json!({"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}),
-                false,
-            ),
-        ],
-    )
-    // Rate limited (docs/spec/api-spec.md#rate-limit): its `search` runs the search engine.
-    .errors(&[RateLimited])
+    page("service_list", [search(true)].into_iter().chain(service_filters("services")).collect())
+        // Rate limited (docs/spec/api-spec.md#rate-limit): its `search` runs the search engine.
+        .errors(&[RateLimited])
 }
 
 /// `GET /api/hsds/organizations`.
 pub fn organizations(_: &Facts) -> Description {
-    page("organization_list", Vec::new())
+    page("organization_list", vec![search(false)])
 }
 
 /// `GET /api/hsds/service_at_locations`.
 pub fn service_at_locations(_: &Facts) -> Description {
-    page("service_at_location_list", Vec::new())
+    let filters = [search(false)].into_iter().chain(service_filters("services at locations whose service is one"));
+    page("service_at_location_list", filters.collect())
 }
 
 /// `GET /api/hsds/taxonomies`.
 pub fn taxonomies(_: &Facts) -> Description {
-    page("taxonomy", Vec::new())
+    page("taxonomy", vec![search(false)])
 }
 
 /// `GET /api/hsds/taxonomy_terms`.
 pub fn taxonomy_terms(_: &Facts) -> Description {
-    page("taxonomy_term", vec![id_filter("taxonomy_id", "Only terms of this taxonomy.")])
+    page(
+        "taxonomy_term",
+        vec![
+            search(false),
+            id_filter("taxonomy_id", "Only terms of this taxonomy."),
+            id_filter("parent_id", "Only terms whose parent is this term (the site's terms have none)."),
+            query("top_only", "Only terms without a parent.", json!({"type": "boolean"}), false),
+        ],
+    )
 }
 
 /// `GET /api/hsds/<kind>/{name}`: one item by id.

@@ -45,6 +45,8 @@ pub fn landing(_: &Facts) -> Description {
         json!({"type": "object", "required": ["links"], "properties": {
             "title": {"type": "string"}, "description": {"type": "string"}, "links": links()}}),
     ))
+    .params([format()])
+    .errors(&[BadRequest])
 }
 
 /// `GET /api/ogc/conformance`.
@@ -55,6 +57,30 @@ pub fn conformance(_: &Facts) -> Description {
         json!({"type": "object", "required": ["conformsTo"], "properties": {
             "conformsTo": {"type": "array", "items": {"type": "string", "enum": CONFORMANCE}}}}),
     ))
+    .params([format()])
+    .errors(&[BadRequest])
+}
+
+/// `GET /api/ogc/openapi`.
+pub fn openapi(_: &Facts) -> Description {
+    let mut ok = content(
+        "The OGC endpoints as OpenAPI 3.0 (the `oas30` class), each collection with its own filter values.",
+        media::OPENAPI_30,
+        json!({"type": "object", "required": ["openapi", "paths"]}),
+    );
+    ok["content"][media::OPENAPI_30]["schema"]["properties"] =
+        json!({"openapi": {"type": "string", "pattern": "^3\\.0\\."}});
+    Description::ok(ok).params([format()]).errors(&[BadRequest])
+}
+
+/// `f` on a JSON document: only JSON.
+fn format() -> Value {
+    query(
+        "f",
+        "Only JSON; any other parameter is 400.",
+        json!({"type": "string", "enum": ["json", "application/json"]}),
+        false,
+    )
 }
 
 /// `GET /api/ogc/collections`.
@@ -65,13 +91,15 @@ pub fn collections(_: &Facts) -> Description {
         json!({"type": "object", "required": ["links", "collections"], "properties": {
             "links": links(), "collections": {"type": "array", "items": collection_schema()}}}),
     ))
+    .params([format()])
+    .errors(&[BadRequest])
 }
 
 /// `GET /api/ogc/collections/{name}`.
 pub fn collection(_: &Facts) -> Description {
     Description::ok(content("The collection, with the box around its geometries.", media::JSON, collection_schema()))
-        .params([collection_id()])
-        .errors(&[NotFound])
+        .params([collection_id(), format()])
+        .errors(&[BadRequest, NotFound])
 }
 
 /// `GET /api/ogc/collections/{name}/items`.
@@ -100,10 +128,19 @@ pub fn items(facts: &Facts) -> Description {
                     "bbox",
                     "minLon,minLat,maxLon,maxLat (or 6 numbers with heights), CRS84; minLon > maxLon crosses the \
                  antimeridian. A feature matches when its geometry's box meets it.",
-                    json!({"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 6}),
+                    json!({"type": "array", "items": {"type": "number", "minimum": -180, "maximum": 180},
+                        "oneOf": [{"minItems": 4, "maxItems": 4}, {"minItems": 6, "maxItems": 6}]}),
                     false,
                 )),
                 query("bbox-crs", "Only CRS84.", json!({"type": "string", "enum": [CRS84]}), false),
+                query(
+                    "datetime",
+                    "A date, an RFC 3339 date-time or an interval `start/end` (`..` open), matched against each \
+                     feature's `datetime`, `date` or `updated`; 400 on a collection none of whose features has one. \
+                     Any parameter not listed here is 400.",
+                    json!({"type": "string"}),
+                    false,
+                ),
             ]
             .into_iter()
             .chain(super::spatial::feature_filters(facts))
@@ -127,6 +164,7 @@ pub fn item(_: &Facts) -> Description {
                 "The feature's id (its own `id`, else one derived from its properties), percent-encoded.",
                 json!({"type": "string"}),
             ),
+            query("f", "GeoJSON whichever is asked.", json!({"type": "string", "enum": FORMATS}), false),
         ])
-        .errors(&[NotFound])
+        .errors(&[BadRequest, NotFound])
 }

@@ -198,6 +198,7 @@ impl Mapper<'_> {
         let zone = map.and_then(|m| text(m.get("zone"))).or_else(|| text(item.get("zone")));
         let zone = zone.map(|z| self.site.labels.get(z).map_or(z, String::as_str));
         let address = map.and_then(|m| text(m.get("address")));
+        let street = map.and_then(|m| text(m.get("address")?.get("streetAddress")));
         let latitude = map.and_then(|m| coordinate(m.get("latitude").or_else(|| m.get("lat")), 90.0));
         let longitude =
             map.and_then(|m| coordinate(m.get("longitude").or_else(|| m.get("lon")).or_else(|| m.get("lng")), 180.0));
@@ -213,11 +214,16 @@ impl Mapper<'_> {
             location["latitude"] = json!(latitude);
             location["longitude"] = json!(longitude);
         }
-        if let Some(first) = address.or(zone) {
+        if let Some(first) = address.or(street).or(zone) {
+            let part = |keys: &[&str]| self.address_part(map, keys);
             location["addresses"] = json!([{
                 "id": id_of(&format!("{page}#address")), "location_id": location_id,
-                "address_1": first, "region": zone.unwrap_or_default(), "city": "", "state_province": "",
-                "postal_code": "", "country": "", "address_type": "physical",
+                "address_1": first, "region": zone.unwrap_or_default(),
+                "city": part(&["city", "addressLocality"]),
+                "state_province": part(&["state_province", "addressRegion"]),
+                "postal_code": part(&["postal_code", "postcode", "postalCode"]),
+                "country": part(&["country", "addressCountry"]),
+                "address_type": "physical",
             }]);
         }
         Some(json!({
@@ -226,6 +232,16 @@ impl Mapper<'_> {
             "location_id": location_id,
             "location": location,
         }))
+    }
+
+    /// One part of a place's address: the first of `keys` in the record's `location` (or in its
+    /// `address` written as a mapping), else site.yaml `address` (schema.org names, the last of
+    /// `keys`), else empty, which HSDS allows where a part is unknown.
+    fn address_part(&self, location: Option<&serde_json::Map<String, Value>>, keys: &[&str]) -> String {
+        let written = location.into_iter().flat_map(|m| [Some(m), m.get("address").and_then(Value::as_object)]);
+        let own = written.flatten().find_map(|m| keys.iter().find_map(|k| text(m.get(*k))));
+        let site = keys.last().and_then(|k| self.site.address.get(*k)).map(|v| v.trim()).filter(|v| !v.is_empty());
+        own.or(site).unwrap_or_default().to_string()
     }
 
     /// The record's category and tags as attributes linking the service to taxonomy terms.
@@ -329,9 +345,9 @@ fn coordinate(value: Option<&Value>, limit: f64) -> Option<f64> {
     (number.is_finite() && number.abs() <= limit).then_some(number)
 }
 
-/// `summary`, then the body as plain text.
+/// `summary`, then the body as plain text, each paragraph of it kept (a blank line between).
 fn description(item: &Value) -> Option<String> {
-    let body = text(item.get("body")).map(|body| tidy(&crate::search::excerpt::plain(body)));
+    let body = text(item.get("body")).map(|body| paragraphs(&crate::search::excerpt::plain(body)));
     let parts: Vec<String> = text(item.get("summary"))
         .map(str::to_string)
         .into_iter()
@@ -339,6 +355,22 @@ fn description(item: &Value) -> Option<String> {
         .filter(|p| !p.trim().is_empty())
         .collect();
     (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// Plain text of several lines as its paragraphs, each [`tidy`], separated by a blank line.
+fn paragraphs(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            out.push(std::mem::take(&mut current));
+        } else {
+            current.push_str(line);
+            current.push('\n');
+        }
+    }
+    out.push(current);
+    out.iter().map(|p| tidy(p)).filter(|p| !p.is_empty()).collect::<Vec<_>>().join("\n\n")
 }
 
 /// Plain text on one line: runs of white space as one space, none before punctuation (where
@@ -454,6 +486,8 @@ mod tests {
         site.contact.email = "editors@amani.example.org".into();
         site.description = "The camp's portal.".into();
         site.labels.insert("zone-b".into(), "Zone B".into());
+        site.address.insert("addressLocality".into(), "Amani".into());
+        site.address.insert("addressCountry".into(), "UG".into());
         site
     }
 
@@ -468,7 +502,7 @@ mod tests {
     #[test]
     fn a_service_is_its_page_with_phones_hours_and_place() {
         let item = record(json!({
-            "summary": "Advice.", "body": "Bring **papers**.", "updated": "2026-11-15",
+            "summary": "Advice.", "body": "Bring **papers**\nand a photo.\n\n## Fees\n\nNone.", "updated": "2026-11-15",
             "phone": "+256 700 000 104", "whatsapp": "+256 700 000 105", "sms": ["0700 000 107", "call us"],
             "contact": {"phone": "0700 000 106", "email": "desk@legal.example.org", "url": "https://x.example"},
             "hours": "Mon-Fri 09:00-16:00", "languages": "en, sw", "zone": "zone-b",
@@ -478,7 +512,7 @@ mod tests {
         let data = dataset(&[item], &site());
         let service = &data.services[0];
         assert_eq!(service["id"], id_of("https://amani.example.org/services/desk"));
-        assert_eq!(service["description"], "Advice.\n\nBring papers.");
+        assert_eq!(service["description"], "Advice.\n\nBring papers and a photo.\n\nFees\n\nNone.");
         assert_eq!(service["email"], "desk@legal.example.org");
         assert_eq!(service["last_modified"], "2026-11-15T00:00:00Z");
         let numbers: Vec<&str> =
@@ -488,7 +522,11 @@ mod tests {
         assert_eq!(service["languages"][1]["code"], "sw");
         let location = &service["service_at_locations"][0]["location"];
         assert_eq!((location["latitude"].as_f64(), location["longitude"].as_f64()), (Some(-0.61), Some(30.65)));
-        assert_eq!(location["addresses"][0]["address_1"], "Zone B");
+        let address = &location["addresses"][0];
+        assert_eq!(address["address_1"], "Zone B");
+        assert_eq!((address["city"].as_str(), address["country"].as_str()), (Some("Amani"), Some("UG")), "the site's");
+        assert_eq!(address["postal_code"], "", "unknown stays empty");
+        assert_eq!(data.services[0]["schedules"][0]["opens_at"], "09:00:00");
         assert_eq!(service["attributes"].as_array().map(Vec::len), Some(2), "one term per slug");
         assert_eq!(data.taxonomy_terms.len(), 2);
         assert_eq!(data.service_at_locations[0]["service"]["id"], service["id"]);
@@ -530,6 +568,18 @@ mod tests {
         assert_eq!(data.services[0]["id"], kept.to_lowercase());
         assert_eq!(data.services[0]["organization_id"], "d9d5e0f5-d3ce-4f73-9a2f-4dd0ecc6c610");
         assert_eq!(data.services[1]["id"], id_of("https://amani.example.org/services/b"), "not a UUID: derived");
+    }
+
+    #[test]
+    fn an_address_written_with_the_record_wins_over_the_sites() {
+        let item =
+            record(json!({"location": {"name": "Desk", "address": {"streetAddress": "Plot 4", "postalCode": "00100"},
+            "city": "Kakuma", "country": "KE"}}));
+        let data = dataset(&[item], &site());
+        let address = &data.services[0]["service_at_locations"][0]["location"]["addresses"][0];
+        assert_eq!(address["address_1"], "Plot 4");
+        assert_eq!((address["city"].as_str(), address["country"].as_str()), (Some("Kakuma"), Some("KE")));
+        assert_eq!(address["postal_code"], "00100");
     }
 
     #[test]

@@ -8,15 +8,15 @@
 
 use serde_json::Value;
 
-/// One weekly opening: the days (iCalendar `MO`..`SU`, in week order), the times (`HH:MM`) and
-/// the text it was read from.
+/// One weekly opening: the days (iCalendar `MO`..`SU`, in week order), the times (`HH:MM:SS`, as
+/// the HSDS schema has them) and the text it was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
     /// iCalendar day codes, in week order.
     pub days: Vec<&'static str>,
-    /// When it opens, `HH:MM`.
+    /// When it opens, `HH:MM:SS`.
     pub opens_at: String,
-    /// When it closes, `HH:MM` (`23:59` for a day open around the clock).
+    /// When it closes, `HH:MM:SS` (`23:59:59` for a day open around the clock or to midnight).
     pub closes_at: String,
     /// The part of the hours it was read from.
     pub description: String,
@@ -114,7 +114,7 @@ fn tokens(part: &str) -> Vec<String> {
 /// What one token is.
 fn classify(token: &str) -> Token {
     if token == "24h" {
-        return Token::Range("00:00".into(), "23:59".into());
+        return Token::Range("00:00:00".into(), LAST_SECOND.into());
     }
     if let Some(days) = day_set(token) {
         return Token::Days(days);
@@ -172,9 +172,14 @@ fn clock_range(from: &str, to: &str) -> Option<(String, String)> {
             clock(from, Some(meridiem)).filter(|o| *o < closes).or_else(|| clock(from, Some("am")))?
         }
     };
-    let fmt = |minutes: u32| format!("{:02}:{:02}", minutes / 60, minutes % 60);
-    (opens < closes).then(|| (fmt(opens), fmt(closes.min(23 * 60 + 59))))
+    let fmt = |minutes: u32| format!("{:02}:{:02}:00", minutes / 60, minutes % 60);
+    let last = |minutes: u32| if minutes >= 24 * 60 { LAST_SECOND.to_string() } else { fmt(minutes) };
+    (opens < closes).then(|| (fmt(opens), last(closes)))
 }
+
+/// The last second of a day: HSDS times are `HH:MM:SS` of one day, so midnight at the end of the
+/// day (and "24 hours") closes at it.
+const LAST_SECOND: &str = "23:59:59";
 
 /// Minutes after midnight of one clock time; `meridiem` stands in for a missing `am`/`pm`. A
 /// bare number is no time without one (`3` could be anything).
@@ -220,29 +225,29 @@ mod tests {
 
     #[test]
     fn day_ranges_with_clock_ranges_are_weekly_schedules() {
-        assert_eq!(read(json!("Mon-Fri 09:00-16:00")), [one("MO,TU,WE,TH,FR", "09:00", "16:00")]);
-        assert_eq!(read(json!("Tue and Thu 09:00-15:00")), [one("TU,TH", "09:00", "15:00")]);
-        assert_eq!(read(json!("Wednesdays 17:30 – 19:30")), [one("WE", "17:30", "19:30")]);
+        assert_eq!(read(json!("Mon-Fri 09:00-16:00")), [one("MO,TU,WE,TH,FR", "09:00:00", "16:00:00")]);
+        assert_eq!(read(json!("Tue and Thu 09:00-15:00")), [one("TU,TH", "09:00:00", "15:00:00")]);
+        assert_eq!(read(json!("Wednesdays 17:30 – 19:30")), [one("WE", "17:30:00", "19:30:00")]);
         assert_eq!(
             read(json!("Mon-Fri 08:00-16:00, Sat 09:00-13:00")),
-            [one("MO,TU,WE,TH,FR", "08:00", "16:00"), one("SA", "09:00", "13:00")]
+            [one("MO,TU,WE,TH,FR", "08:00:00", "16:00:00"), one("SA", "09:00:00", "13:00:00")]
         );
-        assert_eq!(read(json!("Fri-Mon 10:00-12:00")), [one("MO,FR,SA,SU", "10:00", "12:00")]);
+        assert_eq!(read(json!("Fri-Mon 10:00-12:00")), [one("MO,FR,SA,SU", "10:00:00", "12:00:00")]);
     }
 
     #[test]
     fn around_the_clock_and_am_pm_are_read() {
-        assert_eq!(read(json!("24 hours, every day")), [one("MO,TU,WE,TH,FR,SA,SU", "00:00", "23:59")]);
-        assert_eq!(read(json!("Mon-Sat 9am-5:30pm")), [one("MO,TU,WE,TH,FR,SA", "09:00", "17:30")]);
-        assert_eq!(read(json!("Sat 9 to 12 pm")), [one("SA", "09:00", "12:00")]);
-        assert_eq!(read(json!("weekdays 7.30-17.30")), [one("MO,TU,WE,TH,FR", "07:30", "17:30")]);
+        assert_eq!(read(json!("24 hours, every day")), [one("MO,TU,WE,TH,FR,SA,SU", "00:00:00", "23:59:59")]);
+        assert_eq!(read(json!("Mon-Sat 9am-5:30pm")), [one("MO,TU,WE,TH,FR,SA", "09:00:00", "17:30:00")]);
+        assert_eq!(read(json!("Sat 9 to 12 pm")), [one("SA", "09:00:00", "12:00:00")]);
+        assert_eq!(read(json!("weekdays 7.30-17.30")), [one("MO,TU,WE,TH,FR", "07:30:00", "17:30:00")]);
     }
 
     #[test]
     fn lists_and_maps_of_days_are_read() {
         assert_eq!(read(json!(["Mon 09:00-12:00", "Fri 14:00-16:00"])).len(), 2);
         let map = json!({"mon-fri": "09:00-17:00", "sat": "closed", "sun": 3});
-        assert_eq!(read(map), [one("MO,TU,WE,TH,FR", "09:00", "17:00")]);
+        assert_eq!(read(map), [one("MO,TU,WE,TH,FR", "09:00:00", "17:00:00")]);
     }
 
     #[test]
@@ -255,7 +260,7 @@ mod tests {
         assert!(read(json!(42)).is_empty());
         assert_eq!(
             read(json!("Tue and Thu 09:00-15:00; mobile clinic in Zone C every second Friday")),
-            [one("TU,TH", "09:00", "15:00")]
+            [one("TU,TH", "09:00:00", "15:00:00")]
         );
     }
 }

@@ -4,10 +4,12 @@
 
 use serde_json::{json, Value};
 
+use super::openapi::OPENAPI_PATH;
 use super::{
     collection_path, items_path, link, segment, Bbox, Paging, CONFORMANCE, CRS84, DEFAULT_LIMIT, GEOJSON, HTML, JSON,
-    OPENAPI, ROOT,
+    ROOT,
 };
+use crate::http::media::OPENAPI_30;
 
 /// One collection: the features of one file of `content/spatial/`.
 #[derive(Debug, Clone, Copy)]
@@ -27,7 +29,7 @@ pub fn landing(base: &str, title: &str, description: &str) -> Value {
         "description": description,
         "links": [
             link(format!("{base}{ROOT}"), "self", JSON, "This document"),
-            link(format!("{base}/api/openapi.json"), "service-desc", OPENAPI, "The API's OpenAPI description"),
+            link(format!("{base}{OPENAPI_PATH}"), "service-desc", OPENAPI_30, "The API's OpenAPI 3.0 description"),
             link(format!("{base}/api-docs"), "service-doc", HTML, "The API's documentation"),
             link(format!("{base}{ROOT}/conformance"), "conformance", JSON, "The conformance classes implemented"),
             link(format!("{base}{ROOT}/collections"), "data", JSON, "The feature collections"),
@@ -57,6 +59,9 @@ pub fn collection(base: &str, register: &Register) -> Value {
     let bbox = register.features.iter().filter_map(|f| Bbox::of_geometry(&f["geometry"])).reduce(Bbox::union);
     if let Some(bbox) = bbox {
         out["extent"] = json!({"spatial": {"bbox": [bbox.to_json()], "crs": CRS84}});
+    }
+    if let Some((first, last)) = super::datetime::extent(register.features) {
+        out["extent"]["temporal"] = json!({"interval": [[first, last]]});
     }
     out
 }

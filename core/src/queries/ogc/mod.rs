@@ -8,7 +8,7 @@
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{json, Value};
 
-use crate::http::media::{GEOJSON, HTML, JSON, OPENAPI};
+use crate::http::media::{GEOJSON, HTML, JSON};
 use crate::http::problem::Problem;
 use crate::http::query::Query;
 
@@ -248,6 +248,25 @@ pub fn wants_json(query: &Query) -> Result<bool, Problem> {
     }
 }
 
+/// The parameters of every OGC document but a collection's items: only `f`.
+pub const DOCUMENT_PARAMETERS: [&str; 1] = ["f"];
+
+/// The parameters of a collection's items; the property filters are `queries::spatial::FILTERS`.
+pub const ITEMS_PARAMETERS: [&str; 9] =
+    ["limit", "offset", "bbox", "bbox-crs", "datetime", "f", "category", "zone", "protocol"];
+
+/// A parameter not in `allowed` is 400 naming it (OGC API - Features Part 1 refuses a query
+/// parameter its API definition does not name: docs/spec/api-spec.md#ogc).
+pub fn check_parameters(query: &Query, allowed: &[&str]) -> Result<(), Problem> {
+    match query.pairs().map(|(name, _)| name).find(|name| !allowed.contains(name)) {
+        None => Ok(()),
+        Some(name) => Err(Problem::bad_request(format!(
+            "`{name}` is not a parameter of this resource; it takes {}.",
+            allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
 /// `bbox-crs`, when given, must be CRS84 (the only one served); 400 otherwise.
 pub fn check_bbox_crs(query: &Query) -> Result<(), Problem> {
     match query.get("bbox-crs").map(str::trim) {
@@ -257,8 +276,11 @@ pub fn check_bbox_crs(query: &Query) -> Result<(), Problem> {
     }
 }
 
+pub mod datetime;
 mod documents;
+mod openapi;
 pub use documents::{collection, collections, conformance, item, items, landing, Items, Register};
+pub use openapi::{openapi, OPENAPI_PATH};
 
 #[cfg(test)]
 mod tests;

@@ -303,7 +303,9 @@ pub fn files(
     let made = files.made()[start..].iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
     let pages: Vec<&str> =
         made.chain(routes.iter().map(String::as_str)).filter(|route| !drafts.contains(route)).collect();
-    let sitemap = sitemap::files(content.site.base(), &pages, &sitemap::rendered_pages(content), sitemap::MAX_URLS)?;
+    let dates = sitemap::LastMod::of(model);
+    let rendered = sitemap::rendered_pages(content);
+    let sitemap = sitemap::files(content.site.base(), &pages, &rendered, sitemap::MAX_URLS, &dates)?;
     files.extend(sitemap);
     files.stream(own, &routes, content.site.base(), |batch| own_pages(&renderer, batch, &translations))
 }

@@ -3,7 +3,7 @@
 //! collection, the encyclopedia, tags, categories, the rest), each in files of at most 50,000 URLs
 //! at `/sitemaps/<section>-<n>.xml`. A section's files change only when its pages come or go.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use anyhow::Result;
 use portal_core::routing;
@@ -17,9 +17,37 @@ pub const MAX_URLS: usize = 50_000;
 const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 const XMLNS: &str = "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"";
 
+/// When each page last changed, for `<lastmod>`: a record's or an entry's `updated`, else its
+/// `date`, in the W3C datetime form the sitemaps protocol asks for (`2026-10-14` for a date,
+/// `2026-10-14T06:30:00Z` for a time). Pages without one (listings, tags) get none.
+#[derive(Debug, Default)]
+pub struct LastMod(HashMap<String, String>);
+
+impl LastMod {
+    /// The dates of every card of `model`.
+    pub fn of(model: &crate::build::model::Model) -> Self {
+        let dated = model.all().filter_map(|card| Some((card.url.clone(), w3c(card.updated.or(card.date)?))));
+        LastMod(dated.collect())
+    }
+
+    fn get(&self, page: &str) -> Option<&str> {
+        self.0.get(page).map(String::as_str)
+    }
+}
+
+/// A moment in W3C datetime form: the date alone at midnight UTC (a date as written), else the
+/// time in UTC.
+fn w3c(at: portal_core::content::time::DateTime) -> String {
+    let full = at.rfc3339();
+    match full.strip_suffix("T00:00:00Z") {
+        Some(date) => date.to_string(),
+        None => full,
+    }
+}
+
 /// The sitemap files of `pages` (URL paths) on the site at `base`, at most `max_urls` URLs a file.
-pub fn files(base: &str, pages: &[&str], rendered: &[&str], max_urls: usize) -> Result<Vec<OutFile>> {
-    files_of_sections(base, &sections(pages), rendered, max_urls)
+pub fn files(base: &str, pages: &[&str], rendered: &[&str], max_urls: usize, dates: &LastMod) -> Result<Vec<OutFile>> {
+    files_of_sections(base, &sections(pages), rendered, max_urls, dates)
 }
 
 /// The pages a server renders per request that the sitemap lists (they have no file to be found
@@ -53,6 +81,7 @@ pub fn files_of_sections(
     sections: &BTreeMap<String, Vec<String>>,
     rendered: &[&str],
     max_urls: usize,
+    dates: &LastMod,
 ) -> Result<Vec<OutFile>> {
     let mut sections = sections.clone();
     for form in rendered.iter().copied() {
@@ -67,7 +96,7 @@ pub fn files_of_sections(
     if total <= max_urls {
         let mut all: Vec<&str> = sections.values().flatten().map(String::as_str).collect();
         all.sort_unstable();
-        return Ok(vec![OutFile::at("/sitemap.xml", urlset(base, &all).into_bytes())?]);
+        return Ok(vec![OutFile::at("/sitemap.xml", urlset(base, &all, dates).into_bytes())?]);
     }
     let mut files = Vec::new();
     let mut index = format!("{HEAD}<sitemapindex {XMLNS}>\n");
@@ -76,7 +105,7 @@ pub fn files_of_sections(
         for (n, chunk) in pages.chunks(max_urls.max(1)).enumerate() {
             let url = format!("/sitemaps/{name}-{}.xml", n + 1);
             index.push_str(&format!("  <sitemap><loc>{base}{url}</loc></sitemap>\n"));
-            files.push(OutFile::at(url, urlset(base, chunk).into_bytes())?);
+            files.push(OutFile::at(url, urlset(base, chunk, dates).into_bytes())?);
         }
     }
     index.push_str("</sitemapindex>\n");
@@ -84,11 +113,14 @@ pub fn files_of_sections(
     Ok(files)
 }
 
-fn urlset(base: &str, pages: &[&str]) -> String {
+fn urlset(base: &str, pages: &[&str], dates: &LastMod) -> String {
     let mut xml = format!("{HEAD}<urlset {XMLNS}>\n");
     for page in pages {
         let escaped = encode_path(page).replace('&', "&amp;");
-        xml.push_str(&format!("  <url><loc>{base}{escaped}</loc></url>\n"));
+        match dates.get(page) {
+            Some(date) => xml.push_str(&format!("  <url><loc>{base}{escaped}</loc><lastmod>{date}</lastmod></url>\n")),
+            None => xml.push_str(&format!("  <url><loc>{base}{escaped}</loc></url>\n")),
+        }
     }
     xml.push_str("</urlset>\n");
     xml
@@ -126,9 +158,16 @@ mod tests {
 
     #[test]
     fn a_small_site_has_one_sitemap() {
-        let files = files("https://s.example", &["/", "/news/a b"], &["/weather"], 10).expect("files");
+        let dates = LastMod(HashMap::from([
+            ("/news/a b".to_string(), w3c(portal_core::content::time::DateTime { unix: 1_790_000_000 })),
+            ("/".to_string(), w3c(portal_core::content::time::DateTime { unix: 1_789_948_800 })),
+        ]));
+        let files = files("https://s.example", &["/", "/news/a b"], &["/weather"], 10, &dates).expect("files");
         assert_eq!(files.len(), 1);
-        assert!(text(&files[0]).contains("<loc>https://s.example/news/a%20b</loc>"));
+        assert!(
+            text(&files[0]).contains("<loc>https://s.example/news/a%20b</loc><lastmod>2026-09-21T14:13:20Z</lastmod>")
+        );
+        assert!(text(&files[0]).contains("<loc>https://s.example/</loc><lastmod>2026-09-21</lastmod>"), "a date alone");
         assert!(text(&files[0]).contains("<loc>https://s.example/weather</loc>"), "pages a server renders too");
     }
 
@@ -137,7 +176,8 @@ mod tests {
         let pages: Vec<String> =
             (0..5).map(|i| format!("/news/r-{i}")).chain(["/tags/x".into(), "/about".into()]).collect();
         let pages: Vec<&str> = pages.iter().map(String::as_str).collect();
-        let files = files("https://s.example", &pages, &portal_core::routing::FORM_PAGES, 2).expect("files");
+        let files = files("https://s.example", &pages, &portal_core::routing::FORM_PAGES, 2, &LastMod::default())
+            .expect("files");
         let names: Vec<&str> = files.iter().map(|f| f.file.as_str()).collect();
         assert_eq!(
             names,

@@ -311,6 +311,7 @@ fn site_group(r: &Renderer, sections: &BTreeMap<String, Vec<String>>, now: DateT
         sections,
         &sitemap::rendered_pages(r.content),
         sitemap::MAX_URLS,
+        &sitemap::LastMod::of(r.model),
     )?);
     Ok(Made { files, kept: Vec::new(), items: None })
 }

@@ -66,6 +66,12 @@ pub fn load(root: &Path, site: &SiteConfig, site_yaml: (&str, &str), remote: &Re
     read
 }
 
+/// What makes a source's record ready, on any thread (cleans its HTML).
+pub type Clean<'a> = dyn Fn(&mut Record) + Sync + 'a;
+
+/// What takes each record of a source as it is made.
+pub type Keep<'a> = dyn FnMut(Sourced) -> anyhow::Result<()> + 'a;
+
 /// Hands every record of every source of `site` to `keep` as it is made, a batch of rows at a
 /// time (made, then passed through `clean`, in parallel), so a big source's records need not be
 /// held together; returns the errors and warnings (`records` left empty). Stops at `keep`'s first
@@ -75,8 +81,8 @@ pub fn each(
     site: &SiteConfig,
     (site_file, site_text): (&str, &str),
     remote: &Remote,
-    clean: &(dyn Fn(&mut Record) + Sync),
-    keep: &mut dyn FnMut(Sourced) -> anyhow::Result<()>,
+    clean: &Clean<'_>,
+    keep: &mut Keep<'_>,
 ) -> anyhow::Result<Read> {
     let mut read = Read::default();
     for source in &site.sources {
@@ -132,7 +138,7 @@ fn one(
     root: &Path,
     source: &Source,
     remote: &Remote,
-    (clean, keep): (&(dyn Fn(&mut Record) + Sync), &mut dyn FnMut(Sourced) -> anyhow::Result<()>),
+    (clean, keep): (&Clean<'_>, &mut Keep<'_>),
 ) -> anyhow::Result<Result<Made, Problem>> {
     let mut made = Made::default();
     if hsds::is_hsds(source) {
