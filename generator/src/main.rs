@@ -63,7 +63,8 @@ enum Command {
 
 #[derive(Args)]
 struct ImportArgs {
-    /// The source's format: csv, tsv, xlsx, ods, json, jsonl, geojson or hsds.
+    /// The source's format: csv, tsv, xlsx, ods, json, jsonl or geojson (an HSDS directory is read
+    /// as a `sources:` entry).
     format: String,
     /// The file (a path from here) or an http(s) URL.
     source: String,
