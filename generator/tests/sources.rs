@@ -245,6 +245,10 @@ fn a_source_at_a_url_is_kept_in_the_cache_and_used_when_the_server_is_gone() {
     let built = build(&content, &out);
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     assert!(out.join("api/services/amani-clinic.json").is_file(), "the format comes from the URL's path");
+    let published = walkdir::WalkDir::new(&out).into_iter().filter_map(Result::ok).filter(|e| e.file_type().is_file());
+    let leaks: Vec<_> =
+        published.filter(|e| std::fs::read(e.path()).is_ok_and(|b| b.windows(7).any(|w| w == b"token=1"))).collect();
+    assert!(leaks.is_empty(), "a source's URL (and its key) is never published: {leaks:?}");
     let again = build(&content, &out);
     assert!(again.status.success() && server.full_answers() == 1, "the second build asks with the ETag and gets 304");
 

@@ -97,8 +97,10 @@ pub struct SiteConfig {
     #[serde(default, skip_serializing_if = "SearchSettings::is_default")]
     pub search: SearchSettings,
     /// Records read from tables and exports rather than written one file each
-    /// (docs/content.md#sources).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// (docs/content.md#sources). Read at build time only, and never written out: the settings a
+    /// build publishes (`/_portal/manifest.json`) leave them out, since a source's URL may carry
+    /// a key (`?token=...`) that is the publisher's alone.
+    #[serde(default, skip_serializing)]
     pub sources: Vec<DataSource>,
 }
 
