@@ -64,7 +64,7 @@ pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
         // A public API: no operation needs credentials.
         "security": [],
         "tags": TAGS.iter().map(|(name, description)| json!({"name": name, "description": description})).collect::<Vec<_>>(),
-        "paths": paths(facts),
+        "paths": paths(site, facts),
         "components": components(),
     })
 }
@@ -98,10 +98,12 @@ fn info(site: &SiteConfig) -> Value {
     info
 }
 
-/// Every API route with its described operations.
-fn paths(facts: &Facts) -> Map<String, Value> {
+/// Every API route with its described operations; the booking request only on a site that takes
+/// bookings (docs/content.md#booking: without `booking:` it answers 404, so it is not offered).
+fn paths(site: &SiteConfig, facts: &Facts) -> Map<String, Value> {
     let mut paths = Map::new();
-    for route in ROUTES.iter().filter(|r| r.tag != "pages") {
+    let offered = |route: &&Route| site.booking.is_some() || !route.operations.iter().any(is_booking);
+    for route in ROUTES.iter().filter(|r| r.tag != "pages").filter(offered) {
         let mut item = Map::new();
         for op in route.operations {
             if let Some(describe) = op.describe {
@@ -114,6 +116,11 @@ fn paths(facts: &Facts) -> Map<String, Value> {
         paths.insert(openapi_path(route.pattern), Value::Object(item));
     }
     paths
+}
+
+/// Whether `op` is the booking request.
+fn is_booking(op: &Operation) -> bool {
+    matches!(op.serve, crate::routing::Serve::Handler(crate::routing::Handler::Booking))
 }
 
 /// One operation object.
@@ -254,9 +261,13 @@ pub fn error_codes() -> Vec<(ErrorCode, u16)> {
 mod tests {
     use super::*;
 
+    fn taking_bookings() -> SiteConfig {
+        SiteConfig { booking: Some(Booking::default()), ..SiteConfig::default() }
+    }
+
     #[test]
     fn every_api_operation_is_described_once() {
-        let doc = document(&SiteConfig::default(), &Facts::default());
+        let doc = document(&taking_bookings(), &Facts::default());
         let mut ids = Vec::new();
         for route in ROUTES.iter().filter(|r| r.tag != "pages") {
             for op in route.operations {
@@ -270,6 +281,14 @@ mod tests {
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), count, "operationIds are unique");
+    }
+
+    #[test]
+    fn the_booking_request_is_offered_only_by_a_site_taking_bookings() {
+        let path = openapi_path("/api/send-booking-confirmation");
+        assert!(document(&taking_bookings(), &Facts::default())["paths"][&path].is_object());
+        let without = document(&SiteConfig::default(), &Facts::default());
+        assert!(without["paths"].get(&path).is_none(), "a site without `booking:` answers it 404");
     }
 
     #[test]
