@@ -418,16 +418,12 @@ pub fn load_records<K: Send>(
         }
     }
     if site_ok && !content.site.sources.is_empty() {
-        let site_file = root.join("site.yaml");
-        let text = std::fs::read_to_string(&site_file).unwrap_or_default();
-        let site_yaml = (site_file.display().to_string(), text);
         let mut rows = Vec::new();
         let mut duplicates = Vec::new();
         let clean = |record: &mut Record| sanitizer.clean_body(record);
         let read = sources::each(
             root,
             &content.site,
-            (&site_yaml.0, &site_yaml.1),
             &reading.remote,
             &clean,
             &mut |sources::Sourced { collection, record, file, line, digest }| {

@@ -132,10 +132,7 @@ fn source_rows(options: &BuildOptions, content: &Content) -> Option<BTreeMap<Str
     if content.site.sources.is_empty() {
         return Some(BTreeMap::new());
     }
-    let site_file = options.content.join("site.yaml");
-    let text = std::fs::read_to_string(&site_file).ok()?;
-    let remote = options.reading().remote;
-    let read = load::sources::load(&options.content, &content.site, (&site_file.display().to_string(), &text), &remote);
+    let read = load::sources::load(&options.content, &content.site, &options.reading().remote);
     if !read.errors.is_empty() || !read.warnings.is_empty() {
         return None;
     }

@@ -37,11 +37,6 @@ pub fn is_hsds(source: &Source) -> bool {
     source.format.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(FORMAT))
 }
 
-/// Whether `from` is an HSDS API rather than a file.
-fn is_url(from: &str) -> bool {
-    super::remote::is_url(from)
-}
-
 /// The records of an HSDS source of `collection`, the errors of its services, and which answers
 /// of an API were old copies.
 pub(super) fn load(
@@ -56,7 +51,7 @@ pub(super) fn load(
             source.from
         )));
     }
-    let (found, warnings) = if is_url(&source.from) {
+    let (found, warnings) = if super::remote::is_url(&source.from) {
         api(root, &source.from, remote)?
     } else {
         (datapackage(root, &source.from)?, Vec::new())

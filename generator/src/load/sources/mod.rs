@@ -53,11 +53,10 @@ pub struct Read {
 /// The folder conventionally holding source files (nothing in it is published as it is).
 pub const FOLDER: &str = "sources";
 
-/// Every record of every source of `site` (content folder `root`; `site_file` and `site_text` are
-/// site.yaml's, for errors about a source entry), with the errors of every row.
-pub fn load(root: &Path, site: &SiteConfig, site_yaml: (&str, &str), remote: &Remote) -> Read {
+/// Every record of every source of `site` (content folder `root`), with the errors of every row.
+pub fn load(root: &Path, site: &SiteConfig, remote: &Remote) -> Read {
     let mut records = Vec::new();
-    let mut read = each(root, site, site_yaml, remote, &|_| {}, &mut |sourced| {
+    let mut read = each(root, site, remote, &|_| {}, &mut |sourced| {
         records.push(sourced);
         Ok(())
     })
@@ -74,19 +73,24 @@ pub type Keep<'a> = dyn FnMut(Sourced) -> anyhow::Result<()> + 'a;
 
 /// Hands every record of every source of `site` to `keep` as it is made, a batch of rows at a
 /// time (made, then passed through `clean`, in parallel), so a big source's records need not be
-/// held together; returns the errors and warnings (`records` left empty). Stops at `keep`'s first
-/// error.
+/// held together; returns the errors and warnings (`records` left empty), those about an entry
+/// on its line of `root`'s site.yaml. Stops at `keep`'s first error.
 pub fn each(
     root: &Path,
     site: &SiteConfig,
-    (site_file, site_text): (&str, &str),
     remote: &Remote,
     clean: &Clean<'_>,
     keep: &mut Keep<'_>,
 ) -> anyhow::Result<Read> {
     let mut read = Read::default();
+    let site_file = root.join("site.yaml");
+    // Read only when an entry has something to say (most builds: never).
+    let site_text = std::cell::OnceCell::new();
     for source in &site.sources {
-        let at = |message: String| ContentError::new(site_file, entry_line(site_text, &source.from), message);
+        let at = |message: String| {
+            let text = site_text.get_or_init(|| std::fs::read_to_string(&site_file).unwrap_or_default());
+            ContentError::new(site_file.display().to_string(), entry_line(text, &source.from), message)
+        };
         match one(root, source, remote, (clean, keep)) {
             Ok(Ok(found)) => {
                 if found.rows == 0 && found.errors.is_empty() {

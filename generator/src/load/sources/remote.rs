@@ -164,7 +164,7 @@ fn fetch(url: &str, cached: Option<&Meta>) -> Result<Fetched, String> {
             request = request.header(reqwest::header::IF_MODIFIED_SINCE, modified);
         }
     }
-    let response = request.header(reqwest::header::ACCEPT, "*/*").send().map_err(|e| without_url(&e))?;
+    let response = request.header(reqwest::header::ACCEPT, "*/*").send().map_err(without_url)?;
     let status = response.status();
     if status == reqwest::StatusCode::NOT_MODIFIED && cached.is_some() {
         return Ok(Fetched::Unchanged);
@@ -191,12 +191,10 @@ fn fetch(url: &str, cached: Option<&Meta>) -> Result<Fetched, String> {
 
 /// A fetch error without the URL, which the message around it already names.
 #[cfg(feature = "serve")]
-fn without_url(error: &reqwest::Error) -> String {
-    let mut text = match error.url() {
-        Some(url) => error.to_string().replace(&format!(" for url ({url})"), "").replace(&format!(" ({url})"), ""),
-        None => error.to_string(),
-    };
-    let mut source = std::error::Error::source(error);
+fn without_url(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(&error);
     while let Some(inner) = source {
         text = format!("{text}: {inner}");
         source = inner.source();
