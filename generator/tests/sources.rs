@@ -172,24 +172,28 @@ fn a_changed_source_builds_again_with_its_new_rows() {
     assert!(out.join("api/jobs/nurse.json").is_file() && !out.join("api/jobs/driver.json").exists());
 }
 
-/// A server for one file that answers `If-None-Match` with 304, counting the full answers, until
-/// it is stopped: then its port refuses connections, as a server gone away does.
+/// A server on 127.0.0.1 answering each request with what `answer` makes of its head (request
+/// line and headers, lower-cased): a status, a media type and a body. It keeps the paths asked
+/// for, until it is stopped: then its port refuses connections, as a server gone away does.
 struct Server {
-    url: String,
-    full: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    address: String,
+    asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
+/// What a [`Server`] answers: a status line's rest (`200 OK`), extra header lines, a body.
+type Answer = (&'static str, String, String);
+
 impl Server {
-    fn start(body: &'static str) -> Server {
+    fn start(answer: impl Fn(&str, &str) -> Answer + Send + 'static) -> Server {
         use std::io::{Read, Write};
         use std::sync::atomic::Ordering;
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
-        let url = format!("http://{}/data/dump.csv?token=1", listener.local_addr().expect("address"));
-        let full = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let address = listener.local_addr().expect("an address").to_string();
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (counted, stopped) = (full.clone(), stop.clone());
+        let (seen, stopped) = (asked.clone(), stop.clone());
         let thread = std::thread::spawn(move || {
             for stream in listener.incoming() {
                 if stopped.load(Ordering::SeqCst) {
@@ -204,30 +208,27 @@ impl Server {
                         Ok(n) => request.extend_from_slice(&buffer[..n]),
                     }
                 }
-                let request = String::from_utf8_lossy(&request).to_ascii_lowercase();
-                let answer = if request.contains("if-none-match: \"v1\"") {
-                    "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\nConnection: close\r\n\r\n".to_string()
-                } else {
-                    counted.fetch_add(1, Ordering::SeqCst);
-                    format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nETag: \"v1\"\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                        body.len()
-                    )
-                };
-                let _ = stream.write_all(answer.as_bytes());
+                let head = String::from_utf8_lossy(&request).to_string();
+                let path = head.split_whitespace().nth(1).unwrap_or_default().to_string();
+                seen.lock().expect("lock").push(path.clone());
+                let (status, headers, body) = answer(&path, &head.to_ascii_lowercase());
+                let head = format!(
+                    "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body.as_bytes()));
             }
         });
-        Server { url, full, stop, thread: Some(thread) }
+        Server { address, asked, stop, thread: Some(thread) }
     }
 
-    fn full_answers(&self) -> usize {
-        self.full.load(std::sync::atomic::Ordering::SeqCst)
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.address)
     }
 
     fn stop(&mut self) {
         self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        let address = self.url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
-        let _ = std::net::TcpStream::connect(address);
+        let _ = std::net::TcpStream::connect(&self.address);
         if let Some(thread) = self.thread.take() {
             thread.join().expect("the server stops");
         }
@@ -238,9 +239,23 @@ impl Server {
 fn a_source_at_a_url_is_kept_in_the_cache_and_used_when_the_server_is_gone() {
     let dir = tempfile::tempdir().expect("temp");
     let (content, out) = (dir.path().join("content"), dir.path().join("dist"));
-    let mut server = Server::start("Name,Phone\nAmani Clinic,0772 000 001\nWater Point B-12,\n");
-    let site =
-        format!("{SITE}sources:\n  - collection: services\n    from: {}\n    map: {{title: Name}}\n", server.url);
+    // One CSV with an ETag: asked again with it, the server answers 304.
+    let full = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = full.clone();
+    let mut server = Server::start(move |_, head| {
+        let etag = "ETag: \"v1\"\r\n".to_string();
+        if head.contains("if-none-match: \"v1\"") {
+            return ("304 Not Modified", etag, String::new());
+        }
+        counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        (
+            "200 OK",
+            format!("Content-Type: text/csv\r\n{etag}"),
+            "Name,Phone\nAmani Clinic,0772 000 001\nWater Point B-12,\n".into(),
+        )
+    });
+    let url = server.url("/data/dump.csv?token=1");
+    let site = format!("{SITE}sources:\n  - collection: services\n    from: {url}\n    map: {{title: Name}}\n");
     write(&content, "site.yaml", &site);
     let built = build(&content, &out);
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
@@ -250,19 +265,22 @@ fn a_source_at_a_url_is_kept_in_the_cache_and_used_when_the_server_is_gone() {
         published.filter(|e| std::fs::read(e.path()).is_ok_and(|b| b.windows(7).any(|w| w == b"token=1"))).collect();
     assert!(leaks.is_empty(), "a source's URL (and its key) is never published: {leaks:?}");
     let again = build(&content, &out);
-    assert!(again.status.success() && server.full_answers() == 1, "the second build asks with the ETag and gets 304");
+    assert!(
+        again.status.success() && full.load(std::sync::atomic::Ordering::SeqCst) == 1,
+        "the second build asks with the ETag and gets 304"
+    );
 
     server.stop();
     let offline = build(&content, &out);
     let said = String::from_utf8_lossy(&offline.stderr);
     assert!(offline.status.success(), "{said}");
-    assert!(said.contains("warning") && said.contains(&server.url) && said.contains("using the copy"), "{said}");
+    assert!(said.contains("warning") && said.contains(&url) && said.contains("using the copy"), "{said}");
     assert!(out.join("api/services/water-point-b-12.json").is_file(), "the cached rows are published, not nothing");
 
     let fresh = dir.path().join("elsewhere");
     let built = build(&content, &fresh);
     let said = String::from_utf8_lossy(&built.stderr);
-    assert!(!built.status.success() && said.contains(&server.url) && said.contains("no copy"), "{said}");
+    assert!(!built.status.success() && said.contains(&url) && said.contains("no copy"), "{said}");
     assert!(!fresh.join("api/services").exists(), "no collection is published empty");
 
     let cache = out.with_extension("cache");
@@ -430,9 +448,8 @@ fn an_hsds_datapackage_becomes_services_that_keep_their_ids() {
 
 /// A tiny HSDS API on 127.0.0.1: `/services?page=N` lists one service a page (as Open Referral's
 /// `service_list.json` does, not nested), `/services/{id}` gives it nested (`service_full.json`).
-/// Returns its base URL and the paths asked for.
-fn hsds_api() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
-    use std::io::{BufRead, BufReader, Write};
+/// Its base URL is `server.url("/hsds")`.
+fn hsds_api() -> Server {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/sources/hsds-example");
     let list = json(&example.join("service_list.json"));
     let full = json(&example.join("service_full.json"));
@@ -446,56 +463,37 @@ fn hsds_api() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
     let pages =
         [with(listed.clone(), COUNSELLING, "Community Counselling"), with(listed, second, "Drop-in Counselling")];
     let details = [with(full.clone(), COUNSELLING, "Community Counselling"), with(full, second, "Drop-in Counselling")];
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
-    let base = format!("http://{}/hsds", listener.local_addr().expect("an address"));
-    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let seen = asked.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(stream);
-            let mut first = String::new();
-            if reader.read_line(&mut first).is_err() {
-                continue;
+    Server::start(move |path, _| {
+        let body = match path {
+            p if p.starts_with("/hsds/services?page=") => {
+                let n: usize =
+                    p["/hsds/services?page=".len()..].split('&').next().and_then(|n| n.parse().ok()).unwrap_or(1);
+                let mut page = list.clone();
+                page["contents"] = serde_json::json!([pages[n.clamp(1, 2) - 1]]);
+                page["total_pages"] = Value::from(2);
+                page["page_number"] = Value::from(n);
+                page["last_page"] = Value::from(n >= 2);
+                Some(page)
             }
-            let mut line = String::new();
-            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
-                line.clear();
-            }
-            let path = first.split_whitespace().nth(1).unwrap_or_default().to_string();
-            seen.lock().expect("lock").push(path.clone());
-            let body = match path.as_str() {
-                p if p.starts_with("/hsds/services?page=") => {
-                    let n: usize =
-                        p["/hsds/services?page=".len()..].split('&').next().and_then(|n| n.parse().ok()).unwrap_or(1);
-                    let mut page = list.clone();
-                    page["contents"] = serde_json::json!([pages[n.clamp(1, 2) - 1]]);
-                    page["total_pages"] = Value::from(2);
-                    page["page_number"] = Value::from(n);
-                    page["last_page"] = Value::from(n >= 2);
-                    Some(page)
-                }
-                p => details
-                    .iter()
-                    .find(|d| p == format!("/hsds/services/{}", d["id"].as_str().unwrap_or_default()))
-                    .cloned(),
-            };
-            let (status, body) = match body {
-                Some(body) => ("200 OK", body.to_string()),
-                None => ("404 Not Found", "{}".to_string()),
-            };
-            let mut stream = reader.into_inner();
-            let head = format!("HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
-            let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body.as_bytes()));
+            p => details
+                .iter()
+                .find(|d| p == format!("/hsds/services/{}", d["id"].as_str().unwrap_or_default()))
+                .cloned(),
+        };
+        let json = "Content-Type: application/json\r\n".to_string();
+        match body {
+            Some(body) => ("200 OK", json, body.to_string()),
+            None => ("404 Not Found", json, "{}".to_string()),
         }
-    });
-    (base, asked)
+    })
 }
 
 #[test]
 fn an_hsds_api_is_read_page_by_page() {
     let dir = tempfile::tempdir().expect("temp");
     let (content, out) = (dir.path().join("content"), dir.path().join("dist"));
-    let (base, asked) = hsds_api();
+    let api = hsds_api();
+    let (base, asked) = (api.url("/hsds"), api.asked.clone());
     write(
         &content,
         "site.yaml",
