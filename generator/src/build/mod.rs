@@ -239,7 +239,7 @@ pub struct Rendered {
     /// Each collection's range in the flat search index.
     pub flat_ranges: search::FlatRanges,
     /// The rows of the site's sources (see [`Content::source_rows`]).
-    pub source_rows: Option<Vec<(String, &'static str, u128)>>,
+    pub source_rows: Option<Vec<load::SourceRow>>,
 }
 
 /// How much a build's content held, and where it came from.

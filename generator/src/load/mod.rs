@@ -68,7 +68,7 @@ pub struct Content {
     /// the build cache keeps so that a rebuild reads again only the rows that changed. `None` when
     /// a source gave a warning (an old copy of a URL): then the next build is a clean one, which
     /// reports it again.
-    pub source_rows: Option<Vec<(String, &'static str, u128)>>,
+    pub source_rows: Option<Vec<SourceRow>>,
 }
 
 impl Content {
@@ -394,7 +394,7 @@ pub fn load_records<K: Send>(
     let parsed = read_ahead::try_par_map(&files, |(_, path)| path.as_path(), parse).map_err(LoadError::Io)?;
     bar.finish();
     let mut collections: BTreeMap<&'static str, Vec<K>> = COLLECTIONS.iter().map(|c| (*c, Vec::new())).collect();
-    let mut seen: HashMap<(usize, String), String> = HashMap::new();
+    let mut seen: Taken = HashMap::new();
     for (index, result, file, found) in parsed {
         match result {
             Ok(None) => {}
@@ -417,36 +417,9 @@ pub fn load_records<K: Send>(
             }
         }
     }
-    if site_ok && !content.site.sources.is_empty() {
-        let mut rows = Vec::new();
-        let mut duplicates = Vec::new();
-        let clean = |record: &mut Record| sanitizer.clean_body(record);
-        let read = sources::each(
-            root,
-            &content.site,
-            &reading.remote,
-            &clean,
-            &mut |sources::Sourced { collection, record, file, line, digest }| {
-                rows.push((record.file.clone(), collection, digest));
-                if record.draft && !drafts {
-                    return Ok(());
-                }
-                let index = COLLECTIONS.iter().position(|c| *c == collection).unwrap_or(0);
-                if let Some(first) = seen.insert((index, record.slug.clone()), record.file.clone()) {
-                    let message = format!("{}: duplicate slug `{}` in `{collection}`: {first} already uses it (set `id:` to a column that is unique)", record.file, record.slug);
-                    duplicates.push(ContentError::new(file, line, message));
-                    return Ok(());
-                }
-                collections.entry(collection).or_default().push(keep(&content, record)?);
-                Ok(())
-            },
-        )
-        .map_err(LoadError::Io)?;
-        errors.extend(read.errors.into_iter().chain(duplicates));
-        content.source_rows = read.warnings.is_empty().then_some(rows);
-        warnings.extend(read.warnings);
-    } else if site_ok {
-        content.source_rows = Some(Vec::new());
+    if site_ok {
+        let taken = (&mut seen, &mut collections);
+        content.source_rows = keep_sourced(&content, reading, &sanitizer, taken, &keep, (&mut errors, &mut warnings))?;
     }
     if !errors.is_empty() {
         errors.sort();
@@ -456,6 +429,57 @@ pub fn load_records<K: Send>(
     warnings.sort();
     content.warnings = warnings;
     Ok((content, collections))
+}
+
+/// A row of a source as the build cache keeps it: its place, its collection, its digest.
+pub type SourceRow = (String, &'static str, u128);
+
+/// Slugs taken, by collection index and slug, with the file (or row) taking each.
+type Taken = HashMap<(usize, String), String>;
+
+/// Hands the records of the site's sources ([`sources`]) to `keep` into `collections`, as the
+/// records of files are (drafts left out, a slug `taken` already an error), their errors and
+/// warnings pushed into `problems`. Returns every row for the build cache, `None` after a warning
+/// (see [`Content::source_rows`]).
+fn keep_sourced<K>(
+    content: &Content,
+    reading: &Reading,
+    sanitizer: &crate::sanitize::Sanitizer,
+    (taken, collections): (&mut Taken, &mut BTreeMap<&'static str, Vec<K>>),
+    keep: &(impl Fn(&Content, Record) -> anyhow::Result<K> + Sync),
+    problems: (&mut Vec<ContentError>, &mut Vec<ContentError>),
+) -> Result<Option<Vec<SourceRow>>, LoadError> {
+    if content.site.sources.is_empty() {
+        return Ok(Some(Vec::new()));
+    }
+    let mut rows = Vec::new();
+    let mut duplicates = Vec::new();
+    let clean = |record: &mut Record| sanitizer.clean_body(record);
+    let read = sources::each(
+        &content.root,
+        &content.site,
+        &reading.remote,
+        &clean,
+        &mut |sources::Sourced { collection, record, file, line, digest }| {
+            rows.push((record.file.clone(), collection, digest));
+            if record.draft && !reading.drafts {
+                return Ok(());
+            }
+            let index = COLLECTIONS.iter().position(|c| *c == collection).unwrap_or(0);
+            if let Some(first) = taken.insert((index, record.slug.clone()), record.file.clone()) {
+                let message = format!("{}: duplicate slug `{}` in `{collection}`: {first} already uses it (set `id:` to a column that is unique)", record.file, record.slug);
+                duplicates.push(ContentError::new(file, line, message));
+                return Ok(());
+            }
+            collections.entry(collection).or_default().push(keep(content, record)?);
+            Ok(())
+        },
+    )
+    .map_err(LoadError::Io)?;
+    problems.0.extend(read.errors.into_iter().chain(duplicates));
+    let rows = read.warnings.is_empty().then_some(rows);
+    problems.1.extend(read.warnings);
+    Ok(rows)
 }
 
 /// How a content folder is read.

@@ -89,7 +89,7 @@ fn walk(collection: &'static str, dir: &Path, flat: bool) -> Option<Vec<(String,
 /// is read again and nothing else (docs/content.md#sources).
 pub fn with_rows(
     mut found: BTreeMap<String, Found>,
-    rows: impl IntoIterator<Item = (String, &'static str, u128)>,
+    rows: impl IntoIterator<Item = crate::load::SourceRow>,
 ) -> BTreeMap<String, Found> {
     found.extend(
         rows.into_iter().map(|(place, collection, digest)| (place, Found { collection, size: 0, modified: digest })),
