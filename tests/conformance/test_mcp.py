@@ -60,6 +60,19 @@ def test_a_notification_under_an_unsupported_revision_is_refused(client):
     assert r.status_code == 400 and r.json()["error"]["code"] == -32022
 
 
+@pytest.mark.parametrize("params", [None, [1], "x"])
+def test_a_notification_with_unstructured_params_is_refused(client, params):
+    # Found by Schemathesis: a notification's params went unread, so `null` was accepted.
+    r = rpc(client, {"jsonrpc": "2.0", "method": "notifications/initialized", "params": params})
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32600 and r.json()["id"] is None
+
+
+def test_a_notification_whose_mcp_method_header_disagrees_is_refused(client):
+    message = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert rpc(client, message, **{"Mcp-Method": "notifications/cancelled"}).status_code == 400
+    assert rpc(client, message, **{"Mcp-Method": "notifications/initialized"}).status_code == 202
+
+
 def test_ping(client):
     assert rpc(client, {"jsonrpc": "2.0", "id": 7, "method": "ping"}).json() == {"jsonrpc": "2.0", "id": 7, "result": {}}
 

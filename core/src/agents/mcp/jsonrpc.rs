@@ -64,7 +64,12 @@ pub enum Message {
         /// The params (an object, or null when absent).
         params: Value,
     },
-    /// A notification, or a client's response to us: accepted with 202 and no body.
+    /// A notification: accepted with 202 and no body once its headers agree with it.
+    Notification {
+        /// The method.
+        method: String,
+    },
+    /// A client's response to us: accepted with 202 and no body.
     Accepted,
 }
 
@@ -83,20 +88,24 @@ pub fn classify(value: Value) -> Result<Message, Value> {
     if map.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(error(echo(), INVALID_REQUEST, "`jsonrpc` must be \"2.0\"."));
     }
+    // JSON-RPC 2.0: `params`, when present, is structured (an explicit null is not); this holds for
+    // notifications too, which are otherwise accepted unread.
+    let params = match map.get("params") {
+        None => Value::Null,
+        Some(params) if params.is_object() => params.clone(),
+        Some(_) if map.contains_key("method") => {
+            return Err(error(echo(), INVALID_REQUEST, "`params` must be an object when present."))
+        }
+        Some(_) => Value::Null,
+    };
     match (map.get("method"), &id) {
         (Some(Value::String(method)), Some(request_id)) if is_valid_id(request_id) => {
-            // JSON-RPC 2.0: `params`, when present, is structured (an explicit null is not).
-            let params = match map.get("params") {
-                None => Value::Null,
-                Some(params) if params.is_object() => params.clone(),
-                Some(_) => return Err(error(echo(), INVALID_REQUEST, "`params` must be an object when present.")),
-            };
             Ok(Message::Request { id: request_id.clone(), method: method.clone(), params })
         }
         (Some(Value::String(_)), Some(_)) => {
             Err(error(echo(), INVALID_REQUEST, "`id` must be a string or an integer."))
         }
-        (Some(Value::String(_)), None) => Ok(Message::Accepted),
+        (Some(Value::String(method)), None) => Ok(Message::Notification { method: method.clone() }),
         (None, Some(_)) if map.contains_key("result") || map.contains_key("error") => Ok(Message::Accepted),
         _ => Err(error(echo(), INVALID_REQUEST, "A request needs a string `method`.")),
     }
@@ -125,13 +134,18 @@ mod tests {
     fn messages_are_classified() {
         let request = classify(json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
         assert!(matches!(request, Ok(Message::Request { .. })));
-        assert_eq!(classify(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})), Ok(Message::Accepted));
+        assert_eq!(
+            classify(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+            Ok(Message::Notification { method: "notifications/initialized".into() })
+        );
         assert_eq!(classify(json!({"jsonrpc": "2.0", "id": 1, "result": {}})), Ok(Message::Accepted));
         for bad in [
             json!([]),
             json!({"id": 1, "method": "x"}),
             json!({"jsonrpc": "2.0", "id": 1}),
             json!({"jsonrpc": "2.0", "id": 1.5, "method": "x"}),
+            json!({"jsonrpc": "2.0", "method": "notifications/x", "params": null}),
+            json!({"jsonrpc": "2.0", "method": "notifications/x", "params": [1]}),
         ] {
             let err = classify(bad).expect_err("invalid");
             assert_eq!(err["error"]["code"], INVALID_REQUEST);

@@ -96,7 +96,12 @@ async fn batch<P: Platform>(ctx: &Ctx<'_, P>, messages: Vec<Value>) -> Response 
 async fn answer<P: Platform>(ctx: &Ctx<'_, P>, message: Value, within: Option<Revision>) -> Option<(u16, Value)> {
     let (id, method, params) = match jsonrpc::classify(message) {
         Err(error) => return Some((400, error)),
-        // A notification names no revision of its own, but the header it came with must be one.
+        // A notification names no revision of its own, but the header it came with must be one, and
+        // an `Mcp-Method` header sent with it must be its method.
+        Ok(Message::Notification { method }) => {
+            let error = unsupported_header(ctx).or_else(|| transport::check_method(ctx.request, &method, false).err());
+            return error.map(|error| (400, error.response(Value::Null)));
+        }
         Ok(Message::Accepted) => return unsupported_header(ctx).map(|error| (400, error.response(Value::Null))),
         Ok(Message::Request { id, method, params }) => (id, method, params),
     };

@@ -131,15 +131,20 @@ fn named_by(method: &str) -> Option<&'static str> {
     }
 }
 
+/// `Mcp-Method` against the body's method: `required` on a modern request, checked whenever sent.
+pub fn check_method(request: &Request, method: &str, required: bool) -> Result<(), RpcError> {
+    match request.header("mcp-method").map(str::trim) {
+        None if required => Err(mismatch("the Mcp-Method header is missing")),
+        Some(header) if header != method => {
+            Err(mismatch(&format!("Mcp-Method header value '{header}' does not match body value '{method}'")))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `Mcp-Method` and `Mcp-Name` against the body: required on a modern request, checked when sent.
 fn check_mirrored(request: &Request, method: &str, params: &Value, required: bool) -> Result<(), RpcError> {
-    match request.header("mcp-method").map(str::trim) {
-        None if required => return Err(mismatch("the Mcp-Method header is missing")),
-        Some(header) if header != method => {
-            return Err(mismatch(&format!("Mcp-Method header value '{header}' does not match body value '{method}'")))
-        }
-        _ => {}
-    }
+    check_method(request, method, required)?;
     if method == "tools/call" {
         check_param_headers(request, params, required)?;
     }
