@@ -55,13 +55,15 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
                 .forgiving(&terms, &asked.scope, asked.limit, &forms)
                 .map_err(internal(ctx.platform, "searching"))?;
             let highlight = Highlight::new(&forgiven.words, &forms);
-            let details = details(ctx, &forgiven, &highlight).await;
             let manifest = ctx.app.manifest();
             let help = manifest.help.as_ref();
             let settings = &manifest.site.search;
             let asks = help.is_some()
                 && HelpWords::new(&settings.help_words, settings.help_words_replace).asks_for_help(&asked.query);
             let page = Page { strings, asked: &asked, help, help_first: asks, settings };
+            let order = section_order(&page, &forgiven);
+            let excerpted = excerpted(&forgiven, &order);
+            let details = details(ctx, &forgiven, &excerpted, &highlight).await;
             let named = named_collections(strings, &asked.scope, &asked.query);
             let mut listed = Vec::new();
             for collection in named {
@@ -99,13 +101,43 @@ struct Detail {
     excerpt: Option<String>,
 }
 
-/// The details of every hit of `forgiven`, per collection in order, from their records read
-/// together. A record that cannot be read (reported) shows its title alone.
-async fn details<P: Platform>(ctx: &Ctx<'_, P>, forgiven: &Forgiven, highlight: &Highlight<'_>) -> Vec<Vec<Detail>> {
+/// Sections of hits shown with their dates and excerpts, first in [`section_order`]; the hits of
+/// later sections show their titles alone. Reading a record per hit is most of the page's time on
+/// a query matching nearly every collection (BENCHMARKS.md, "Search page"), and a reader on a phone
+/// looks at the first few sections; the rest are a title and a link away.
+const EXCERPTED_SECTIONS: usize = 5;
+
+/// Per collection of `forgiven`, whether its hits get details: the first
+/// [`EXCERPTED_SECTIONS`] of `order` that have hits.
+fn excerpted(forgiven: &Forgiven, order: &[usize]) -> Vec<bool> {
+    let mut wanted = vec![false; forgiven.found.len()];
+    let with_hits = order.iter().filter(|&&i| forgiven.found.get(i).is_some_and(|(hits, _)| !hits.is_empty()));
+    for &i in with_hits.take(EXCERPTED_SECTIONS) {
+        wanted[i] = true;
+    }
+    wanted
+}
+
+/// The details of the hits of `forgiven` whose collection is `excerpted`, per collection in
+/// order (the others default), from their records read together. A record that cannot be read
+/// (reported) shows its title alone.
+async fn details<P: Platform>(
+    ctx: &Ctx<'_, P>,
+    forgiven: &Forgiven,
+    excerpted: &[bool],
+    highlight: &Highlight<'_>,
+) -> Vec<Vec<Detail>> {
     let mut files = Vec::new();
-    for hit in forgiven.found.iter().flat_map(|(hits, _)| hits) {
-        let asset = ctx.app.asset(ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
-        files.push(asset.ok().flatten().map(|asset| asset.file.clone()));
+    for (i, (hits, _)) in forgiven.found.iter().enumerate() {
+        for hit in hits {
+            let file = if excerpted.get(i).copied().unwrap_or(false) {
+                let asset = ctx.app.asset(ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
+                asset.ok().flatten().map(|asset| asset.file.clone())
+            } else {
+                None
+            };
+            files.push(file);
+        }
     }
     let known: Vec<String> = files.iter().flatten().cloned().collect();
     let mut read = ctx.platform.read_files(&known).await.into_iter();
@@ -444,6 +476,21 @@ mod tests {
         assert!(html.contains("<p class=\"excerpt\" dir=\"auto\"><mark>water</mark> here</p>"));
         assert!(html.contains("href=\"/search?q=%3Cb%3Ewater%3C%2Fb%3E&amp;collections=news&amp;limit=50\""));
         assert!(!html.contains("results-entries"));
+    }
+
+    #[test]
+    fn only_the_first_sections_with_hits_are_excerpted() {
+        let found = |n: usize| (vec![hit("x"); n], n);
+        let forgiven =
+            Forgiven { found: (0..9).map(|i| found(usize::from(i % 2 == 0))).collect(), ..Forgiven::default() };
+        // Sections shown last to first: the five last with hits (8, 6, 4, 2, 0) get excerpts.
+        let order: Vec<usize> = (0..9).rev().collect();
+        let wanted = excerpted(&forgiven, &order);
+        assert_eq!(wanted, [true, false, true, false, true, false, true, false, true]);
+        let forgiven = Forgiven { found: (0..12).map(|_| found(1)).collect(), ..Forgiven::default() };
+        let wanted = excerpted(&forgiven, &(0..12).collect::<Vec<_>>());
+        assert_eq!(wanted.iter().filter(|&&w| w).count(), EXCERPTED_SECTIONS);
+        assert!(wanted[..EXCERPTED_SECTIONS].iter().all(|&w| w));
     }
 
     #[test]
