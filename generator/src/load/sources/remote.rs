@@ -134,7 +134,8 @@ fn now() -> String {
     portal_core::content::time::DateTime::from_unix(i64::try_from(unix).unwrap_or(i64::MAX)).rfc3339()
 }
 
-/// What asking the URL gave.
+/// What asking the URL gave (never made without the `serve` feature, whose client asks).
+#[cfg_attr(not(feature = "serve"), allow(dead_code))]
 enum Fetched {
     /// The server says the cached copy is current (304).
     Unchanged,
