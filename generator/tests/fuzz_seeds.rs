@@ -42,6 +42,19 @@ macro_rules! targets {
                 replay(stringify!($name), $name::run);
             }
         )*
+
+        #[test]
+        fn every_target_is_replayed() {
+            let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/fuzz_targets");
+            let mut files: Vec<String> = std::fs::read_dir(&folder)
+                .expect("fuzz/fuzz_targets reads")
+                .flatten()
+                .filter_map(|entry| entry.file_name().to_str()?.strip_suffix(".rs").map(str::to_string))
+                .filter(|name| name != "harness")
+                .collect();
+            files.sort();
+            assert_eq!(files, [$(stringify!($name)),*], "add the new target to targets! above");
+        }
     };
 }
 
