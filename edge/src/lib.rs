@@ -1,6 +1,6 @@
 //! `portal-edge`: the Cloudflare Worker. A thin adapter: Cloudflare bindings implement the core's
 //! [`Platform`](portal_core::platform::Platform) and every request goes through the same
-//! [`App`](portal_core::app::App) as `portal serve`, so behaviour cannot differ between the two.
+//! [`portal_core::app::App`] as `portal serve`, so behaviour cannot differ between the two.
 //!
 //! Bindings (see `wrangler.toml`): `ASSETS` (the built `dist/`), `RATE_LIMITER` (a Durable Object
 //! per client address holding its fixed window), `MAIL_QUOTA` (one Durable Object holding the mail

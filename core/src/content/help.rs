@@ -67,7 +67,7 @@ impl HelpPage {
 }
 
 /// The phone numbers written in `text`: runs of digits, spaces and `+-()` that start with `+` or
-/// have at least [`MIN_TEXT_DIGITS`] digits (so dates and hours are not taken for numbers).
+/// have at least `MIN_TEXT_DIGITS` digits (so dates and hours are not taken for numbers).
 pub fn numbers_in(text: &str) -> Vec<String> {
     let part = |c: char| c.is_ascii_digit() || " +-()\u{a0}".contains(c);
     let mut found = Vec::new();

@@ -2,7 +2,7 @@
 //! that reads any snapshot of a site's `data/` folder as headline figures, charts and tables
 //! ([`shape`]), the charts drawn as inline SVG ([`svg`]), both written as HTML and markdown
 //! ([`markup`]), numbers as the interface language writes them ([`numbers`]), and the curated
-//! alerts, active ones first ([`alerts`]).
+//! alerts, active ones first ([`alerts()`]).
 //!
 //! Everything here is pure: the build hands in the parsed snapshot, the interface text and the
 //! build time, and writes the pages. Content never seen before must not break a build, so every

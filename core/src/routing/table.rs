@@ -918,7 +918,7 @@ pub fn is_api_path(path: &str) -> bool {
 }
 
 /// The first route whose pattern matches `path`, with its parameters (routes of pages never
-/// match a path of the API); the table compiled for speed in [`crate::routing::matcher`].
+/// match a path of the API); the table compiled for speed in `routing::matcher`.
 pub fn find(path: &str) -> Option<(&'static Route, Params)> {
     crate::routing::matcher::find(path)
 }

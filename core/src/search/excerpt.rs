@@ -35,7 +35,7 @@ pub fn excerpt(text: &str, marks: impl Fn(&str) -> bool, max_chars: usize) -> Op
 pub struct NeedsMore;
 
 /// [`excerpt`] of a text of which `text` is the start (`whole` when it is all of it) that ends
-/// after a character that is no part of a word ([`super::texts`]): the excerpt the whole text
+/// after a character that is no part of a word ([`super::schema::words`] splits there): the excerpt the whole text
 /// gives, or [`NeedsMore`] when that depends on words past `text` (no marked word in it, or the
 /// excerpt would reach its end).
 pub fn excerpt_of(

@@ -68,7 +68,7 @@ pub struct Leniency<'a> {
     /// How many of the words a match needs (at least one; more than there are words means all).
     pub min_words: usize,
     /// How many of the text fields are searched, in [`Fields::weighted`] order: the API's
-    /// ([`API_FIELDS`]) or all of them ([`FIELDS`]).
+    /// ([`API_FIELDS`]) or all of them (`FIELDS`).
     pub fields: usize,
 }
 

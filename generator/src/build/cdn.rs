@@ -54,7 +54,7 @@ const RECORD_RULES: &[(&str, &str)] = &[
 ];
 
 /// The `_headers` file for `manifest`. `routes` are the URLs that may need a rule of their own:
-/// every URL but those of records, entries, listings and tags, covered by [`RECORD_RULES`].
+/// every URL but those of records, entries, listings and tags, covered by `RECORD_RULES`.
 pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
     let mut out = String::from("# Written by `portal build`: the headers `portal serve` and the Worker send.\n/*\n");
     for (name, value) in common() {

@@ -103,7 +103,7 @@ const FILES_FOR_OTHER_USES: u64 = 128;
 
 impl Limits {
     /// These limits with no more connections than `open_files` (the process's limit on open files,
-    /// when known) has room for beside [`FILES_FOR_OTHER_USES`]: past it, accepting fails and every
+    /// when known) has room for beside `FILES_FOR_OTHER_USES`: past it, accepting fails and every
     /// place must be freed by closing another connection.
     pub fn within_open_files(self, open_files: Option<u64>) -> Self {
         let room = open_files.map_or(usize::MAX, |files| {

@@ -1,7 +1,7 @@
 //! `portal serve`: the core's handlers over `dist/`, natively, on one port.
 //!
-//! [`router`] is the whole HTTP surface (used by `main` and by tests); [`run`] adds the build,
-//! `--watch` and graceful shutdown.
+//! [`router`] is the whole HTTP surface (used by `main` and by tests); [`serve`] runs it until stopped,
+//! letting requests in flight finish (`main` adds the build and `--watch`).
 
 pub mod cache;
 mod connections;

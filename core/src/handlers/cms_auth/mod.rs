@@ -4,7 +4,7 @@
 //! `state`, kept in a short-lived HttpOnly `__Host-` cookie (no server storage); `GET
 //! /api/cms/callback` checks its form and that it is the cookie's, exchanges the code for a token
 //! (following no redirect: the secret goes to the token URL and nowhere else), and answers the
-//! page that hands the token to the CMS page that opened it ([`popup`]).
+//! page that hands the token to the CMS page that opened it (`popup`).
 //!
 //! The client id and secret come only from the deployment's settings ([`Platform::setting`]: a
 //! Worker secret, an environment variable of `portal serve`). Portal never logs or stores a token

@@ -8,7 +8,7 @@
 //! - images whose path names a static file get its URL, pixel size, lazy loading and, when it has
 //!   resized variants, `srcset` and `sizes`;
 //! - phone numbers in the text are `tel:` links, and dates and other runs of Latin
-//!   letters and digits inside right-to-left text are isolated (see [`text_acts`]).
+//!   letters and digits inside right-to-left text are isolated (see `text_acts`).
 
 use std::ops::Range;
 
