@@ -1,6 +1,7 @@
 """Start and stop the servers the HTTP tests run against: `portal serve` (native) and, later,
 `wrangler dev` (edge). Every server listens on 127.0.0.1 only and is stopped by the tests."""
 
+import functools
 import json
 import os
 import socket
@@ -64,9 +65,36 @@ def start_portal(args, cwd=ROOT, timeout=120, env=None):
     raise RuntimeError(f"portal did not start within {timeout}s:\n{Path(log.name).read_text()}")
 
 
+@functools.cache
 def conformance_dist():
-    """The build of fixtures/site that the conformance suite runs against (built by scripts/test)."""
-    return Path(os.environ.get("PORTAL_DIST", ROOT / "target" / "conformance-dist"))
+    """The build of fixtures/site that the conformance suite runs against: PORTAL_DIST, else
+    target/conformance-dist as scripts/test builds it, built again first when it is older than the
+    fixture or than the portal binary (so a suite run by hand never tests a stale build)."""
+    if "PORTAL_DIST" in os.environ:
+        return Path(os.environ["PORTAL_DIST"])
+    dist = ROOT / "target" / "conformance-dist"
+    import fcntl  # noqa: PLC0415 (POSIX only, like the suites)
+
+    with open(ROOT / "target" / ".conformance-dist.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stale(dist / "_portal" / "manifest.json", [ROOT / "fixtures" / "site", PORTAL]):
+            built = subprocess.run([str(PORTAL), "build", "--content", str(ROOT / "fixtures" / "site"), "--out",
+                                    str(dist), "--split-over", "4096", "--pack-over", "0"],
+                                   env={**os.environ, "SOURCE_DATE_EPOCH": "1790000000"}, capture_output=True, text=True)
+            assert built.returncode == 0, f"the conformance build failed:\n{built.stderr}"
+            (dist / "_portal" / "manifest.json").touch()  # a build may leave an unchanged file as it was
+    return dist
+
+
+def stale(built, sources):
+    """Whether `built` is missing or older than any file of `sources` (files or folders)."""
+    if not built.exists():
+        return True
+    newest = 0.0
+    for source in sources:
+        files = source.rglob("*") if source.is_dir() else [source]
+        newest = max([newest, *(f.stat().st_mtime for f in files if f.is_file())])
+    return newest > built.stat().st_mtime
 
 
 def routes(dist):
