@@ -1,8 +1,9 @@
-"""The offline HSDS 3.0 compiled schemas (`<repo>/../shared/standards/hsds-3.0` or
-`$HSDS_SCHEMAS`) and a check of one API item against them, for suites that read `/api/hsds`
-(docs/standards.md#hsds). Without the schemas a test fails under CI and is skipped elsewhere."""
+"""The HSDS 3.0 compiled schemas the tests validate `/api/hsds` against (docs/standards.md#hsds):
+the copies in `tests/standards/hsds-3.0/` (gzipped, with their licence), or the plain `.json` files
+of the folder `$HSDS_SCHEMAS` names; and a check of one API item against them."""
 
 import functools
+import gzip
 import json
 import os
 from pathlib import Path
@@ -12,21 +13,20 @@ import pytest
 
 import servers
 
-
-def schema_dir():
-    given = os.environ.get("HSDS_SCHEMAS")
-    folder = Path(given) if given else servers.ROOT.parent / "shared" / "standards" / "hsds-3.0"
-    if not (folder / "service.json").is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"the HSDS 3.0 schemas are missing at {folder} (set HSDS_SCHEMAS)")
-        pytest.skip(f"the HSDS 3.0 schemas are not at {folder} (set HSDS_SCHEMAS)")
-    return folder
+COPIES = servers.ROOT / "tests" / "standards" / "hsds-3.0"
 
 
 @functools.lru_cache(maxsize=None)
 def schema(name):
-    """A compiled schema by file name, read once (they are megabytes)."""
-    return json.loads((schema_dir() / f"{name}.json").read_text(encoding="utf-8"))
+    """A compiled schema by name (`service`), read once (they are megabytes)."""
+    given = os.environ.get("HSDS_SCHEMAS")
+    if given:
+        path = Path(given) / f"{name}.json"
+        if not path.is_file():
+            pytest.fail(f"HSDS_SCHEMAS names {given}, which has no {name}.json")
+        return json.loads(path.read_text(encoding="utf-8"))
+    with gzip.open(COPIES / f"{name}.json.gz", "rt", encoding="utf-8") as file:
+        return json.load(file)
 
 
 def schema_of(kind, listed):

@@ -2,8 +2,7 @@
 filter) and every item validates against the HSDS 3.0 compiled schemas, ids are the same on
 another build, and bad parameters and unknown ids are problem documents.
 
-The schemas are read from `<repo>/../shared/standards/hsds-3.0` or `$HSDS_SCHEMAS`; without them
-the tests fail under CI and are skipped elsewhere."""
+The schemas are the copies in `tests/standards/hsds-3.0/` (or `$HSDS_SCHEMAS`)."""
 
 import json
 import os
