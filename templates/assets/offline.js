@@ -59,7 +59,7 @@
             return Promise.all(keys.filter(function (k) { return /(\/|\.html)$/.test(new URL(k.url).pathname); })
               .slice(0, 200).map(function (key) {
                 return cache.match(key).then(function (r) { return r.text(); }).then(function (html) {
-                  var title = /<title>([^<]*)<\/title>/i.exec(html);
+                  var title = /<title>([^<]*?)(?: · [^<·]*)?<\/title>/i.exec(html);
                   return { url: key.url, title: title ? title[1] : key.url };
                 });
               }));

@@ -133,14 +133,16 @@ pub fn left_out_warning(site: &SiteConfig, precache: &Precache) -> Option<portal
 /// The record pages of each collection that has a listing page and records, by collection.
 fn listings(built: &[Built]) -> Vec<(String, Vec<&Built>)> {
     let mut lists: std::collections::BTreeMap<&str, Vec<&Built>> = Default::default();
-    let firsts: std::collections::HashSet<String> =
-        built.iter().filter_map(|b| b.collection.as_ref().map(|c| format!("{c}.html"))).collect();
+    let firsts: std::collections::HashSet<&str> = built
+        .iter()
+        .filter_map(|b| b.collection.as_deref().filter(|c| b.file.strip_suffix(".html") == Some(c)))
+        .collect();
     for b in built {
-        let Some(collection) = b.collection.as_deref().filter(|c| firsts.contains(&format!("{c}.html"))) else {
+        let Some(collection) = b.collection.as_deref().filter(|c| firsts.contains(c)) else {
             continue;
         };
         let in_it = b.file.strip_prefix(collection).and_then(|rest| rest.strip_prefix('/'));
-        if let Some(rest) = in_it.filter(|rest| rest.ends_with(".html") && !rest.starts_with("page/")) {
+        if in_it.is_some_and(|rest| rest.ends_with(".html") && !rest.starts_with("page/")) {
             lists.entry(collection).or_default().push(b);
         }
     }
