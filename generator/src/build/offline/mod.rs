@@ -146,6 +146,8 @@ fn listings(built: &[Built]) -> Vec<(String, Vec<&Built>)> {
             lists.entry(collection).or_default().push(b);
         }
     }
+    // In file order: a clean build and a rebuild meet the files in different orders.
+    lists.values_mut().for_each(|records| records.sort_by(|a, b| a.file.cmp(&b.file)));
     lists.into_iter().filter(|(_, records)| !records.is_empty()).map(|(c, records)| (c.to_string(), records)).collect()
 }
 

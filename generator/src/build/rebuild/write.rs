@@ -135,7 +135,7 @@ pub fn finish(
         }
         view.changes.insert(route, Some(asset));
     }
-    let mut layout = steps.time("shards", || layout_files(&work.state, &manifest, &tables, &view, total))?;
+    let mut layout = steps.time("shards", || layout_files(&work.state, &manifest, &tables, &view, &offline, total))?;
     layout.extend(offline);
     let state = commit::State { sections, tables, manifest, total, now, flat_ranges };
     drop(r);
@@ -456,12 +456,13 @@ fn offline_files(
 }
 
 /// `_headers`, the nginx snippet (over the site's own URLs: the site's, search's and the static
-/// files') and the route shards that changed.
+/// files', and the `offline` files) and the route shards that changed.
 fn layout_files(
     state: &Path,
     manifest: &Manifest,
     tables: &BTreeMap<Group, Vec<Output>>,
     view: &RouteView,
+    offline: &[OutFile],
     total: usize,
 ) -> Result<Vec<OutFile>, BuildError> {
     let mut own_tables = Vec::new();
@@ -471,7 +472,7 @@ fn layout_files(
             None => state::outputs(state, &group.name())?,
         });
     }
-    let own: Routes = own_tables
+    let mut own: Routes = own_tables
         .iter()
         .flatten()
         .filter_map(|o| {
@@ -479,6 +480,7 @@ fn layout_files(
             Some((o.route.clone()?, asset))
         })
         .collect();
+    own.extend(crate::build::output::routes(offline)?);
     let mut files = vec![crate::build::cdn::headers_file(manifest, &own), crate::build::nginx::snippet(manifest, &own)];
     files.extend(view.shard_files(total)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())
