@@ -79,10 +79,8 @@ function offlinePage() {
     if (!response) return Response.error();
     return response.text().then(function (html) {
       var base = '<base href="' + SCOPE + '">';
-      return new Response(html.replace(/<head>/i, "<head>" + base), {
-        status: 503,
-        headers: { "content-type": "text/html; charset=utf-8" },
-      });
+      // Its own headers (the pages' security policy) with it.
+      return new Response(html.replace(/<head>/i, "<head>" + base), { status: 503, headers: response.headers });
     });
   });
 }
@@ -97,7 +95,9 @@ function searchPage(url, response) {
 
 function navigate(request) {
   return fetch(request).then(function (response) {
-    if (response.ok && response.type === "basic") keep(request, response.clone());
+    // Not an address with a query: what a reader searched or sent stays off the phone.
+    var plain = !new URL(request.url).search;
+    if (plain && response.ok && response.type === "basic") keep(request, response.clone());
     return searchPage(request.url, response);
   }).catch(function () {
     return searchPage(request.url, null).then(function (page) {

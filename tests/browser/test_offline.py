@@ -116,6 +116,16 @@ def test_offline_pages_read_before_and_the_home_and_help_pages_still_open(base_u
     context.close()
 
 
+def test_what_a_reader_searched_is_not_kept_on_the_phone(base_url, browser):
+    context, page = installed(browser, base_url)
+    page.goto(base_url + "/search?q=rape")
+    page.goto(base_url + "/news.html")
+    kept = page.evaluate("caches.open('portal-pages').then(c => c.keys()).then(ks => ks.map(k => k.url))")
+    assert base_url + "/news.html" in kept
+    assert [url for url in kept if "?" in url] == []
+    context.close()
+
+
 def test_a_page_never_opened_offline_shows_the_offline_page_and_what_can_be_read(base_url, browser):
     context, page = installed(browser, base_url)
     context.set_offline(True)
