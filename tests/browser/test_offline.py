@@ -1,7 +1,8 @@
 """Reading offline (docs/offline.md) in a real browser: the service worker installs within the
 site's budget, then with the network cut pages read before, the home and help pages and saved
-records still open, and a page never opened shows the offline page. On `portal serve --dist` and
-on a plain static file server over the same build (as a snapshot copied to any host)."""
+records still open, and a page never opened shows the offline page. On `portal serve --dist` over
+the build and over its snapshot archive, and on a plain static file server over the build (as a
+copy on any host)."""
 
 import functools
 import http.server
@@ -44,10 +45,19 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module", params=["native", "static"])
+def snapshot_of(dist):
+    """`portal snapshot` of the build: the archive an offline copy travels as."""
+    archive = dist.parent / (dist.name + ".tar.gz")
+    subprocess.run([str(servers.PORTAL), "snapshot", "--dist", str(dist), "--out", str(archive)],
+                   cwd=servers.ROOT, check=True, capture_output=True)
+    return archive
+
+
+@pytest.fixture(scope="module", params=["native", "snapshot", "static"])
 def base_url(request, dist):
-    if request.param == "native":
-        server = servers.start_portal(["serve", "--dist", str(dist), "--port", "0", "--rate-limit", "1000000"],
+    if request.param in ("native", "snapshot"):
+        served = dist if request.param == "native" else snapshot_of(dist)
+        server = servers.start_portal(["serve", "--dist", str(served), "--port", "0", "--rate-limit", "1000000"],
                                       env={"PORTAL_SMTP_URL": ""})
         yield server.base_url
         server.stop()
