@@ -195,6 +195,20 @@ mod tests {
     }
 
     #[test]
+    fn what_the_budget_leaves_out_is_named_in_a_warning_on_site_yaml() {
+        let mut site = SiteConfig::default();
+        site.offline.budget = 1000;
+        let files = [built("offline.html", None), built("index.html", None), built("map.html", None)];
+        let (_, precache) = layout_files(&site, None, &files, "").unwrap_or_default();
+        let warning = left_out_warning(&site, &precache).map(|w| (w.file, w.message)).unwrap_or_default();
+        assert_eq!(warning.0, "site.yaml");
+        assert!(warning.1.contains("budget of 1 KB leaves out index.html (1 KB), map.html (1 KB)"), "{}", warning.1);
+        site.offline.budget = 3000;
+        let (_, precache) = layout_files(&site, None, &files, "").unwrap_or_default();
+        assert!(left_out_warning(&site, &precache).is_none());
+    }
+
+    #[test]
     fn the_worker_names_a_new_version_when_a_precached_file_changes() {
         let site = SiteConfig::default();
         let one = [built("index.html", None), built("offline.html", None)];
