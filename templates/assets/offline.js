@@ -88,7 +88,10 @@
     }).catch(function () {});
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll(".save-offline[data-collection]"), offerSaving);
+  // Only once a worker runs: saved pages are of no use without one to answer with them.
+  navigator.serviceWorker.ready.then(function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".save-offline[data-collection]"), offerSaving);
+  });
   var kept = document.getElementById("offline-pages");
   if (kept && navigator.serviceWorker.controller) listKept(kept);
 })();
