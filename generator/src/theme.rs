@@ -25,6 +25,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("snapshot.html", include_str!("../../templates/snapshot.html")),
     ("alerts.html", include_str!("../../templates/alerts.html")),
     ("404.html", include_str!("../../templates/404.html")),
+    ("offline.html", include_str!("../../templates/offline.html")),
     ("dynamic.html", include_str!("../../templates/dynamic.html")),
 ];
 
@@ -32,7 +33,17 @@ pub const TEMPLATES: &[(&str, &str)] = &[
 pub const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../../templates/assets/style.css")),
     ("webmcp.js", include_str!("../../templates/assets/webmcp.js")),
+    ("offline.js", include_str!("../../templates/assets/offline.js")),
 ];
+
+/// The service worker's code (`assets/sw.js` of the theme; docs/offline.md). The build writes it at
+/// the site's root with its precache list before it, not as an asset of its own.
+pub const SERVICE_WORKER: &str = include_str!("../../templates/assets/sw.js");
+
+/// The service worker's code, the override's where there is one.
+pub fn service_worker(overrides: Option<&Path>) -> Result<String> {
+    Ok(override_of(overrides, "assets/sw.js")?.unwrap_or_else(|| SERVICE_WORKER.to_string()))
+}
 
 /// The theme's interface text: (language, YAML table). English defines the keys; see `load::i18n`.
 pub const I18N: &[(&str, &str)] = &[

@@ -66,6 +66,9 @@ pub struct SiteConfig {
     /// The colour a browser tints its bar with (`#0b5cad`); unset: the theme's accent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme_color: Option<String>,
+    /// Reading offline: the web app manifest, the service worker and its budget (docs/offline.md).
+    #[serde(default, skip_serializing_if = "crate::pages::offline::OfflineSettings::is_default")]
+    pub offline: crate::pages::offline::OfflineSettings,
     /// The zone times are shown in: an offset from UTC (`+03:00`) or an IANA zone name
     /// (`Africa/Kampala`, its summer time kept); unset: each time in the offset it was written with.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -6,6 +6,7 @@
 //!   republished site reaches readers within minutes, and a reader on a dropped connection still
 //!   gets the last copy. ETag revalidation (304) refreshes them cheaply.
 //! - Files whose name carries a hash of their bytes never change at that name: `immutable`.
+//! - The service worker is `no-cache`: revalidated on every visit (docs/offline.md#updates).
 //! - Answers computed per request (search, filtered listings, encyclopedia queries, proxies) are
 //!   kept [`DYNAMIC_MAX_AGE`] seconds: long enough to absorb a burst, short enough to stay live.
 //! - Errors and answers to anything but a read are never stored (`no-store`): a 429 or a 503 must
@@ -59,6 +60,10 @@ fn default_stale_while_revalidate() -> u32 {
 impl CacheSettings {
     /// The value for a built file at `file` (relative to the build folder).
     pub fn for_file(&self, file: &str) -> String {
+        // Checked on every visit, so a new build's worker and precache list reach readers.
+        if file == crate::pages::offline::SERVICE_WORKER {
+            return crate::pages::offline::SERVICE_WORKER_CACHE_CONTROL.to_string();
+        }
         if is_fingerprinted(file) {
             return IMMUTABLE.to_string();
         }
@@ -111,6 +116,7 @@ mod tests {
         assert_eq!(settings.for_file("api/news.json"), "public, max-age=300, stale-while-revalidate=86400");
         assert_eq!(settings.for_file("assets/style.0123456789abcdef.css"), IMMUTABLE);
         assert!(!is_fingerprinted("assets/style.css"));
+        assert_eq!(settings.for_file("sw.js"), "no-cache", "docs/offline.md#updates");
         let name = fingerprinted("style.css", "0123456789abcdef0123");
         assert_eq!(name, "style.0123456789abcdef.css");
         assert!(is_fingerprinted(&name));

@@ -5,6 +5,7 @@
 pub mod i18n;
 pub mod map;
 pub mod markdown;
+pub mod offline;
 pub mod paging;
 pub mod shell;
 pub mod weather_chart;

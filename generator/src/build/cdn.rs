@@ -5,7 +5,6 @@
 use std::fmt::Write;
 
 use portal_core::dist::manifest::{Manifest, Routes};
-use portal_core::http::cache_control::{is_fingerprinted, IMMUTABLE};
 use portal_core::http::headers::{common, STATIC_FILES, STATIC_SANDBOXED};
 use portal_core::http::media;
 
@@ -71,9 +70,15 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
         let _ = writeln!(out, "{pattern}\n  content-type: {content_type}");
         rules += 1;
     }
-    for asset in routes.values().filter(|asset| is_fingerprinted(&asset.file)) {
-        let _ = writeln!(out, "/{}\n  ! cache-control\n  cache-control: {IMMUTABLE}", asset.file);
-        rules += 1;
+    // Files kept otherwise than the `/*` rule says: fingerprinted ones for ever, the service worker
+    // not without asking (see core's `cache_control`).
+    let usual = manifest.site.cache.for_file("");
+    for asset in routes.values() {
+        let cache = manifest.site.cache.for_file(&asset.file);
+        if cache != usual {
+            let _ = writeln!(out, "/{}\n  ! cache-control\n  cache-control: {cache}", asset.file);
+            rules += 1;
+        }
     }
     let everywhere: Vec<&str> =
         manifest.header_sets.get("html").into_iter().flatten().map(|(n, _)| n.as_str()).collect();
@@ -120,12 +125,14 @@ mod tests {
         routes.insert("/api/news".into(), asset("api/news.json", "application/json", None));
         routes.insert("/api/rss".into(), asset("api/rss.xml", "application/rss+xml; charset=utf-8", None));
         routes.insert("/old".into(), asset("old.json", "application/json", Some("old")));
+        routes.insert("/sw.js".into(), asset("sw.js", "text/javascript; charset=utf-8", None));
         manifest.header_sets.insert("old".into(), vec![("sunset".into(), "Mon, 01 Mar 2027 00:00:00 GMT".into())]);
         let text = String::from_utf8(headers_file(&manifest, &routes).bytes).unwrap_or_default();
         assert!(text.contains("/*\n  access-control-allow-origin: *"));
         assert!(text.contains("/api/rss.xml\n  content-type: application/rss+xml; charset=utf-8"));
         assert!(text.contains("/old.json\n  content-type: application/json\n  sunset: Mon, 01 Mar 2027"));
         assert!(!text.contains("/api/news.json"));
+        assert!(text.contains("/sw.js\n  ! cache-control\n  cache-control: no-cache\n"), "docs/offline.md#updates");
         assert!(inferred("media/well.jpg", "image/jpeg"));
         assert!(!inferred("media/notes", "application/octet-stream"));
     }

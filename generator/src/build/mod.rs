@@ -16,6 +16,7 @@ pub mod hsds;
 pub mod links;
 pub mod model;
 pub mod nginx;
+pub mod offline;
 pub mod ogc;
 pub mod output;
 pub mod outputs;
@@ -314,6 +315,8 @@ pub fn render_into(
     let source_rows = std::mem::take(&mut content.source_rows);
     free_later(content);
     steps.time("links", || files.resolve_links(&base))?;
+    let left_out = steps.time("offline", || offline_files(&manifest, templates, &mut files))?;
+    warnings.extend(left_out);
     steps.time("manifest", || layout_files(&manifest, &mut files))?;
     files.finish()?;
     steps.report();
@@ -421,6 +424,33 @@ pub fn manifest_head(
         intros: intros.per_request(),
         help: intros.help.clone(),
     }
+}
+
+/// The service worker and the listings' record lists, made from every file written so far (see
+/// [`offline::layout_files`]); the warning naming what the budget left out, if anything was.
+fn offline_files(
+    manifest: &Manifest,
+    templates: Option<&std::path::Path>,
+    files: &mut Outputs,
+) -> Result<Option<ContentError>, BuildError> {
+    let built: Vec<offline::precache::Built> = files
+        .made()
+        .iter()
+        .filter(|w| offline::may_matter(&w.file))
+        .map(|w| offline::precache::Built {
+            file: w.file.clone(),
+            len: w.len,
+            tag: w.etag(),
+            collection: match w.group {
+                Group::Collection(name) => Some(name.to_string()),
+                _ => None,
+            },
+        })
+        .collect();
+    let worker = crate::theme::service_worker(templates)?;
+    let (made, precache) = offline::layout_files(&manifest.site, manifest.help.as_ref(), &built, &worker)?;
+    files.extend(made.into_iter().map(|f| f.in_group(Group::Layout)));
+    Ok(offline::left_out_warning(&manifest.site, &precache))
 }
 
 /// `_headers`, the nginx snippet (over the files that may need rules of their own: not those of

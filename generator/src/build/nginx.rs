@@ -10,7 +10,7 @@
 use std::fmt::Write;
 
 use portal_core::dist::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
-use portal_core::http::cache_control::{is_fingerprinted, IMMUTABLE, NO_STORE};
+use portal_core::http::cache_control::NO_STORE;
 use portal_core::http::headers::common;
 use portal_core::http::media::{CALENDAR, JSON_LD, SCHEMA_JSON};
 use portal_core::http::problem::Problem;
@@ -68,15 +68,16 @@ pub fn snippet(manifest: &Manifest, routes: &Routes) -> OutFile {
          return 404 '{not_found}';\n}}\n",
         not_found = api_not_found(manifest.site.base()),
     );
+    let usual = manifest.site.cache.for_file("");
     for (route, asset) in routes {
-        let forever = is_fingerprinted(&asset.file);
-        if !forever && follows_generic_rule(route, asset) {
+        // Kept otherwise than usual: fingerprinted files for ever, the service worker not without asking.
+        let cache = manifest.site.cache.for_file(&asset.file);
+        let own_cache = cache != usual;
+        if !own_cache && follows_generic_rule(route, asset) {
             continue;
         }
         let extra = match manifest.headers_of(asset) {
-            set if forever => {
-                format!("{}{}{}", common_headers(), headers(set), headers(&[cache_control(IMMUTABLE.to_string())]))
-            }
+            set if own_cache => format!("{}{}{}", common_headers(), headers(set), headers(&[cache_control(cache)])),
             [] => String::new(),
             set => format!("{common}{}", headers(set)),
         };
@@ -152,6 +153,15 @@ mod tests {
         ));
         assert!(text.contains("location = /api/rss.xml {"));
         assert!(text.contains("try_files /api/rss.xml =404;"));
+    }
+
+    #[test]
+    fn the_service_worker_is_revalidated_on_every_visit() {
+        let mut routes = Routes::new();
+        routes.insert("/sw.js".into(), asset("sw.js", "text/javascript; charset=utf-8", None));
+        let text = String::from_utf8(snippet(&Manifest::default(), &routes).bytes).unwrap_or_default();
+        let location = text.lines().find(|l| l.starts_with("location = /sw.js ")).unwrap_or_default();
+        assert!(location.contains("add_header cache-control \"no-cache\" always;"), "{location}");
     }
 
     #[test]

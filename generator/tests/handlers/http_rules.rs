@@ -147,6 +147,24 @@ fn cache_control_follows_where_the_answer_comes_from() {
 }
 
 #[test]
+fn the_offline_files_are_served_with_their_types_and_the_worker_is_always_revalidated() {
+    // docs/spec/api-spec.md#offline-files
+    let site = Site::new();
+    let worker = site.get("/sw.js");
+    assert_eq!(worker.status, 200);
+    assert_eq!(worker.header("content-type"), Some("text/javascript; charset=utf-8"));
+    assert_eq!(worker.header("cache-control"), Some("no-cache"));
+    assert!(text(&worker).contains("self.PORTAL_OFFLINE = {"));
+    let manifest = site.get("/manifest.webmanifest");
+    assert_eq!((manifest.status, manifest.header("content-type")), (200, Some("application/manifest+json")));
+    assert_eq!(json(&manifest)["start_url"], ".");
+    for path in ["/assets/icon-192.png", "/assets/icon-512.png", "/offline", "/offline/news.json"] {
+        let response = site.get(path);
+        assert_eq!((response.status, response.header("cache-control")), (200, Some(BUILT)), "{path}");
+    }
+}
+
+#[test]
 fn a_built_file_also_answers_at_its_own_path() {
     let site = Site::new();
     let by_route = json(&site.get("/api/news"));

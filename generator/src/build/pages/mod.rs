@@ -125,6 +125,9 @@ impl<'a> Renderer<'a> {
         base.insert("booking_in_footer", &content.site.booking_links().iter().any(|at| at == "footer"));
         base.insert("booking_link", &false);
         base.insert("theme_color", &preview::theme_colour(content));
+        base.insert("offline", &content.site.offline.enabled);
+        base.insert("manifest_url", &format!("/{}", portal_core::pages::offline::WEB_MANIFEST));
+        base.insert("touch_icon", &format!("/{}", portal_core::pages::offline::icon_file(192)));
         Ok(Renderer {
             tera,
             content,
@@ -385,6 +388,7 @@ pub fn theme_pages(r: &Renderer) -> Result<Vec<OutFile>> {
     let shell = r.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::pages::shell::SHELL_FILE, shell.into_bytes()));
     files.extend(r.asset_files.iter().cloned());
+    files.extend(crate::build::offline::theme_files(r)?);
     if r.content.site.favicon.is_none() {
         files.push(OutFile::at(preview::ICON, preview::initial_icon(r.content).into_bytes())?);
     }

@@ -127,7 +127,16 @@ pub fn finish(
     let added = view.changes.iter().filter(|(route, change)| change.is_some() && !before.contains_key(route.as_str()));
     let total = work.head.routes + added.count() - view.changes.values().filter(|c| c.is_none()).count();
     let manifest = manifest_head(content, &work.model, &r.intros, now, total);
-    let layout = steps.time("shards", || layout_files(&work.state, &manifest, &tables, &view, total))?;
+    let offline = steps.time("offline", || offline_files(&work, &manifest, &tables))?;
+    for (route, asset) in crate::build::output::routes(&offline)? {
+        // A URL the last build did not serve changes the route count: only a clean build will do.
+        if !view.changes.contains_key(&route) && view.last(&route)?.is_none() {
+            return Ok(None);
+        }
+        view.changes.insert(route, Some(asset));
+    }
+    let mut layout = steps.time("shards", || layout_files(&work.state, &manifest, &tables, &view, &offline, total))?;
+    layout.extend(offline);
     let state = commit::State { sections, tables, manifest, total, now, flat_ranges };
     drop(r);
     let report = steps.time("write", || commit::commit(work, &redo, files, layout, state, started));
@@ -404,13 +413,56 @@ fn tables(redo: &Redo, files: &[OutFile], routes: &Routes) -> BTreeMap<Group, Ve
     tables
 }
 
+/// The service worker and the listings' record lists (see `crate::build::offline`), made from the
+/// new table of each group made again and the last build's of the others.
+fn offline_files(
+    work: &Work,
+    manifest: &Manifest,
+    tables: &BTreeMap<Group, Vec<Output>>,
+) -> anyhow::Result<Vec<OutFile>> {
+    if !manifest.site.offline.enabled {
+        return Ok(Vec::new());
+    }
+    let groups = COLLECTIONS.iter().map(|c| Group::Collection(c)).chain([
+        Group::Encyclopedia,
+        Group::Taxonomy,
+        Group::Search,
+        Group::Statics,
+        Group::Site,
+        Group::Theme,
+    ]);
+    let mut built = Vec::new();
+    for group in groups {
+        let table = match tables.get(&group) {
+            Some(table) => table.clone(),
+            None => state::outputs(&work.state, &group.name()).unwrap_or_default(),
+        };
+        let collection = match group {
+            Group::Collection(name) => Some(name.to_string()),
+            _ => None,
+        };
+        built.extend(table.into_iter().filter(|o| crate::build::offline::may_matter(&o.file)).map(|o| {
+            crate::build::offline::precache::Built {
+                file: o.file,
+                len: o.len,
+                tag: o.etag,
+                collection: collection.clone(),
+            }
+        }));
+    }
+    let worker = crate::theme::service_worker(work.options.templates.as_deref())?;
+    let (files, _) = crate::build::offline::layout_files(&manifest.site, manifest.help.as_ref(), &built, &worker)?;
+    Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())
+}
+
 /// `_headers`, the nginx snippet (over the site's own URLs: the site's, search's and the static
-/// files') and the route shards that changed.
+/// files', and the `offline` files) and the route shards that changed.
 fn layout_files(
     state: &Path,
     manifest: &Manifest,
     tables: &BTreeMap<Group, Vec<Output>>,
     view: &RouteView,
+    offline: &[OutFile],
     total: usize,
 ) -> Result<Vec<OutFile>, BuildError> {
     let mut own_tables = Vec::new();
@@ -420,7 +472,7 @@ fn layout_files(
             None => state::outputs(state, &group.name())?,
         });
     }
-    let own: Routes = own_tables
+    let mut own: Routes = own_tables
         .iter()
         .flatten()
         .filter_map(|o| {
@@ -428,6 +480,7 @@ fn layout_files(
             Some((o.route.clone()?, asset))
         })
         .collect();
+    own.extend(crate::build::output::routes(offline)?);
     let mut files = vec![crate::build::cdn::headers_file(manifest, &own), crate::build::nginx::snippet(manifest, &own)];
     files.extend(view.shard_files(total)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())
