@@ -31,7 +31,8 @@ fn is_housekeeping(statement: &Statement) -> bool {
         | Statement::CreateIndex(_)
         | Statement::StartTransaction { .. }
         | Statement::Commit { .. } => true,
-        Statement::Insert(insert) => insert_table(insert).as_deref() == Some("sqlite_sequence"),
+        // The Worker's idempotency keys (`portal_core::forms::idempotency`) are no submissions.
+        Statement::Insert(insert) => matches!(insert_table(insert).as_deref(), Some("sqlite_sequence" | "idempotency")),
         Statement::Delete(delete) => delete.to_string().to_lowercase().contains("sqlite_sequence"),
         _ => false,
     }
