@@ -32,6 +32,8 @@ pub const TEMPLATES: &[(&str, &str)] = &[
 pub const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../../templates/assets/style.css")),
     ("webmcp.js", include_str!("../../templates/assets/webmcp.js")),
+    ("outbox.js", include_str!("../../templates/assets/outbox.js")),
+    ("outbox-sw.js", include_str!("../../templates/assets/outbox-sw.js")),
 ];
 
 /// The theme's interface text: (language, YAML table). English defines the keys; see `load::i18n`.

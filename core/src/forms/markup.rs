@@ -60,10 +60,11 @@ impl FormView<'_> {
         let _ = write!(
             out,
             "<form class=\"form\" method=\"post\" action=\"\" accept-charset=\"utf-8\" data-outbox=\"{}\" \
-             data-queued=\"{}\" data-sent=\"{}\" data-offline=\"{}\">\n<p class=\"form-note\">{}</p>\n",
+             data-queued=\"{}\" data-sent=\"{}\" data-refused=\"{}\" data-offline=\"{}\">\n<p class=\"form-note\">{}</p>\n",
             self.form.id,
             escape(self.strings.get("forms.outbox.queued")),
             escape(self.strings.get("forms.outbox.sent")),
+            escape(self.strings.get("forms.outbox.refused")),
             escape(self.strings.get("forms.outbox.offline")),
             escape(self.strings.get("forms.required_note"))
         );
