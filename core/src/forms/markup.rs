@@ -214,6 +214,8 @@ mod tests {
         assert!(!html.contains("<script>"));
         assert!(html.contains("value=\"Ana &quot;A&quot;\""));
         assert!(html.contains("aria-invalid=\"true\" aria-describedby=\"f-title-error\""));
+        assert!(html.contains("<input type=\"hidden\" name=\"idempotency_key\" value=\"k-1\">"), "{html}");
+        assert!(html.contains(" data-outbox=\"voice\""), "the outbox script finds the form");
         assert!(html.contains("<p class=\"field-error\" id=\"f-title-error\">At most 200.</p>"));
         assert!(html.contains("<a href=\"#f-title\">Title: At most 200.</a>"));
         assert!(html.contains("name=\"website\""));

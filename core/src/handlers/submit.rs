@@ -80,32 +80,11 @@ where
     F: FnOnce(&'c Ctx<'c, P>) -> Fut,
     Fut: Future<Output = Result<Response, Problem>>,
 {
-    // An empty form field is no key (a form page of an older build); an empty header is a bad one.
-    let raw = idempotency::key_of(ctx.request);
-    let raw = raw.filter(|k| !k.is_empty() || ctx.request.header(idempotency::HEADER).is_some());
-    let Some(raw) = raw.filter(|_| ctx.request.method == Method::Post) else { return handle(ctx).await };
-    let key = idempotency::scoped(&ctx.request.path, &idempotency::parse(&raw).map_err(bad_key)?);
-    let owner = owner(ctx);
-    let fingerprint = idempotency::fingerprint(ctx.request);
-    let claim =
-        Step::Claim { key: key.clone(), fingerprint: fingerprint.clone(), owner: owner.clone(), now_ms: ctx.now_ms };
-    let held = remember(ctx, &claim).await?.ok_or_else(|| internal(ctx.platform, "claiming a key")("no row"))?;
-    match idempotency::decide(&held, &owner, &fingerprint) {
-        KeyVerdict::Proceed => {}
-        KeyVerdict::Replay(answer) => return Ok(replay(answer)),
-        KeyVerdict::Mismatch => {
-            return Err(Problem::new(
-                ErrorCode::IdempotencyKeyReused,
-                "This Idempotency-Key was first sent with another request; send a new key for a new request.",
-            ))
-        }
-        KeyVerdict::InFlight => {
-            return Err(Problem::new(
-                ErrorCode::IdempotencyKeyInUse,
-                "A request with this Idempotency-Key is still being processed; retry it in a moment.",
-            ))
-        }
-    }
+    let (key, owner) = match claim(ctx).await {
+        Ok(Some(claimed)) => claimed,
+        Ok(None) => return handle(ctx).await,
+        Err(answer) => return answer,
+    };
     let answered = handle(ctx).await;
     let step = match &answered {
         Ok(response) if response.status < 400 => {
@@ -113,8 +92,43 @@ where
         }
         _ => Step::Release { key, owner },
     };
-    remember(ctx, &step).await?;
+    // What was stored is answered even if its key could not be updated: a retry then finds the
+    // claim run out and runs again, and the store keeps the key's submission once (`request_id`).
+    if let Err(e) = ctx.platform.idempotency(&step).await {
+        ctx.platform.report("remembering an idempotency key's answer", &e);
+    }
     answered
+}
+
+/// Claims the request's key: `None` when it has none (or is no POST), the scoped key and this
+/// request's claim when it may run, else the answer to give instead (a replay, 409, 422, 400).
+async fn claim<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Option<(String, String)>, Result<Response, Problem>> {
+    // An empty form field is no key (a form page of an older build); an empty header is a bad one.
+    let raw = idempotency::key_of(ctx.request);
+    let raw = raw.filter(|k| !k.is_empty() || ctx.request.header(idempotency::HEADER).is_some());
+    let Some(raw) = raw.filter(|_| ctx.request.method == Method::Post) else { return Ok(None) };
+    let key = idempotency::scoped(&ctx.request.path, &idempotency::parse(&raw).map_err(|e| Err(bad_key(e)))?);
+    let (owner, fingerprint) = (owner(ctx), idempotency::fingerprint(ctx.request));
+    let step =
+        Step::Claim { key: key.clone(), fingerprint: fingerprint.clone(), owner: owner.clone(), now_ms: ctx.now_ms };
+    let failed = |cause: &dyn std::fmt::Display| Err(internal(ctx.platform, "claiming an idempotency key")(cause));
+    let held = match ctx.platform.idempotency(&step).await {
+        Ok(Some(held)) => held,
+        Ok(None) => return Err(failed(&"the store kept no row")),
+        Err(e) => return Err(failed(&e)),
+    };
+    match idempotency::decide(&held, &owner, &fingerprint) {
+        KeyVerdict::Proceed => Ok(Some((key, owner))),
+        KeyVerdict::Replay(answer) => Err(Ok(replay(answer))),
+        KeyVerdict::Mismatch => Err(Err(Problem::new(
+            ErrorCode::IdempotencyKeyReused,
+            "This Idempotency-Key was first sent with another request; send a new key for a new request.",
+        ))),
+        KeyVerdict::InFlight => Err(Err(Problem::new(
+            ErrorCode::IdempotencyKeyInUse,
+            "A request with this Idempotency-Key is still being processed; retry it in a moment.",
+        ))),
+    }
 }
 
 fn bad_key(error: KeyError) -> Problem {
@@ -130,10 +144,6 @@ fn owner<P: Platform>(ctx: &Ctx<'_, P>) -> String {
     let drawn = ctx.platform.random().map(u128::from_be_bytes).unwrap_or_default();
     let client = client_identity::address(ctx.request);
     base32(digest(&[&drawn.to_be_bytes(), &ctx.now_ms.to_be_bytes(), client.as_bytes(), &ctx.request.body]), 25)
-}
-
-async fn remember<P: Platform>(ctx: &Ctx<'_, P>, step: &Step) -> Result<Option<idempotency::Record>, Problem> {
-    ctx.platform.idempotency(step).await.map_err(internal(ctx.platform, "remembering an idempotency key"))
 }
 
 fn kept(response: &Response) -> Answer {
