@@ -350,6 +350,17 @@ mod tests {
     }
 
     #[test]
+    fn the_workers_idempotency_keys_are_passed_over_without_a_warning() {
+        let sql = format!(
+            "{CREATE}CREATE TABLE idempotency (key TEXT PRIMARY KEY, fingerprint TEXT, owner TEXT, answer TEXT, until_ms INTEGER);\n\
+             INSERT INTO \"idempotency\" VALUES('/visit k','f','o',NULL,1);\nINSERT INTO submissions VALUES('v-1','voice','2026','{{}}');"
+        );
+        let (conn, warnings) = import(&sql, "dump.sql").expect("import");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(count(&conn, "submissions"), 1);
+    }
+
+    #[test]
     fn an_attach_never_runs_and_is_named_in_a_warning() {
         let dir = tempfile::tempdir().expect("tempdir");
         let target = dir.path().join("x.sqlite");
