@@ -231,7 +231,7 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::Collection => collections::handle(ctx).await,
         Handler::PageRedirect => files::redirect_page(ctx).await,
         Handler::SearchPage => search_page::handle(ctx).await,
-        Handler::VoiceForm => form_pages::voice(ctx).await,
+        Handler::VoiceForm => submit::once(ctx, form_pages::voice).await,
         Handler::VoiceSent => form_pages::voice_sent(ctx).await,
         Handler::BookingForm | Handler::BookingSent | Handler::Booking if ctx.app.manifest().site.booking.is_none() => {
             Err(Problem::new(
@@ -239,7 +239,7 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
                 "this site takes no bookings: its site.yaml has no `booking:` settings (docs/content.md#site-yaml)",
             ))
         }
-        Handler::BookingForm => form_pages::booking(ctx).await,
+        Handler::BookingForm => submit::once(ctx, form_pages::booking).await,
         Handler::BookingSent => form_pages::booking_sent(ctx).await,
         Handler::Search => search::handle(ctx).await,
         Handler::EncyclopediaList => encyclopedia::list(ctx).await,
@@ -248,8 +248,8 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::Mcp => mcp::handle(ctx).await,
         Handler::Export => export::handle(ctx).await,
         Handler::MatchCategory => match_category::handle(ctx).await,
-        Handler::SubmitVoice => voices::handle(ctx).await,
-        Handler::Booking => bookings::handle(ctx).await,
+        Handler::SubmitVoice => submit::once(ctx, voices::handle).await,
+        Handler::Booking => submit::once(ctx, bookings::handle).await,
         Handler::Weather => weather::handle(ctx).await,
         Handler::WeatherPage => weather_page::handle(ctx).await,
         Handler::WeatherAlerts => weather_alerts::handle(ctx).await,

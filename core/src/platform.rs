@@ -9,6 +9,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use crate::dist::parts::index_file;
+use crate::forms::idempotency::{Record as KeyRecord, Step as KeyStep};
 use crate::forms::mail_quota::{Ask as MailAsk, Verdict as MailVerdict};
 use crate::http::ratelimit::Decision;
 
@@ -166,6 +167,13 @@ pub trait Platform {
     /// Stores a submission and its mails durably, in one transaction, before returning `Ok`.
     /// Delivering the mails is the platform's outbox's job, after this returns.
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError>;
+
+    /// Runs one step of an idempotency key's life atomically and durably (a restart forgets no key
+    /// within its time): implementations run the statements of
+    /// [`crate::forms::idempotency::statements`] as one transaction, or
+    /// [`crate::forms::idempotency::apply`] over a row kept in memory. A claim answers the key's
+    /// row as it is afterwards; the other steps answer `None`.
+    async fn idempotency(&self, step: &KeyStep) -> Result<Option<KeyRecord>, PlatformError>;
 
     /// Tells the operator about a failure that core answers with a bare 500 (clients never see
     /// its cause): `portal serve` writes it to stderr, the Worker to its log. Called once per

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use bytes::Bytes;
 
-use crate::forms::mail_quota;
+use crate::forms::{idempotency, mail_quota};
 use crate::http::ratelimit::{Decision, Limits, MemoryStore, Window};
 use crate::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 
@@ -35,6 +35,8 @@ pub struct FakePlatform {
     pub settings: RefCell<HashMap<String, String>>,
     /// How many random values were drawn: each is this count in every byte, so tests know it.
     pub draws: RefCell<u8>,
+    /// The idempotency keys' rows, by scoped key.
+    pub keys: RefCell<HashMap<String, idempotency::Record>>,
 }
 
 impl Default for FakePlatform {
@@ -51,6 +53,7 @@ impl Default for FakePlatform {
             reports: RefCell::default(),
             settings: RefCell::default(),
             draws: RefCell::default(),
+            keys: RefCell::default(),
         }
     }
 }
@@ -129,6 +132,16 @@ impl Platform for FakePlatform {
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
         self.submissions.borrow_mut().push(submission.clone());
         Ok(())
+    }
+
+    async fn idempotency(&self, step: &idempotency::Step) -> Result<Option<idempotency::Record>, PlatformError> {
+        let mut keys = self.keys.borrow_mut();
+        let row = idempotency::apply(keys.get(step.key()), step);
+        match &row {
+            Some(row) => keys.insert(step.key().to_string(), row.clone()),
+            None => keys.remove(step.key()),
+        };
+        Ok(row.filter(|_| matches!(step, idempotency::Step::Claim { .. })))
     }
 
     fn setting(&self, name: &str) -> Option<String> {

@@ -7,6 +7,7 @@
 
 use std::cell::Cell;
 
+use portal_core::forms::idempotency;
 use portal_core::forms::mail_quota::SITE_WINDOW_MS;
 use portal_core::forms::outbox::{self, Admission, Outcome, SqlValue, Statement, SCHEMA};
 use portal_core::platform::{Mail, PlatformError, Submission};
@@ -43,8 +44,13 @@ fn prepare(db: &D1Database, statement: &Statement) -> Result<D1PreparedStatement
 async fn database(env: &Env) -> Result<D1Database, PlatformError> {
     let db = env.d1("DB").map_err(error("DB binding"))?;
     if !SCHEMA_READY.with(Cell::get) {
-        let statements: Vec<_> =
-            SCHEMA.split(';').map(str::trim).filter(|s| !s.is_empty()).map(|statement| db.prepare(statement)).collect();
+        let statements: Vec<_> = [SCHEMA, idempotency::SCHEMA]
+            .iter()
+            .flat_map(|schema| schema.split(';'))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|statement| db.prepare(statement))
+            .collect();
         db.batch(statements).await.map_err(error("creating the tables"))?;
         for migration in outbox::MIGRATIONS {
             if let Err(e) = db.prepare(*migration).run().await {
@@ -65,6 +71,33 @@ pub async fn store(env: &Env, submission: &Submission) -> Result<(), PlatformErr
     let prepared = statements.iter().map(|s| prepare(&db, s)).collect::<Result<Vec<_>, _>>()?;
     db.batch(prepared).await.map_err(error("storing the submission"))?;
     Ok(())
+}
+
+#[derive(Deserialize)]
+struct KeyRow {
+    fingerprint: String,
+    owner: String,
+    answer: Option<String>,
+    until_ms: f64,
+}
+
+/// Runs a step of an idempotency key's life as one batch (a D1 batch is a transaction); a claim
+/// answers the key's row as its last statement selected it.
+pub async fn idempotency(env: &Env, step: &idempotency::Step) -> Result<Option<idempotency::Record>, PlatformError> {
+    let db = database(env).await?;
+    let statements = idempotency::statements(step).map_err(|e| PlatformError(e.to_string()))?;
+    let prepared = statements.iter().map(|s| prepare(&db, s)).collect::<Result<Vec<_>, _>>()?;
+    let mut results = db.batch(prepared).await.map_err(error("an idempotency key"))?;
+    if !matches!(step, idempotency::Step::Claim { .. }) {
+        return Ok(None);
+    }
+    let Some(last) = results.pop() else { return Ok(None) };
+    let rows: Vec<KeyRow> = last.results().map_err(error("reading an idempotency key"))?;
+    rows.into_iter()
+        .next()
+        .map(|r| idempotency::row(r.fingerprint, r.owner, r.answer.as_deref(), r.until_ms as i64))
+        .transpose()
+        .map_err(|e| PlatformError(format!("an idempotency key's row: {e}")))
 }
 
 #[derive(Deserialize)]

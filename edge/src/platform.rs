@@ -207,6 +207,13 @@ impl Platform for EdgePlatform {
         Ok(())
     }
 
+    async fn idempotency(
+        &self,
+        step: &portal_core::forms::idempotency::Step,
+    ) -> Result<Option<portal_core::forms::idempotency::Record>, PlatformError> {
+        outbox::idempotency(&self.env, step).await
+    }
+
     fn report(&self, context: &str, cause: &dyn std::fmt::Display) {
         worker::console_error!("portal: error {context}: {cause}");
     }

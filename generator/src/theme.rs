@@ -34,6 +34,8 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../../templates/assets/style.css")),
     ("webmcp.js", include_str!("../../templates/assets/webmcp.js")),
     ("offline.js", include_str!("../../templates/assets/offline.js")),
+    ("outbox.js", include_str!("../../templates/assets/outbox.js")),
+    ("outbox-sw.js", include_str!("../../templates/assets/outbox-sw.js")),
 ];
 
 /// The service worker's code (`assets/sw.js` of the theme; docs/offline.md). The build writes it at

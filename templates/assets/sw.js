@@ -119,5 +119,9 @@ self.addEventListener("fetch", function (event) {
   else event.respondWith(file(request));
 });
 
-// Further handlers of the site's own (such as sending forms kept offline) are added below with
-// one importScripts line each.
+// Further handlers of the site's own are added below with one importScripts line each: sending
+// the forms a phone kept offline when the connection returns (Background Sync; docs/offline.md).
+// A theme without the file keeps a working worker.
+try {
+  importScripts("assets/outbox-sw.js");
+} catch (e) {}

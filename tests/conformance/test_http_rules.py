@@ -10,7 +10,7 @@ from conftest import problem
 CORS = {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, "
+    "Access-Control-Allow-Headers": "Content-Type, API-Version, Accept, Idempotency-Key, MCP-Protocol-Version, Mcp-Session-Id, "
                                     "Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Collection",
 }
 

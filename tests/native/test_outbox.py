@@ -377,3 +377,25 @@ def test_past_the_site_cap_submissions_are_stored_and_their_mail_waits_for_the_w
         server.stop()
     kept = stored(state)
     assert all(s["mailsPending"] == 0 and s["mailsUndeliverable"] == 0 for s in kept.values()), kept
+
+
+def test_a_voice_sent_many_times_at_once_with_one_key_is_stored_and_mailed_once(server, sink):
+    """docs/spec/api-spec.md#idempotency: a phone retrying on a flaky connection, and a form tapped twice, store once."""
+    body, key = voice(31), "0b7c2a52-3f6e-4c1e-9d0a-1f2e3d4c5b6a"
+
+    def send(n):
+        headers = {"X-Forwarded-For": f"10.20.1.{n + 1}", "Idempotency-Key": key}
+        return requests.post(server.base_url + "/api/submit-voice", json=body, headers=headers, timeout=60)
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(send, range(8)))
+    answers.append(send(9))
+    assert {r.status_code for r in answers} <= {202, 409}, [r.text for r in answers]
+    accepted = [r for r in answers if r.status_code == 202]
+    assert len([r for r in accepted if "Idempotent-Replayed" not in r.headers]) == 1
+    assert answers[-1].status_code == 202 and answers[-1].headers["Idempotent-Replayed"] == "true"
+    [vid] = {r.json()["id"] for r in accepted}
+    sink.wait_for(lambda _: sink.about(vid), "the editors' mail")
+    time.sleep(1)
+    assert len(sink.about(vid)) == 1
+    assert [s for s in stored(server.state).values() if s["data"]["title"] == "Story 31"] == [stored(server.state)[vid]]

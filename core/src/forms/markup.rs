@@ -31,6 +31,9 @@ pub struct FormView<'a> {
     pub errors: &'a [FieldError],
     /// Today (`YYYY-MM-DD`, UTC), the earliest date a date field offers.
     pub today: &'a str,
+    /// A fresh idempotency key for this rendering of the form, sent back in a hidden field so a
+    /// post sent twice is stored once (docs/spec/api-spec.md#idempotency).
+    pub key: &'a str,
 }
 
 impl FormView<'_> {
@@ -56,13 +59,25 @@ impl FormView<'_> {
         out.push_str(&self.summary());
         let _ = write!(
             out,
-            "<form class=\"form\" method=\"post\" action=\"\" accept-charset=\"utf-8\">\n<p class=\"form-note\">{}</p>\n",
+            "<form class=\"form\" method=\"post\" action=\"\" accept-charset=\"utf-8\" data-outbox=\"{}\" \
+             data-queued=\"{}\" data-sent=\"{}\" data-refused=\"{}\" data-offline=\"{}\">\n<p class=\"form-note\">{}</p>\n",
+            self.form.id,
+            escape(self.strings.get("forms.outbox.queued")),
+            escape(self.strings.get("forms.outbox.sent")),
+            escape(self.strings.get("forms.outbox.refused")),
+            escape(self.strings.get("forms.outbox.offline")),
             escape(self.strings.get("forms.required_note"))
         );
         for field in self.form.fields {
             out.push_str(&self.field(field));
         }
         out.push_str(&self.honeypot());
+        let _ = writeln!(
+            out,
+            "<input type=\"hidden\" name=\"{}\" value=\"{}\">",
+            crate::forms::idempotency::FORM_FIELD,
+            escape(self.key)
+        );
         let _ = write!(
             out,
             "<p><button type=\"submit\">{}</button></p>\n</form>\n",
@@ -192,12 +207,15 @@ mod tests {
             values: &values,
             errors: &errors,
             today: "2026-11-24",
+            key: "k-1",
         };
         let html = view.render();
         assert!(html.contains("value=\"&lt;script&gt;alert(1)&lt;/script&gt;\""), "{html}");
         assert!(!html.contains("<script>"));
         assert!(html.contains("value=\"Ana &quot;A&quot;\""));
         assert!(html.contains("aria-invalid=\"true\" aria-describedby=\"f-title-error\""));
+        assert!(html.contains("<input type=\"hidden\" name=\"idempotency_key\" value=\"k-1\">"), "{html}");
+        assert!(html.contains(" data-outbox=\"voice\""), "the outbox script finds the form");
         assert!(html.contains("<p class=\"field-error\" id=\"f-title-error\">At most 200.</p>"));
         assert!(html.contains("<a href=\"#f-title\">Title: At most 200.</a>"));
         assert!(html.contains("name=\"website\""));
@@ -215,6 +233,7 @@ mod tests {
             values: &values,
             errors: &[],
             today: "2026-11-24",
+            key: "k-1",
         };
         let html = view.render();
         assert!(html.contains("<option value=\"6-10\" selected>6-10</option>"));

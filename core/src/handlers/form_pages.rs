@@ -111,7 +111,8 @@ async fn show<P: Platform>(
     let manifest = ctx.app.manifest();
     let strings = &manifest.strings;
     let today = DateTime::from_unix((ctx.now_ms / 1000) as i64).date();
-    let view = FormView { form: place.form, site: &manifest.site, strings, values, errors, today: &today };
+    let key = fresh_key(ctx);
+    let view = FormView { form: place.form, site: &manifest.site, strings, values, errors, today: &today, key: &key };
     let title = strings.get(&format!("forms.{}.title", place.form.id)).to_string();
     let main = format!(
         "<h1>{}</h1>\n<p class=\"lead\">{}</p>\n{}",
@@ -120,6 +121,17 @@ async fn show<P: Platform>(
         view.render()
     );
     page::render(ctx.app, ctx.platform, &ctx.request.path, status, &title, &main).await
+}
+
+/// A new idempotency key for a rendering of a form: a random UUID, or, on a platform without a
+/// random source, one made of this request's id (unique to the time, client and body).
+fn fresh_key<P: Platform>(ctx: &Ctx<'_, P>) -> String {
+    let bytes = ctx.platform.random().unwrap_or_else(|_| {
+        let id =
+            crate::forms::ids::digest(&[&ctx.now_ms.to_be_bytes(), ctx.request.path.as_bytes(), &ctx.request.body]);
+        id.to_be_bytes()
+    });
+    uuid::Builder::from_random_bytes(bytes).into_uuid().hyphenated().to_string()
 }
 
 /// The confirmation: what was stored, by its id (checked, so nothing else is echoed).

@@ -55,6 +55,8 @@ pub async fn problem<P: Platform>(app: &State, platform: &P, problem: Problem) -
         ErrorCode::PayloadTooLarge => strings.get("page_errors.too_large").to_string(),
         ErrorCode::UnsupportedMediaType => strings.get("page_errors.unsupported").to_string(),
         ErrorCode::MethodNotAllowed => strings.get("page_errors.method").to_string(),
+        ErrorCode::IdempotencyKeyInUse => strings.get("page_errors.in_progress").to_string(),
+        ErrorCode::IdempotencyKeyReused => strings.get("page_errors.key_reused").to_string(),
         ErrorCode::BadRequest | ErrorCode::InvalidBody => {
             strings.fill("page_errors.bad_request", &[("detail", &problem.detail)])
         }

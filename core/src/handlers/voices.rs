@@ -160,6 +160,12 @@ mod tests {
         async fn store_submission(&self, _: &Submission) -> Result<(), PlatformError> {
             Err(PlatformError("disk full".into()))
         }
+        async fn idempotency(
+            &self,
+            step: &crate::forms::idempotency::Step,
+        ) -> Result<Option<crate::forms::idempotency::Record>, PlatformError> {
+            self.0.idempotency(step).await
+        }
     }
 
     #[test]
@@ -167,6 +173,49 @@ mod tests {
         let response = block_on(app().handle(&Refusing(platform()), submit(BODY)));
         assert_eq!(response.status, 500);
         assert!(!String::from_utf8_lossy(&response.body).contains("disk full"));
+    }
+
+    #[test]
+    fn a_voice_sent_again_with_its_key_is_stored_once_and_answered_alike() {
+        let (app, platform) = (app(), platform());
+        let keyed = |body: &str| submit(body).with_header("idempotency-key", "\"k-1\"");
+        let first = block_on(app.handle(&platform, keyed(BODY)));
+        platform.advance(5_000);
+        let again = block_on(app.handle(&platform, keyed(BODY)));
+        assert_eq!((first.status, again.status), (202, 202));
+        assert_eq!(first.body, again.body);
+        assert_eq!((first.header("idempotent-replayed"), again.header("idempotent-replayed")), (None, Some("true")));
+        assert_eq!(platform.submissions.borrow().len(), 1);
+        let other = block_on(app.handle(&platform, keyed(r#"{"title":"Peas","author":"Ana","content":"x"}"#)));
+        assert_eq!(other.status, 422);
+        assert!(String::from_utf8_lossy(&other.body).contains("idempotency_key_reused"));
+        assert_eq!(platform.submissions.borrow().len(), 1);
+    }
+
+    #[test]
+    fn a_key_another_request_still_holds_is_409_and_stores_nothing() {
+        let (app, platform) = (app(), platform());
+        let claim = crate::forms::idempotency::Step::Claim {
+            key: "/api/submit-voice k-1".into(),
+            fingerprint: crate::forms::idempotency::fingerprint(&submit(BODY)),
+            owner: "another request".into(),
+            now_ms: platform.now_ms(),
+        };
+        block_on(platform.idempotency(&claim)).expect("claimed");
+        let answer = block_on(app.handle(&platform, submit(BODY).with_header("idempotency-key", "k-1")));
+        assert_eq!(answer.status, 409);
+        assert!(platform.submissions.borrow().is_empty());
+    }
+
+    #[test]
+    fn a_refused_voice_releases_its_key_and_a_bad_key_is_400() {
+        let (app, platform) = (app(), platform());
+        let keyed = |body: &str| submit(body).with_header("idempotency-key", "k-2");
+        assert_eq!(block_on(app.handle(&platform, keyed(r#"{"title":""}"#))).status, 400);
+        assert!(platform.keys.borrow().is_empty(), "a refused answer is not kept");
+        let long = submit(BODY).with_header("idempotency-key", &"k".repeat(256));
+        assert_eq!(block_on(app.handle(&platform, long)).status, 400);
+        assert!(platform.submissions.borrow().is_empty());
     }
 
     #[test]

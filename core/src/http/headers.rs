@@ -10,13 +10,13 @@ use crate::{API_VERSION, SUPPORTED_API_VERSIONS};
 /// How long browsers may cache a preflight answer, in seconds.
 pub const CORS_MAX_AGE: &str = "86400";
 
-/// The request headers a browser may send: the API's own (`Content-Type`, `API-Version`,
+/// The request headers a browser may send: the API's own (`Content-Type`, `API-Version`, `Idempotency-Key`,
 /// `Accept`) and every header of the MCP transport, so a browser-based MCP client of any revision
 /// can reach `/mcp`: `MCP-Protocol-Version`, `Mcp-Session-Id` and `Last-Event-ID` (Streamable HTTP),
 /// `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` header of each tool argument that declares one
 /// (2026-07-28; a test keeps them in step with the tools).
-pub const ALLOW_HEADERS: &str = "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, \
-    Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Collection";
+pub const ALLOW_HEADERS: &str = "Content-Type, API-Version, Accept, Idempotency-Key, MCP-Protocol-Version, \
+    Mcp-Session-Id, Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Collection";
 
 /// The CORS headers of every API response.
 pub const CORS: [(&str, &str); 4] = [
@@ -27,7 +27,7 @@ pub const CORS: [(&str, &str); 4] = [
         "access-control-expose-headers",
         "API-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, \
          X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link, ETag, \
-         MCP-Protocol-Version, Mcp-Session-Id",
+         Idempotent-Replayed, MCP-Protocol-Version, Mcp-Session-Id",
     ),
 ];
 

@@ -29,6 +29,10 @@ pub enum ErrorCode {
     PayloadTooLarge,
     /// 415: a body sent with a content type other than JSON.
     UnsupportedMediaType,
+    /// 409: a request with this idempotency key is still being processed.
+    IdempotencyKeyInUse,
+    /// 422: this idempotency key was first sent with another request.
+    IdempotencyKeyReused,
     /// 429: the client's budget for this window is spent.
     RateLimited,
     /// 500: something failed on our side.
@@ -39,7 +43,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order the docs list them.
-    pub const ALL: [ErrorCode; 11] = [
+    pub const ALL: [ErrorCode; 13] = [
         ErrorCode::BadRequest,
         ErrorCode::InvalidBody,
         ErrorCode::NotFound,
@@ -48,6 +52,8 @@ impl ErrorCode {
         ErrorCode::RequestTimeout,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
+        ErrorCode::IdempotencyKeyInUse,
+        ErrorCode::IdempotencyKeyReused,
         ErrorCode::RateLimited,
         ErrorCode::InternalError,
         ErrorCode::UpstreamUnavailable,
@@ -64,6 +70,8 @@ impl ErrorCode {
             ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::IdempotencyKeyInUse => "idempotency_key_in_use",
+            ErrorCode::IdempotencyKeyReused => "idempotency_key_reused",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::InternalError => "internal_error",
             ErrorCode::UpstreamUnavailable => "upstream_unavailable",
@@ -79,6 +87,8 @@ impl ErrorCode {
             ErrorCode::RequestTimeout => 408,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::UnsupportedMediaType => 415,
+            ErrorCode::IdempotencyKeyInUse => 409,
+            ErrorCode::IdempotencyKeyReused => 422,
             ErrorCode::RateLimited => 429,
             ErrorCode::InternalError => 500,
             ErrorCode::UpstreamUnavailable => 503,
@@ -96,6 +106,8 @@ impl ErrorCode {
             ErrorCode::RequestTimeout => "Request timeout",
             ErrorCode::PayloadTooLarge => "Payload too large",
             ErrorCode::UnsupportedMediaType => "Unsupported media type",
+            ErrorCode::IdempotencyKeyInUse => "Request in progress",
+            ErrorCode::IdempotencyKeyReused => "Idempotency key reused",
             ErrorCode::RateLimited => "Too many requests",
             ErrorCode::InternalError => "Internal error",
             ErrorCode::UpstreamUnavailable => "Upstream unavailable",
@@ -119,6 +131,8 @@ impl ErrorCode {
                 return format!("Send a request body of at most {} KiB.", crate::http::MAX_BODY_BYTES / 1024).into()
             }
             ErrorCode::UnsupportedMediaType => "Send the body as JSON with Content-Type: application/json.",
+            ErrorCode::IdempotencyKeyInUse => "Wait a moment, then send the same request with the same key again.",
+            ErrorCode::IdempotencyKeyReused => "Send a new Idempotency-Key with each new request.",
             ErrorCode::RateLimited => "Wait the number of seconds in Retry-After, then retry.",
             ErrorCode::InternalError => "Retry once; if it persists, report it via the contact page.",
             ErrorCode::UpstreamUnavailable => "Transient: retry with exponential backoff.",

@@ -118,6 +118,15 @@ impl Outbox {
         Ok(())
     }
 
+    /// Runs a step of an idempotency key's life, durably (see `Store::idempotency`).
+    pub async fn idempotency(
+        &self,
+        step: &portal_core::forms::idempotency::Step,
+    ) -> Result<Option<portal_core::forms::idempotency::Record>> {
+        let step = step.clone();
+        blocking(&self.store, move |store| store.idempotency(&step)).await
+    }
+
     /// Counts a submission's mails against the mail quotas, durably (see `Store::count_mail`).
     pub async fn count_mail(
         &self,

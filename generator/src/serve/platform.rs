@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use portal_core::forms::mail_quota;
+use portal_core::forms::{idempotency, mail_quota};
 use portal_core::http::ratelimit::{Decision, MemoryStore};
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 
@@ -298,6 +298,10 @@ impl Platform for NativePlatform {
 
     async fn store_submission(&self, submission: &Submission) -> Result<(), PlatformError> {
         self.outbox.submit(submission).await.map_err(|e| PlatformError(format!("submission {}: {e:#}", submission.id)))
+    }
+
+    async fn idempotency(&self, step: &idempotency::Step) -> Result<Option<idempotency::Record>, PlatformError> {
+        self.outbox.idempotency(step).await.map_err(|e| PlatformError(format!("idempotency key: {e:#}")))
     }
 
     fn report(&self, context: &str, cause: &dyn std::fmt::Display) {

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{anyhow, Context, Result};
-use portal_core::forms::mail_quota;
 use portal_core::forms::outbox::{self, Outcome, SqlValue, Statement, Status};
+use portal_core::forms::{idempotency, mail_quota};
 use portal_core::http::ratelimit::Window;
 use portal_core::platform::{Mail, Submission};
 use rusqlite::types::Value as Sql;
@@ -82,6 +82,8 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.execute_batch(outbox::SCHEMA).with_context(|| format!("creating the tables of {}", path.display()))?;
         conn.execute_batch(mail_quota::SCHEMA).with_context(|| format!("creating the tables of {}", path.display()))?;
+        conn.execute_batch(idempotency::SCHEMA)
+            .with_context(|| format!("creating the tables of {}", path.display()))?;
         for migration in outbox::MIGRATIONS {
             if let Err(e) = conn.execute_batch(migration) {
                 if !outbox::already_migrated(&e.to_string()) {
@@ -139,6 +141,39 @@ impl Store {
             }
             tx.commit()
         })
+    }
+
+    /// Runs a step of an idempotency key's life in one transaction (the core's statements); a
+    /// claim answers the key's row afterwards.
+    pub fn idempotency(&self, step: &idempotency::Step) -> Result<Option<idempotency::Record>> {
+        let statements = idempotency::statements(step)?;
+        let row = self.with(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut row = None;
+            for statement in &statements {
+                if statement.sql.starts_with("SELECT") {
+                    row = tx
+                        .query_row(statement.sql, params_from_iter(params(statement)), |r| {
+                            Ok((
+                                r.get::<_, String>(0)?,
+                                r.get::<_, String>(1)?,
+                                r.get::<_, Option<String>>(2)?,
+                                r.get::<_, i64>(3)?,
+                            ))
+                        })
+                        .optional()?;
+                } else {
+                    tx.execute(statement.sql, params_from_iter(params(statement)))?;
+                }
+            }
+            tx.commit()?;
+            Ok(row)
+        })?;
+        row.map(|(fingerprint, owner, answer, until_ms)| {
+            idempotency::row(fingerprint, owner, answer.as_deref(), until_ms)
+        })
+        .transpose()
+        .context("an idempotency key's row")
     }
 
     /// Counts an ask (a confirmation, or a mail about to be sent) against the mail quotas in one
@@ -257,6 +292,43 @@ impl Store {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The SQL of the core's idempotency steps does to a table what `idempotency::apply` does to a
+    /// row in memory (the fake platform's), through claims, answers, releases and expiry.
+    #[test]
+    fn idempotency_keys_in_sqlite_go_as_the_core_says() {
+        use idempotency::{Answer, Step, LEASE_MS, REMEMBER_MS};
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path()).expect("store");
+        let claim = |owner: &str, fingerprint: &str, now_ms: u64| Step::Claim {
+            key: "/visit k".into(),
+            fingerprint: fingerprint.into(),
+            owner: owner.into(),
+            now_ms,
+        };
+        let answer =
+            Answer { status: 303, headers: vec![("location".into(), "/visit/sent".into())], body: String::new() };
+        let steps = [
+            claim("a", "f", 0),
+            claim("b", "f", 1),
+            claim("b", "f", LEASE_MS),
+            Step::Release { key: "/visit k".into(), owner: "a".into() },
+            Step::Answer { key: "/visit k".into(), owner: "b".into(), answer, now_ms: LEASE_MS + 5 },
+            claim("c", "f", LEASE_MS + 6),
+            claim("c", "g", LEASE_MS + 6),
+            claim("d", "g", LEASE_MS + 5 + REMEMBER_MS),
+            Step::Release { key: "/visit k".into(), owner: "d".into() },
+            claim("e", "g", LEASE_MS + 6 + REMEMBER_MS),
+        ];
+        let mut memory = None;
+        for step in &steps {
+            memory = idempotency::apply(memory.as_ref(), step);
+            let stored = store.idempotency(step).expect("a step");
+            if matches!(step, Step::Claim { .. }) {
+                assert_eq!(stored, memory, "{step:?}");
+            }
+        }
+    }
 
     fn submission(id: &str, mails: usize) -> Submission {
         let mail = Mail {

@@ -31,7 +31,8 @@ fn is_housekeeping(statement: &Statement) -> bool {
         | Statement::CreateIndex(_)
         | Statement::StartTransaction { .. }
         | Statement::Commit { .. } => true,
-        Statement::Insert(insert) => insert_table(insert).as_deref() == Some("sqlite_sequence"),
+        // The Worker's idempotency keys (`portal_core::forms::idempotency`) are no submissions.
+        Statement::Insert(insert) => matches!(insert_table(insert).as_deref(), Some("sqlite_sequence" | "idempotency")),
         Statement::Delete(delete) => delete.to_string().to_lowercase().contains("sqlite_sequence"),
         _ => false,
     }
@@ -346,6 +347,17 @@ mod tests {
         assert!(warnings.is_empty(), "{warnings:?}");
         let data: String = conn.query_row("SELECT data FROM submissions", [], |row| row.get(0)).expect("row");
         assert_eq!(data, "{\"a\":1,\r\n\"b\":2}");
+    }
+
+    #[test]
+    fn the_workers_idempotency_keys_are_passed_over_without_a_warning() {
+        let sql = format!(
+            "{CREATE}CREATE TABLE idempotency (key TEXT PRIMARY KEY, fingerprint TEXT, owner TEXT, answer TEXT, until_ms INTEGER);\n\
+             INSERT INTO \"idempotency\" VALUES('/visit k','f','o',NULL,1);\nINSERT INTO submissions VALUES('v-1','voice','2026','{{}}');"
+        );
+        let (conn, warnings) = import(&sql, "dump.sql").expect("import");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(count(&conn, "submissions"), 1);
     }
 
     #[test]

@@ -5,7 +5,8 @@ use portal_core::http::Method;
 
 use crate::{json, problem, text, Site};
 
-const ALLOW_HEADERS: &str = "Content-Type, API-Version, Accept, MCP-Protocol-Version, Mcp-Session-Id, \
+const ALLOW_HEADERS: &str =
+    "Content-Type, API-Version, Accept, Idempotency-Key, MCP-Protocol-Version, Mcp-Session-Id, \
                              Last-Event-ID, Mcp-Method, Mcp-Name, Mcp-Param-Collection";
 const BUILT: &str = "public, max-age=600, stale-while-revalidate=86400";
 

@@ -4,7 +4,8 @@ use crate::http::media;
 use serde_json::{json, Value};
 
 use super::describe::{
-    choice, content, envelope, json_content, nullable, object, text_field, Description, BODY_ERRORS,
+    choice, content, envelope, idempotency_key, json_content, nullable, object, text_field, Description, BODY_ERRORS,
+    KEY_ERRORS,
 };
 use super::schemas::schema;
 use super::Facts;
@@ -72,9 +73,11 @@ pub fn submit_voice(facts: &Facts) -> Description {
         json!({"id": {"type": "string"}, "receivedAt": {"type": "string", "format": "date-time"}, "message": {"type": "string"}}),
     );
     Description::default()
-        .respond("202", content("Stored for review; the editors are notified.", media::JSON, answer))
+        .respond("202", content("Stored for review; the editors are notified. The same answer again, with `Idempotent-Replayed: true`, for a request sent again with its `Idempotency-Key`.", media::JSON, answer))
         .body(form_schema(&VOICE, facts), true)
+        .params([idempotency_key()])
         .errors(&BODY_ERRORS)
+        .errors(&KEY_ERRORS)
 }
 
 /// `POST /api/send-booking-confirmation`.
@@ -93,7 +96,9 @@ pub fn booking(facts: &Facts) -> Description {
             ),
         )
         .body(form_schema(&BOOKING, facts), true)
+        .params([idempotency_key()])
         .errors(&BODY_ERRORS)
+        .errors(&KEY_ERRORS)
 }
 
 /// The schema of the export answer.

@@ -87,6 +87,26 @@ pub fn query(name: &str, description: &str, schema_value: Value, required: bool)
     json!({"name": name, "in": "query", "required": required, "description": description, "schema": schema_value})
 }
 
+/// The `Idempotency-Key` header of the submission POSTs (docs/spec/api-spec.md#idempotency), and the
+/// codes a key adds.
+pub fn idempotency_key() -> Value {
+    use crate::forms::idempotency::{MAX_KEY_CHARS, REMEMBER_MS};
+    json!({"name": "Idempotency-Key", "in": "header", "required": false,
+        "description": format!(
+            "A key unique to this submission (a UUID), so that sending it again stores and mails it once: the same key \
+             with the same body within {} hours answers the first answer again, with `Idempotent-Replayed: true`; with \
+             another body, 422 idempotency_key_reused; while the first request is still being processed, 409 \
+             idempotency_key_in_use. 1 to {MAX_KEY_CHARS} printable ASCII characters, bare or as a quoted string.",
+            REMEMBER_MS / 3_600_000
+        ),
+        // No pattern: HTTP drops a header value's outer spaces, and a server never sees the bytes
+        // of one it cannot read, so a pattern would promise a refusal no server can make.
+        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_CHARS}})
+}
+
+/// The codes a request with an [`idempotency_key`] may add.
+pub const KEY_ERRORS: [ErrorCode; 2] = [ErrorCode::IdempotencyKeyInUse, ErrorCode::IdempotencyKeyReused];
+
 /// A path parameter.
 pub fn path(name: &str, description: &str, schema_value: Value) -> Value {
     json!({"name": name, "in": "path", "required": true, "description": description, "schema": schema_value})
