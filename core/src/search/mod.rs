@@ -16,6 +16,7 @@ pub mod known;
 pub mod lexicon;
 pub mod limits;
 pub mod matching;
+pub mod offline;
 pub mod pack;
 pub mod plan;
 pub mod query;
