@@ -26,12 +26,14 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("alerts.html", include_str!("../../templates/alerts.html")),
     ("404.html", include_str!("../../templates/404.html")),
     ("dynamic.html", include_str!("../../templates/dynamic.html")),
+    ("find.html", include_str!("../../templates/find.html")),
 ];
 
 /// Static assets of the theme: (file under `assets/`, text); typed by their extension.
 pub const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../../templates/assets/style.css")),
     ("webmcp.js", include_str!("../../templates/assets/webmcp.js")),
+    ("find.js", include_str!("../../templates/assets/find.js")),
 ];
 
 /// The theme's interface text: (language, YAML table). English defines the keys; see `load::i18n`.

@@ -45,7 +45,7 @@ pub const DIR: &str = "find";
 pub const MANIFEST: &str = "find/index.json";
 
 /// The most bytes a chunk of words is made of, but for one word whose postings alone are more.
-pub const CHUNK_BYTES: usize = 40 * 1024;
+pub const CHUNK_BYTES: usize = 16 * 1024;
 
 /// Prefixes up to this many characters have an entry of their own (the documents of every word
 /// they start): a longer last word is matched by the words of its chunk.
@@ -384,7 +384,7 @@ fn listings(flat: &[Value]) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The strings of the search page the script shows.
-const STRINGS: [&str; 14] = [
+const STRINGS: [&str; 15] = [
     "search_page.title",
     "search_page.none",
     "search_page.results",
@@ -399,6 +399,7 @@ const STRINGS: [&str; 14] = [
     "search_page.too_short",
     "search_page.too_long",
     "search_page.too_many_words",
+    "search_page.index_failed",
 ];
 
 /// The manifest (see the module's documentation).

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""The static search against the search page: the judged query set (queries.yaml) run on the
+server's page (`portal serve --dist`, `GET /search?q=`) and on `search.html` served by a plain
+static file server (Python's http.server) in Chromium, whose script searches `find/` in the
+browser. Counts how many of the server's top-3 results the static search also shows in its top 3,
+and the bytes each query fetched from `find/`.
+
+    bench/relevance/offline.py                  # prints the figures
+    bench/relevance/offline.py --write          # also rewrites the offline-search section of BENCHMARKS.md
+
+`compare()` is what tests/browser/test_static_search.py asserts on (>= 90 %).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlencode
+
+import run as relevance
+
+ROOT = relevance.ROOT
+judged, sections, servers = relevance.judged, relevance.sections, relevance.servers
+TARGET = 0.9
+
+
+def rank_static(base_url, queries, chromium, flags):
+    """Each query's result URLs on search.html, and the bytes it fetched from find/ (the manifest
+    counts for the first query only, as a browser keeps it)."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    ranked, fetched = {}, {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=flags)
+        context = browser.new_context()
+        page = context.new_page()
+        sizes = []
+        page.on("requestfinished", lambda request: sizes.append(
+            (request.url, (request.sizes() or {}).get("responseBodySize", 0))) if "/find/" in request.url else None)
+        for q in queries:
+            sizes.clear()
+            page.goto(base_url + "/search.html?" + urlencode({"q": q["q"]}))
+            page.wait_for_selector("#find-results[data-searched]", timeout=30000)
+            ranked[q["q"]] = relevance.result_links(page.content())
+            fetched[q["q"]] = sum(size for _, size in sizes)
+        browser.close()
+    return ranked, fetched
+
+
+def agreement(server, static, k=3):
+    """The share of the server's top-k results (over all queries) that the static search also has in its top k,
+    and the queries where they differ."""
+    same = total = 0
+    differ = []
+    for q, urls in server.items():
+        top, mine = urls[:k], static.get(q, [])[:k]
+        total += len(top)
+        same += sum(1 for url in top if url in mine)
+        if set(top) != set(mine):
+            differ.append((q, top, mine))
+    return (same / total if total else 1.0), differ
+
+
+def compare(binary, dist, queries):
+    """The server's and the static search's rankings of `queries` on the build `dist`."""
+    chromium, flags = relevance.browser_settings()
+    server = relevance.rank_portal(binary, dist, queries)
+    static = relevance.static_server(dist, probe="/find/index.json")
+    try:
+        ranked, fetched = rank_static(static.base_url, queries, chromium, flags)
+    finally:
+        static.stop()
+    return server, ranked, fetched
+
+
+def section(share, differ, fetched, meta):
+    begin, end = sections.markers("offline-search")
+    sizes = sorted(fetched.values())
+    lines = [begin, "### Search without a server (static index in the browser)", "",
+             f"`{meta['command']}` on {meta['date']} (commit {meta['commit']}): the judged set's {len(fetched)} "
+             "queries on the search page of `portal serve` and on `search.html` served by Python's http.server, "
+             "searched in Chromium from `find/`.", "",
+             "| measure | value | target |", "|---|---|---|",
+             f"| server's top-3 results also in the static top 3 | **{share:.1%}** | >= 90 % |",
+             f"| queries whose top 3 differ (as sets) | {len(differ)} | |",
+             f"| bytes fetched per query from find/, median / max (sample site) | {sizes[len(sizes) // 2]} / {sizes[-1]} | |",
+             ""]
+    if differ:
+        lines.append("Queries that differ (server's top 3 / static top 3):")
+        lines.append("")
+        lines += [f"- `{q}`: {', '.join(top) or '-'} / {', '.join(mine) or '-'}" for q, top, mine in differ[:15]]
+        lines.append("")
+    lines.append(end)
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--portal", default="auto")
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
+    args = parser.parse_args()
+    binary = relevance.portal_binary(args.portal)
+    queries = judged.load()
+    relevance.OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="offline-", dir=ROOT / "target") as work:
+        dist = Path(work) / "dist"
+        subprocess.run([str(binary), "build", "--content", str(ROOT / "content"), "--out", str(dist)], check=True,
+                       stdout=subprocess.DEVNULL)
+        server, static, fetched = compare(binary, dist, queries)
+    share, differ = agreement(server, static)
+    (relevance.OUT / "offline.json").write_text(json.dumps(
+        {"server": server, "static": static, "fetched": fetched}, ensure_ascii=False, indent=1))
+    print(f"top-3 agreement {share:.1%}; {len(differ)} queries differ")
+    for q, top, mine in differ:
+        print(f"  {q!r}: {top} / {mine}")
+    if args.write:
+        kind = binary.parent.name
+        meta = {"command": f"bench/relevance/offline.py --portal {kind} --write", "date": datetime.date.today(),
+                "commit": relevance.version(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])}
+        sections.write_section(args.out, section(share, differ, fetched, meta), "offline-search")
+    return 0 if share >= TARGET else 1
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.exit(main())
