@@ -13,6 +13,7 @@ and the bytes each query fetched from `find/`.
 
 import argparse
 import datetime
+import importlib.util
 import json
 import os
 import subprocess
@@ -21,7 +22,10 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
 
-import run as relevance
+# bench/relevance/run.py under a name of its own (bench/run.py is another `run`).
+_spec = importlib.util.spec_from_file_location("relevance_run", Path(__file__).with_name("run.py"))
+relevance = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(relevance)
 
 ROOT = relevance.ROOT
 judged, sections, servers = relevance.judged, relevance.sections, relevance.servers
@@ -29,24 +33,24 @@ TARGET = 0.9
 
 
 def rank_static(base_url, queries, chromium, flags):
-    """Each query's result URLs on search.html, and the bytes it fetched from find/ (the manifest
-    counts for the first query only, as a browser keeps it)."""
+    """Each query's result URLs on search.html, and the bytes it fetched from find/ (manifest
+    included: each query starts with an empty cache)."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
     ranked, fetched = {}, {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=flags)
-        context = browser.new_context()
-        page = context.new_page()
-        sizes = []
-        page.on("requestfinished", lambda request: sizes.append(
-            (request.url, (request.sizes() or {}).get("responseBodySize", 0))) if "/find/" in request.url else None)
         for q in queries:
-            sizes.clear()
+            # A fresh context per query: nothing cached, so every byte it needs is counted.
+            context = browser.new_context()
+            page = context.new_page()
+            sizes = []
+            page.on("response", lambda r, sizes=sizes: sizes.append(len(r.body())) if "/find/" in r.url and r.ok else None)
             page.goto(base_url + "/search.html?" + urlencode({"q": q["q"]}))
             page.wait_for_selector("#find-results[data-searched]", timeout=30000)
             ranked[q["q"]] = relevance.result_links(page.content())
-            fetched[q["q"]] = sum(size for _, size in sizes)
+            fetched[q["q"]] = sum(sizes)
+            context.close()
         browser.close()
     return ranked, fetched
 

@@ -123,10 +123,7 @@
     const add = (doc, score) => docs.set(doc, (docs.get(doc) || 0) + score);
     const exact = decode(own.p, 3);
     exact.forEach(([doc, , score]) => add(doc, score));
-    for (const other of own.s || []) {
-      const e = await entry(other);
-      decode(e && e.p, 3).forEach(([doc, , score]) => add(doc, score * M.formDiscount));
-    }
+    decode(own.sp, 2).forEach(([doc, score]) => add(doc, (score / M.scoreScale) * M.formDiscount));
     if (last) {
       const masks = new Map();
       if (chars(word) <= M.prefixEntryChars) {
@@ -136,15 +133,10 @@
       }
       masks.forEach((mask, doc) => add(doc, fieldsScore(mask, M.prefixDiscount)));
     }
-    if ((own.f || []).length) {
-      const masks = new Map();
-      let fields = 0;
-      for (const form of own.f) {
-        const e = await entry(form);
-        decode(e && e.p, 3).forEach(([doc, mask]) => { masks.set(doc, (masks.get(doc) || 0) | mask); fields |= mask; });
-      }
+    if (own.ff) {
+      const masks = new Map(decode(own.fp, 2).map(([doc, mask]) => [doc, mask]));
       exact.forEach(([doc, mask]) => masks.set(doc, (masks.get(doc) || 0) | mask));
-      masks.forEach((mask, doc) => add(doc, fieldsScore(mask & fields, M.formDiscount)));
+      masks.forEach((mask, doc) => add(doc, fieldsScore(mask & own.ff, M.formDiscount)));
     }
     return { docs, forms: own.f || [], synonyms: own.s || [] };
   }

@@ -23,9 +23,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{json, Map, Value};
+use tantivy::postings::Postings;
 use tantivy::query::Bm25Weight;
 use tantivy::schema::IndexRecordOption;
-use tantivy::postings::Postings;
 use tantivy::{DocAddress, DocSet, TERMINATED};
 
 use super::known;
@@ -85,6 +85,21 @@ struct Entry {
     prefixed: BTreeMap<u32, u8>,
     forms: Vec<String>,
     synonyms: Vec<String>,
+    /// Per document, the fields its forms are in (so a word's chunk is all a query reads of it).
+    form_masks: BTreeMap<u32, u8>,
+    /// Per document, the scores of its other words, summed.
+    synonym_scores: BTreeMap<u32, u32>,
+}
+
+/// `map` as a flat list of gaps between documents and their values.
+fn gaps<V: Copy + Into<u32>>(map: &BTreeMap<u32, V>) -> Vec<u32> {
+    let mut flat = Vec::with_capacity(map.len() * 2);
+    let mut last = 0;
+    for (&doc, &value) in map {
+        flat.extend([doc - last, value.into()]);
+        last = doc;
+    }
+    flat
 }
 
 impl Entry {
@@ -104,19 +119,16 @@ impl Entry {
             out.insert("p".into(), json!(flat));
         }
         if !self.prefixed.is_empty() {
-            let mut flat = Vec::with_capacity(self.prefixed.len() * 2);
-            let mut last = 0;
-            for (&doc, &mask) in &self.prefixed {
-                flat.extend([doc - last, u32::from(mask)]);
-                last = doc;
-            }
-            out.insert("x".into(), json!(flat));
+            out.insert("x".into(), json!(gaps(&self.prefixed)));
         }
         if !self.forms.is_empty() {
             out.insert("f".into(), json!(self.forms));
+            out.insert("fp".into(), json!(gaps(&self.form_masks)));
+            out.insert("ff".into(), json!(self.form_masks.values().fold(0u8, |all, m| all | m)));
         }
         if !self.synonyms.is_empty() {
             out.insert("s".into(), json!(self.synonyms));
+            out.insert("sp".into(), json!(gaps(&self.synonym_scores)));
         }
         Value::Object(out)
     }
@@ -288,9 +300,19 @@ fn add_words(index: &SearchIndex, site: &SiteConfig, entries: &mut BTreeMap<Stri
         }
     }
     for (word, own, synonyms) in found {
+        let mut form_masks = BTreeMap::new();
+        for &(doc, mask, _) in own.iter().filter_map(|t| entries.get(t)).flat_map(|e| &e.postings) {
+            *form_masks.entry(doc).or_insert(0u8) |= mask;
+        }
+        let mut synonym_scores = BTreeMap::new();
+        for &(doc, _, score) in synonyms.iter().filter_map(|t| entries.get(t)).flat_map(|e| &e.postings) {
+            *synonym_scores.entry(doc).or_insert(0u32) += score;
+        }
         let entry = entries.entry(word).or_default();
         entry.forms = own;
         entry.synonyms = synonyms;
+        entry.form_masks = form_masks;
+        entry.synonym_scores = synonym_scores;
     }
 }
 
@@ -339,14 +361,7 @@ fn fragments(docs: &[Doc], flat: &[Value], strings: &Strings) -> Vec<(String, Ve
                     let text = |key: &str| item.and_then(|v| v.get(key)).and_then(Value::as_str).unwrap_or_default();
                     let date = Some(text("date")).filter(|d| is_date(d)).map(|d| d[..10].to_string());
                     let summary: String = text("summary").chars().take(super::excerpt::EXCERPT_CHARS).collect();
-                    json!([
-                        doc.url,
-                        doc.title,
-                        doc.collection,
-                        date,
-                        date.as_deref().map(|d| strings.date(d)),
-                        summary
-                    ])
+                    json!([doc.url, doc.title, doc.collection, date, date.as_deref().map(|d| strings.date(d)), summary])
                 })
                 .collect();
             (format!("{DIR}/d/{n}.json"), Value::Array(items).to_string().into_bytes())
@@ -487,5 +502,21 @@ mod tests {
         let entry = Entry { postings: vec![(3, 1, 500), (10, 9, 1200)], ..Entry::default() };
         assert_eq!(entry.to_json(), json!({"p": [3, 1, 500, 7, 9, 1200]}));
         assert!(Entry::default().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod folding {
+    /// The browser's folding (templates/assets/find.js) is checked against the same vector in
+    /// tests/browser/test_static_search.py: this test says the vector is core's.
+    #[test]
+    fn the_browsers_folding_vector_is_cores() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/browser/folding.json");
+        let text = std::fs::read_to_string(path).expect("the folding vector");
+        let cases: Vec<(String, Vec<String>)> = serde_json::from_str(&text).expect("pairs of text and words");
+        assert!(cases.len() >= 10);
+        for (input, expected) in cases {
+            assert_eq!(crate::search::schema::words(&input), expected, "{input}");
+        }
     }
 }
