@@ -32,26 +32,29 @@ judged, sections, servers = relevance.judged, relevance.sections, relevance.serv
 TARGET = 0.9
 
 
-def rank_static(base_url, queries, chromium, flags):
+def rank_static(base_url, queries, chromium, flags, browser=None):
     """Each query's result URLs on search.html, and the bytes it fetched from find/ (manifest
     included: each query starts with an empty cache)."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
     ranked, fetched = {}, {}
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=flags)
-        for q in queries:
-            # A fresh context per query: nothing cached, so every byte it needs is counted.
-            context = browser.new_context()
-            page = context.new_page()
-            sizes = []
-            page.on("response", lambda r, sizes=sizes: sizes.append(len(r.body())) if "/find/" in r.url and r.ok else None)
-            page.goto(base_url + "/search.html?" + urlencode({"q": q["q"]}))
-            page.wait_for_selector("#find-results[data-searched]", timeout=30000)
-            ranked[q["q"]] = relevance.result_links(page.content())
-            fetched[q["q"]] = sum(sizes)
-            context.close()
-        browser.close()
+    if browser is None:
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=chromium, args=flags)
+            found = rank_static(base_url, queries, chromium, flags, launched)
+            launched.close()
+            return found
+    for q in queries:
+        # A fresh context per query: nothing cached, so every byte it needs is counted.
+        context = browser.new_context()
+        page = context.new_page()
+        sizes = []
+        page.on("response", lambda r, sizes=sizes: sizes.append(len(r.body())) if "/find/" in r.url and r.ok else None)
+        page.goto(base_url + "/search.html?" + urlencode({"q": q["q"]}))
+        page.wait_for_selector("#find-results[data-searched]", timeout=30000)
+        ranked[q["q"]] = relevance.result_links(page.content())
+        fetched[q["q"]] = sum(sizes)
+        context.close()
     return ranked, fetched
 
 
@@ -69,13 +72,13 @@ def agreement(server, static, k=3):
     return (same / total if total else 1.0), differ
 
 
-def compare(binary, dist, queries):
+def compare(binary, dist, queries, browser=None):
     """The server's and the static search's rankings of `queries` on the build `dist`."""
     chromium, flags = relevance.browser_settings()
     server = relevance.rank_portal(binary, dist, queries)
     static = relevance.static_server(dist, probe="/find/index.json")
     try:
-        ranked, fetched = rank_static(static.base_url, queries, chromium, flags)
+        ranked, fetched = rank_static(static.base_url, queries, chromium, flags, browser)
     finally:
         static.stop()
     return server, ranked, fetched

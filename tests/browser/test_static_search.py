@@ -93,9 +93,9 @@ def test_without_scripts_the_page_says_search_needs_the_live_site(browser, stati
     assert "JavaScript" in html and 'services' in html
 
 
-def test_the_static_search_agrees_with_the_server_page_on_the_judged_set(dist):
+def test_the_static_search_agrees_with_the_server_page_on_the_judged_set(browser, dist):
     queries = relevance.judged.load()
-    server, static, fetched = offline.compare(servers.PORTAL, dist, queries)
+    server, static, fetched = offline.compare(servers.PORTAL, dist, queries, browser)
     share, differ = offline.agreement(server, static)
     print(f"top-3 agreement {share:.1%}; median bytes {sorted(fetched.values())[len(fetched) // 2]}")
     assert share >= offline.TARGET, differ
