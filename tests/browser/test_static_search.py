@@ -99,3 +99,8 @@ def test_the_static_search_agrees_with_the_server_page_on_the_judged_set(browser
     share, differ = offline.agreement(server, static)
     print(f"top-3 agreement {share:.1%}; median bytes {sorted(fetched.values())[len(fetched) // 2]}")
     assert share >= offline.TARGET, differ
+
+
+def test_a_query_of_markup_is_shown_as_text(browser, static_host):
+    html, _ = search(browser, static_host, '<img src=x onerror="document.title=1">')
+    assert "&lt;img" in html and "<img" not in html
