@@ -84,7 +84,7 @@ def compare(binary, dist, queries, browser=None):
     return server, ranked, fetched
 
 
-def section(share, differ, fetched, meta):
+def section(share, differ, fetched, meta, big=None):
     begin, end = sections.markers("offline-search")
     sizes = sorted(fetched.values())
     lines = [begin, "### Search without a server (static index in the browser)", "",
@@ -96,6 +96,10 @@ def section(share, differ, fetched, meta):
              f"| queries whose top 3 differ (as sets) | {len(differ)} | |",
              f"| bytes fetched per query from find/, median / max (sample site) | {sizes[len(sizes) // 2]} / {sizes[-1]} | |",
              ""]
+    if big:
+        lines[-1:-1] = [f"| bytes per query at 10k records ({big['label']}), median / p90 / max | "
+                        f"{big['median']} / {big['p90']} / {big['max']} | <= 102,400 |",
+                        f"| queries over 100 KB at 10k records | {len(big['over'])} | 0 |"]
     if differ:
         lines.append("Queries that differ (server's top 3 / static top 3):")
         lines.append("")
@@ -105,14 +109,39 @@ def section(share, differ, fetched, meta):
     return "\n".join(lines)
 
 
+def measure(dist, queries):
+    """Prints the bytes each query fetches from the static search of `dist` (no server page)."""
+    chromium, flags = relevance.browser_settings()
+    relevance.OUT.mkdir(parents=True, exist_ok=True)
+    static = relevance.static_server(dist, probe="/find/index.json")
+    try:
+        _, fetched = rank_static(static.base_url, queries, chromium, flags)
+    finally:
+        static.stop()
+    sizes = sorted(fetched.values())
+    over = [(q, n) for q, n in fetched.items() if n > 100 * 1024]
+    records = json.loads((Path(dist) / "find" / "index.json").read_text())["segments"]
+    figures = {"median": sizes[len(sizes) // 2], "p90": sizes[len(sizes) * 9 // 10], "max": sizes[-1],
+               "over": over, "dist": str(dist)}
+    print(f"{len(sizes)} queries: median {figures['median']} B, p90 {figures['p90']} B, max {figures['max']} B; "
+          f"over 100 KB: {over} ({len(records)} segments)")
+    (relevance.OUT / "offline-bytes.json").write_text(json.dumps(fetched, ensure_ascii=False, indent=1))
+    return figures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--portal", default="auto")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
+    parser.add_argument("--bytes-of", type=Path, metavar="DIST",
+                        help="only measure the bytes each judged query fetches from DIST's find/ (a big build)")
     args = parser.parse_args()
     binary = relevance.portal_binary(args.portal)
     queries = judged.load()
+    big = measure(args.bytes_of, queries) if args.bytes_of else None
+    if args.bytes_of and not args.write:
+        return 0
     relevance.OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="offline-", dir=ROOT / "target") as work:
         dist = Path(work) / "dist"
@@ -129,7 +158,9 @@ def main():
         kind = binary.parent.name
         meta = {"command": f"bench/relevance/offline.py --portal {kind} --write", "date": datetime.date.today(),
                 "commit": relevance.version(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])}
-        sections.write_section(args.out, section(share, differ, fetched, meta), "offline-search")
+        if big:
+            big["label"] = "the same queries on `bench/corpus.py --records 10000 --vocabulary realistic`"
+        sections.write_section(args.out, section(share, differ, fetched, meta, big), "offline-search")
     return 0 if share >= TARGET else 1
 
 

@@ -186,7 +186,7 @@
   async function knownWord(word) {
     const at = chunkOf(M.known, word);
     const chunk = at < 0 ? null : await get("k/" + at + ".json");
-    return !!chunk && Object.prototype.hasOwnProperty.call(chunk, word);
+    return Array.isArray(chunk) && chunk.includes(word);
   }
   async function nearest(word) {
     if (chars(word) < 4) return null;

@@ -22,6 +22,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use rayon::prelude::*;
 use serde_json::{json, Map, Value};
 use tantivy::postings::Postings;
 use tantivy::query::Bm25Weight;
@@ -149,7 +150,7 @@ pub fn files(index: &SearchIndex, site: &Site<'_>) -> Result<Vec<(String, Vec<u8
     let mut known_words: Vec<String> = known::all_words().into_iter().filter(|w| w.chars().nth(3).is_some()).collect();
     known_words.sort();
     known_words.dedup();
-    let known = chunked("k", known_words.into_iter().map(|w| (w, Value::Null)));
+    let known = word_lists(known_words);
     let flat: Vec<Value> = serde_json::from_slice(site.flat).unwrap_or_default();
     for (_, files) in [&terms, &vocab, &known] {
         out.extend(files.iter().cloned());
@@ -278,27 +279,42 @@ fn add_words(index: &SearchIndex, site: &SiteConfig, entries: &mut BTreeMap<Stri
             by_stem.entry((language, stem)).or_default().push(term);
         }
     }
+    // The index's words and the synonyms' get their forms and other words. A word of the lists
+    // gets its forms in the index, when its first characters start a word of the index (forms
+    // share the start of their stem); its other words only when it is a word of the groups. That
+    // keeps this a fraction of a second in a release build.
+    let starts: BTreeSet<&str> = indexed.iter().filter_map(|t| prefix_of(t, PREFIX_ENTRY_CHARS)).collect();
     let mut candidates: BTreeSet<String> = indexed.clone();
-    candidates.extend(known::all_words());
     candidates.extend(super::synonyms::BUILT_IN.iter().flat_map(|g| g.iter()).flat_map(|w| words(w)));
     candidates.extend(site.search.synonyms.iter().flatten().flat_map(|w| words(w)));
-    let mut found: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
-    for word in &candidates {
-        let mut own: BTreeSet<&str> = BTreeSet::new();
-        if let Some(of) = forms.of(word) {
-            for (language, stem) in of.stems.iter().enumerate() {
-                for term in by_stem.get(&(language, stem.clone())).into_iter().flatten() {
-                    if *term != word && term.starts_with(of.prefix.as_str()) {
-                        own.insert(term);
+    let listed: Vec<String> = known::all_words()
+        .into_iter()
+        .filter(|w| !candidates.contains(w) && prefix_of(w, PREFIX_ENTRY_CHARS).is_some_and(|p| starts.contains(p)))
+        .collect();
+    let candidates: Vec<(String, bool)> =
+        candidates.into_iter().map(|w| (w, true)).chain(listed.into_iter().map(|w| (w, false))).collect();
+    let found: Vec<(String, Vec<String>, Vec<String>)> = candidates
+        .par_iter()
+        .filter_map(|(word, grouped)| {
+            let mut own: BTreeSet<&str> = BTreeSet::new();
+            if let Some(of) = forms.of(word) {
+                for (language, stem) in of.stems.iter().enumerate() {
+                    for term in by_stem.get(&(language, stem.clone())).into_iter().flatten() {
+                        if *term != word && term.starts_with(of.prefix.as_str()) {
+                            own.insert(term);
+                        }
                     }
                 }
             }
-        }
-        let synonyms: Vec<String> = forms.synonyms_of(word).into_iter().filter(|s| indexed.contains(s)).collect();
-        if !own.is_empty() || !synonyms.is_empty() {
-            found.push((word.clone(), own.into_iter().map(str::to_string).collect(), synonyms));
-        }
-    }
+            let synonyms: Vec<String> = if *grouped {
+                forms.synonyms_of(word).into_iter().filter(|s| indexed.contains(s)).collect()
+            } else {
+                Vec::new()
+            };
+            (!own.is_empty() || !synonyms.is_empty())
+                .then(|| (word.clone(), own.into_iter().map(str::to_string).collect(), synonyms))
+        })
+        .collect();
     for (word, own, synonyms) in found {
         let mut form_masks = BTreeMap::new();
         for &(doc, mask, _) in own.iter().filter_map(|t| entries.get(t)).flat_map(|e| &e.postings) {
@@ -344,6 +360,33 @@ fn chunked(kind: &str, entries: impl Iterator<Item = (String, Value)>) -> Chunks
         current.push_str(&item);
     }
     flush(&mut current, &mut files);
+    (starts, files)
+}
+
+/// The word lists in files `find/k/<n>.json` of at most [`CHUNK_BYTES`], each a JSON array of
+/// words in byte order: the first word of each, and the files.
+fn word_lists(sorted: Vec<String>) -> Chunks {
+    let mut starts = Vec::new();
+    let mut files = Vec::new();
+    let mut current = String::new();
+    for word in sorted {
+        let item = Value::String(word.clone()).to_string();
+        if !current.is_empty() && current.len() + item.len() + 2 > CHUNK_BYTES {
+            current.push(']');
+            files.push((format!("{DIR}/k/{}.json", files.len()), std::mem::take(&mut current).into_bytes()));
+        }
+        if current.is_empty() {
+            starts.push(word);
+            current.push('[');
+        } else {
+            current.push(',');
+        }
+        current.push_str(&item);
+    }
+    if !current.is_empty() {
+        current.push(']');
+        files.push((format!("{DIR}/k/{}.json", files.len()), current.into_bytes()));
+    }
     (starts, files)
 }
 

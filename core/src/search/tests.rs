@@ -651,6 +651,7 @@ fn the_page_finds_other_words_for_the_same_thing_below_the_word_itself() {
 }
 
 /// The static search's files (`offline`), read back as the browser reads them.
+#[cfg(not(target_arch = "wasm32"))]
 mod offline_files {
     use std::collections::BTreeMap;
 
