@@ -104,3 +104,17 @@ def test_the_static_search_agrees_with_the_server_page_on_the_judged_set(browser
 def test_a_query_of_markup_is_shown_as_text(browser, static_host):
     html, _ = search(browser, static_host, '<img src=x onerror="document.title=1">')
     assert "&lt;img" in html and "<img" not in html
+
+
+def test_the_results_have_no_serious_accessibility_violation(browser, static_host):
+    from conftest import AXE, PHONE  # noqa: PLC0415
+
+    page = browser.new_page(viewport=PHONE)
+    for query in ["water", "rape", "zzzqqq"]:
+        page.goto(static_host + "/search.html?" + urlencode({"q": query}))
+        page.wait_for_selector("#find-results[data-searched]")
+        page.add_script_tag(path=str(AXE))
+        serious = page.evaluate(
+            "async () => (await axe.run()).violations.filter(v => ['serious', 'critical'].includes(v.impact)).map(v => v.id)")
+        assert serious == [], (query, serious)
+    page.close()
