@@ -4,7 +4,6 @@ plain static file server (Python's http.server), its `search.html` searching `fi
 import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -26,9 +25,8 @@ MAX_QUERY_BYTES = 100 * 1024
 
 
 @pytest.fixture(scope="module")
-def dist():
-    work = tempfile.mkdtemp(prefix="static-search-", dir=ROOT / "target")
-    out = Path(work) / "dist"
+def dist(tmp_path_factory):
+    out = tmp_path_factory.mktemp("static-search") / "dist"
     subprocess.run([str(servers.PORTAL), "build", "--content", str(ROOT / "content"), "--out", str(out)], check=True,
                    stdout=subprocess.DEVNULL)
     return out
