@@ -141,8 +141,9 @@ def index_pagefind(dist):
     return subprocess.run([*npx, "--version"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()[-1]
 
 
-def static_server(dist):
-    """Python's http.server over `dist` on 127.0.0.1 (a plain static host, as Pagefind expects)."""
+def static_server(dist, probe="/pagefind/pagefind.js"):
+    """Python's http.server over `dist` on 127.0.0.1 (a plain static host, as Pagefind expects),
+    ready once `probe` answers."""
     port = servers.free_port()
     log = open(OUT / "http-server.log", "w+")
     process = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory",
@@ -150,7 +151,7 @@ def static_server(dist):
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
-            requests.get(base + "/pagefind/pagefind.js", timeout=1).raise_for_status()
+            requests.get(base + probe, timeout=1).raise_for_status()
             return servers.Server(process, base, log)
         except requests.RequestException:
             if process.poll() is not None:

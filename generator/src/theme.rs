@@ -27,6 +27,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("404.html", include_str!("../../templates/404.html")),
     ("offline.html", include_str!("../../templates/offline.html")),
     ("dynamic.html", include_str!("../../templates/dynamic.html")),
+    ("find.html", include_str!("../../templates/find.html")),
 ];
 
 /// Static assets of the theme: (file under `assets/`, text); typed by their extension.
@@ -36,6 +37,7 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("offline.js", include_str!("../../templates/assets/offline.js")),
     ("outbox.js", include_str!("../../templates/assets/outbox.js")),
     ("outbox-sw.js", include_str!("../../templates/assets/outbox-sw.js")),
+    ("find.js", include_str!("../../templates/assets/find.js")),
 ];
 
 /// The service worker's code (`assets/sw.js` of the theme; docs/offline.md). The build writes it at

@@ -108,6 +108,12 @@ impl Forms {
         Some(WordForms { stems, prefix })
     }
 
+    /// The stem of `word` in each language, in the order of [`WordForms::stems`] (the static
+    /// search's build groups the index's words by them, `super::offline`).
+    pub fn stems(&self, word: &str) -> Vec<String> {
+        self.stemmers.iter().map(|(_, s)| s.stem(word).into_owned()).collect()
+    }
+
     /// Whether `term` (analyzed) is a form of the word of `forms`: the same stem in one language.
     pub fn matches(&self, term: &str, forms: &WordForms) -> bool {
         term.starts_with(forms.prefix.as_str())

@@ -28,6 +28,20 @@ pub fn is_known_word(word: &str) -> bool {
     LISTS.iter().any(|(_, bytes)| Fst::new(*bytes).is_ok_and(|fst| fst.contains_key(word)))
 }
 
+/// Every word of every list, each list in byte order (the static search ships them, in chunks,
+/// for the same rule in the browser).
+pub fn all_words() -> Vec<String> {
+    let mut all = Vec::new();
+    for (_, bytes) in LISTS {
+        let Ok(fst) = Fst::new(bytes) else { continue };
+        let mut stream = fst.stream();
+        while let Some((key, _)) = tantivy_fst::Streamer::next(&mut stream) {
+            all.push(String::from_utf8_lossy(key).into_owned());
+        }
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

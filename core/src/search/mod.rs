@@ -16,6 +16,9 @@ pub mod known;
 pub mod lexicon;
 pub mod limits;
 pub mod matching;
+// Made by `portal build` only, never in the Worker.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod offline;
 pub mod pack;
 pub mod plan;
 pub mod query;

@@ -190,6 +190,12 @@ impl HelpWords {
         HelpWords { built_in, own: own.iter().map(String::as_str).filter_map(Entry::parse).collect() }
     }
 
+    /// Every entry, folded: its words, each with whether it is a stem (`*`), for the static
+    /// search, which checks a query in the browser as [`HelpWords::asks_for_help`] does.
+    pub fn entries(&self) -> Vec<Vec<(String, bool)>> {
+        self.built_in.unwrap_or_default().iter().chain(&self.own).map(|entry| entry.0.clone()).collect()
+    }
+
     /// Whether `query` (as typed) asks for help.
     pub fn asks_for_help(&self, query: &str) -> bool {
         let folded = words(query);

@@ -31,6 +31,12 @@ pub fn is_stop_word(word: &str) -> bool {
     FOLDED.get_or_init(|| [EN, FR, SW, AR].iter().flat_map(|list| words(list)).collect()).contains(word)
 }
 
+/// Every stop word, folded, in byte order (the static search drops them in the browser alike).
+pub fn stop_words() -> Vec<String> {
+    let all: std::collections::BTreeSet<String> = [EN, FR, SW, AR].iter().flat_map(|list| words(list)).collect();
+    all.into_iter().collect()
+}
+
 /// `query`'s words (folded) without its stop words; all of them when they are all stop words.
 pub fn meaningful(query: &[String]) -> Vec<String> {
     let kept: Vec<String> = query.iter().filter(|w| !is_stop_word(w)).cloned().collect();

@@ -649,3 +649,123 @@ fn the_page_finds_other_words_for_the_same_thing_below_the_word_itself() {
         assert!(highlight.marks("clinic") && !highlight.marks("maternity"));
     }
 }
+
+/// The static search's files (`offline`), read back as the browser reads them.
+#[cfg(not(target_arch = "wasm32"))]
+mod offline_files {
+    use std::collections::BTreeMap;
+
+    use serde_json::{json, Map, Value};
+
+    use super::*;
+    use crate::content::SiteConfig;
+    use crate::pages::i18n::Strings;
+    use crate::search::matching::Leniency;
+    use crate::search::offline::{files, Site, MANIFEST};
+    use crate::search::schema::WEIGHTS;
+
+    fn built() -> (SearchIndex, BTreeMap<String, Value>) {
+        let index = super::index(vec![
+            doc("services", "amani", "Amani Health Centre", "Outpatient clinics. Clean water."),
+            doc("news", "well", "Water point repaired", "The water point works again."),
+            doc("news", "market", "Market day", "Waterproof sheets for sale."),
+        ]);
+        let config = SiteConfig { language: "en".into(), ..SiteConfig::default() };
+        let strings = Strings(json!({"search_page": {"title": "Search"}}));
+        let site = Site { config: &config, help: None, strings: &strings, flat: b"[]" };
+        let made = files(&index, &site).expect("the static search is made");
+        let parsed =
+            made.into_iter().map(|(path, bytes)| (path, serde_json::from_slice(&bytes).expect("JSON"))).collect();
+        (index, parsed)
+    }
+
+    /// The entry of `word` in the term chunks, as the browser finds it from the manifest.
+    fn entry(files: &BTreeMap<String, Value>, word: &str) -> Map<String, Value> {
+        let starts: Vec<&str> =
+            files[MANIFEST]["terms"].as_array().expect("terms").iter().filter_map(Value::as_str).collect();
+        let at = starts.iter().rposition(|start| *start <= word).expect("a chunk");
+        files[&format!("find/t/{at}.json")][word].as_object().cloned().unwrap_or_default()
+    }
+
+    fn decode(flat: &Value, stride: usize) -> Vec<(u32, u64, f32)> {
+        let numbers: Vec<u64> = flat.as_array().into_iter().flatten().filter_map(Value::as_u64).collect();
+        let mut doc = 0;
+        numbers
+            .chunks(stride)
+            .map(|c| {
+                doc += c[0] as u32;
+                (doc, c[1], c.get(2).map_or(0.0, |s| *s as f32 / 1000.0))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_manifest_names_the_segments_chunks_and_rules() {
+        let (_, files) = built();
+        let manifest = &files[MANIFEST];
+        assert_eq!(manifest["format"], 1);
+        let segments: Vec<&str> =
+            manifest["segments"].as_array().expect("segments").iter().filter_map(|s| s[0].as_str()).collect();
+        assert_eq!(segments, ["news", "services"]);
+        assert!(manifest["stopWords"].as_array().expect("stop words").contains(&json!("where")));
+        assert!(manifest["helpWords"].as_array().is_some_and(|w| !w.is_empty()));
+        assert_eq!(manifest["weights"]["docs"], json!(0.2f32));
+        for kind in ["terms", "vocab", "known"] {
+            let starts = manifest[kind].as_array().expect("starts");
+            let letter = &kind[..1];
+            assert!(!starts.is_empty(), "{kind}");
+            assert!((0..starts.len()).all(|n| files.contains_key(&format!("find/{letter}/{n}.json"))), "{kind}");
+        }
+        assert!(files.contains_key("find/d/0.json"));
+    }
+
+    #[test]
+    fn a_words_scores_are_the_engines() {
+        let (index, files) = built();
+        let water = entry(&files, "water");
+        let exact = decode(&water["p"], 3);
+        assert_eq!(exact.len(), 2, "{water:?}");
+        // The last word also matches as a prefix: the fields of every word it starts.
+        let mut prefix: BTreeMap<u32, u64> = BTreeMap::new();
+        for word in ["water", "waterproof"] {
+            for (doc, mask, _) in decode(&entry(&files, word)["p"], 3) {
+                *prefix.entry(doc).or_default() |= mask;
+            }
+        }
+        let mut expected: Vec<(u32, f32)> = prefix
+            .iter()
+            .map(|(&doc, &mask)| {
+                let exact = exact.iter().find(|(d, _, _)| *d == doc).map_or(0.0, |(_, _, s)| *s);
+                let prefixed: f32 =
+                    (0..WEIGHTS.len()).filter(|f| mask & (1 << f) != 0).map(|f| WEIGHTS[f].1 * 0.5).sum();
+                (doc, exact + prefixed)
+            })
+            .collect();
+        expected.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let leniency = Leniency { forms: None, min_words: 1, fields: Leniency::ALL_FIELDS };
+        let scope = vec!["news".to_string(), "services".to_string()];
+        let buckets = index.rank_with(&["water".to_string()], &leniency, &scope, 10).expect("searches");
+        let starts = [0u32, 2];
+        let mut engine: Vec<(u32, f32)> = buckets
+            .iter()
+            .zip(starts)
+            .flat_map(|(b, start)| b.top.iter().map(move |r| (start + r.address.doc_id, r.score)))
+            .collect();
+        engine.sort_by(|a, b| b.1.total_cmp(&a.1));
+        assert_eq!(engine.len(), expected.len());
+        for ((doc, score), (want_doc, want)) in engine.iter().zip(&expected) {
+            assert_eq!(doc, want_doc);
+            assert!((score - want).abs() < 2e-3, "{score} vs {want}");
+        }
+    }
+
+    #[test]
+    fn forms_and_prefixes_are_written_beside_the_word() {
+        let (_, files) = built();
+        let clinic = entry(&files, "clinic");
+        assert_eq!(clinic["f"], json!(["clinics"]), "{clinic:?}");
+        assert_eq!(decode(&clinic["fp"], 2).len(), 1);
+        let wa = entry(&files, "wa");
+        assert_eq!(decode(&wa["x"], 2).len(), 3, "every document has a word starting with wa");
+    }
+}

@@ -292,7 +292,7 @@ pub fn render_into(
     let generated_at = build_time();
     let mut files = Outputs::new(folder)?.spooled_in(&shelf)?;
     steps.time("api", || api::put(&content, &mut files))?;
-    let flat_ranges = steps.time("search", || search::put(&content, &model, &mut files))?;
+    let (flat_ranges, indexed) = steps.time("search", || search::put(&content, &model, &mut files))?;
     steps.time("encyclopedia", || encyclopedia::put(&content, &model, &mut files))?;
     files.extend(site_files(&content, &model, generated_at)?);
     files.extend(theme_files(&content, options.templates.as_deref())?);
@@ -306,6 +306,7 @@ pub fn render_into(
     let (found, reserved) = pages::intro::candidates(&content)?;
     let intros = pages::intro::Intros::new(found).with_help(pages::intro::help_page(&content)?);
     let mut manifest = manifest_head(&content, &model, &intros, generated_at, 0);
+    files.extend(steps.time("static search", || search::find_files(indexed, &manifest))?);
     let counted = Counted::of(&content);
     steps.time("pages", || pages::files(&mut content, &model, intros, templates, generated_at, &mut files))?;
     check_outputs(&content.statics, reserved, files.made())?;

@@ -7,10 +7,12 @@ use std::collections::BTreeMap;
 use anyhow::{Context, Result};
 use portal_core::content::collections::ENCYCLOPEDIA;
 use portal_core::content::{Entry, Record};
+use portal_core::dist::manifest::Manifest;
 use portal_core::search::facts::facts;
-use portal_core::search::pack::INDEX_MANIFEST;
+use portal_core::search::offline;
+use portal_core::search::pack::{PackManifest, INDEX_MANIFEST};
 use portal_core::search::writer::{split_by, SearchDoc};
-use portal_core::search::{build_segment, index_manifest, Segment, SegmentMeta};
+use portal_core::search::{build_segment, index_manifest, SearchIndex, Segment, SegmentMeta};
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -135,11 +137,22 @@ fn shelf(shelved: Option<&Shelved>) -> Result<&crate::load::shelf::Shelf> {
     Ok(&shelved.context("a shelved record without its shelf")?.shelf)
 }
 
+/// What the static search is made from once the build knows its help page and strings
+/// ([`find_files`]): the index's manifest and segments, and the flat index.
+pub struct Written {
+    /// The segments' metadata, in plan order.
+    pub metas: Vec<SegmentMeta>,
+    /// Each segment's bytes, in the same order.
+    pub segments: Vec<Vec<u8>>,
+    /// `/api/search-index.json`.
+    pub flat: Vec<u8>,
+}
+
 /// Writes the index's segment files, its manifest and the flat index (records and encyclopedia
 /// entries) into `files`, and gives each collection's range in the flat index. The segments are
 /// made a few at a time, each from its own documents, so the text of every record is never
 /// copied at once.
-pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<FlatRanges> {
+pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<(FlatRanges, Written)> {
     let shelved = content.shelved.as_deref();
     let mut items: Vec<Indexed> = Vec::with_capacity(model.record_count() + model.entries.len());
     for (name, records) in &content.collections {
@@ -157,6 +170,7 @@ pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<Flat
     }
     let groups = split_by(items, |item| item.key());
     let mut metas = Vec::with_capacity(groups.len());
+    let mut bytes = Vec::with_capacity(groups.len());
     for at_once in groups.chunks(rayon::current_num_threads().max(1)) {
         let docs: Vec<Vec<SearchDoc>> = at_once
             .iter()
@@ -164,12 +178,33 @@ pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<Flat
             .collect::<Result<_>>()?;
         let segments = build_all(docs)?;
         metas.extend(segments.iter().map(Segment::meta));
+        bytes.extend(segments.iter().map(Segment::bytes));
         files.extend(segment_files(&segments));
     }
     files.push(manifest_file(&metas));
     let (flat, ranges) = flat_index(blocks(model).map(|(name, cards)| (name, block(cards))));
-    files.push(OutFile::at("/api/search-index.json", flat.into_bytes())?.in_group(Group::Search));
-    Ok(ranges)
+    files.push(OutFile::at("/api/search-index.json", flat.clone().into_bytes())?.in_group(Group::Search));
+    Ok((ranges, Written { metas, segments: bytes, flat: flat.into_bytes() }))
+}
+
+/// The static search's files (`portal_core::search::offline`), made from the index just written,
+/// the help page and the strings of `manifest`.
+pub fn find_files(indexed: Written, manifest: &Manifest) -> Result<Vec<OutFile>> {
+    let pack: PackManifest = serde_json::from_slice(&index_manifest(&indexed.metas))?;
+    let index = SearchIndex::open(&pack, indexed.segments).context("opening the index for the static search")?;
+    let site = offline::Site {
+        config: &manifest.site,
+        help: manifest.help.as_ref(),
+        strings: &manifest.strings,
+        flat: &indexed.flat,
+    };
+    let made = offline::files(&index, &site).context("making the static search")?;
+    made.into_iter()
+        .map(|(file, bytes)| {
+            let media = portal_core::http::media::of_file(&file);
+            Ok(OutFile::served(format!("/{file}"), file, media, bytes).in_group(Group::Search))
+        })
+        .collect()
 }
 
 /// The segments of `groups` (the documents of each, see `split`), built in parallel.

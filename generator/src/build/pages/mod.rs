@@ -48,6 +48,10 @@ pub use portal_core::http::media::HTML;
 /// Where the 404 page is written (served for unknown paths, never at a URL of its own).
 pub const NOT_FOUND_FILE: &str = "404.html";
 
+/// Where the search page of static hosts is written: a static host serves it for `/search`
+/// (`/x` is `x.html` there); the live servers answer `/search` themselves.
+pub const STATIC_SEARCH_PAGE: &str = "/search.html";
+
 /// "community-voices" -> "Community voices" (for front-matter keys without a translated label).
 pub fn label(name: &str) -> String {
     let spaced = name.replace(['-', '_'], " ");
@@ -387,6 +391,8 @@ pub fn theme_pages(r: &Renderer) -> Result<Vec<OutFile>> {
     // The shell of the pages rendered per request; its links stay root-relative (see core's `pages::shell`).
     let shell = r.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::pages::shell::SHELL_FILE, shell.into_bytes()));
+    // The search page of static hosts and offline copies (its script searches `find/`).
+    files.push(OutFile::at(STATIC_SEARCH_PAGE, r.render("find.html", None, Context::new())?.into_bytes())?);
     files.extend(r.asset_files.iter().cloned());
     files.extend(crate::build::offline::theme_files(r)?);
     if r.content.site.favicon.is_none() {

@@ -10,6 +10,7 @@ use portal_core::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
 use portal_core::content::time::DateTime;
 use portal_core::dist::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
 use portal_core::http::media::HTML;
+use portal_core::search::pack::{PackManifest, INDEX_MANIFEST};
 use serde_json::Value;
 
 use super::changes::Changes;
@@ -93,7 +94,8 @@ pub fn finish(
     let sections = sitemap_sections(&work, &redo);
     let mut flat_ranges = work.head.flat_ranges.clone();
     if !changes.is_empty() {
-        let Some((made, ranges)) = steps.time("search", || search_group(&work, &redo, changes))? else {
+        let head = manifest_head(content, &work.model, &r.intros, now, 0);
+        let Some((made, ranges)) = steps.time("search", || search_group(&work, &redo, changes, &head))? else {
             return Ok(None);
         };
         flat_ranges = ranges;
@@ -328,7 +330,12 @@ fn site_group(r: &Renderer, sections: &BTreeMap<String, Vec<String>>, now: DateT
 /// Search made again: the segments of the index that hold a changed record (see [`super::search`])
 /// and the flat index, each collection's block copied from the last build's file unless the
 /// collection changed. `None` when the last build's index cannot be matched.
-fn search_group(work: &Work, redo: &Redo, changes: &Changes) -> Result<Option<(Made, FlatRanges)>, BuildError> {
+fn search_group(
+    work: &Work,
+    redo: &Redo,
+    changes: &Changes,
+    head: &Manifest,
+) -> Result<Option<(Made, FlatRanges)>, BuildError> {
     let made_now: BTreeMap<&str, &[u8]> =
         redo.made.values().flat_map(|m| m.files.iter()).map(|f| (f.file.as_str(), f.bytes.as_slice())).collect();
     let items: BTreeMap<&str, &[Value]> = redo
@@ -342,8 +349,31 @@ fn search_group(work: &Work, redo: &Redo, changes: &Changes) -> Result<Option<(M
     let old = state::outputs(&work.state, &Group::Search.name())?;
     let Some(mut made) = super::search::index(work, &made_now, &items, &old)? else { return Ok(None) };
     let (flat, ranges) = flat_file(work, changes)?;
+    let find = find_files(work, &made, &flat.bytes, head)?;
     made.files.push(flat);
+    made.files.extend(find);
     Ok(Some((made, ranges)))
+}
+
+/// The static search made again from the index as it now is: its segments made now, or the last
+/// build's kept ones read back (see `search::find_files`).
+fn find_files(work: &Work, made: &Made, flat: &[u8], head: &Manifest) -> Result<Vec<OutFile>, BuildError> {
+    let now: BTreeMap<&str, &[u8]> = made.files.iter().map(|f| (f.file.as_str(), f.bytes.as_slice())).collect();
+    let index = now.get(INDEX_MANIFEST).context("the search index's manifest was not made")?;
+    let pack: PackManifest = serde_json::from_slice(index).context("reading the search index's manifest")?;
+    let mut segments = Vec::with_capacity(pack.segments.len());
+    for meta in &pack.segments {
+        let file = meta.file();
+        segments.push(match now.get(file.as_str()) {
+            Some(bytes) => bytes.to_vec(),
+            None => {
+                let path = work.options.out.join(&file);
+                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?
+            }
+        });
+    }
+    let written = search::Written { metas: pack.segments, segments, flat: flat.to_vec() };
+    Ok(search::find_files(written, head)?)
 }
 
 /// `/api/search-index.json`, copying the blocks of unchanged collections from the last build's.
