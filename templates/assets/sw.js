@@ -1,19 +1,23 @@
 // The site's service worker (docs/offline.md). `portal build` writes it at the site's root with
 // its settings before this code: self.PORTAL_OFFLINE = {version, precache: [{url, bytes}],
-// offline, search, keep}. URLs are relative to the worker's scope, so a copy served under another
+// offline, search, find, keep}. URLs are relative to the worker's scope, so a copy served under another
 // root works as well.
 //
 // - Install: the precache list (the shell, home, help, listings' first pages, map, alerts, the
 //   offline page), chosen by the build within the site's budget, in a cache named by the build.
 // - Pages: network first; every page a reader opens is kept (the newest `keep` of them), and
 //   answers offline. A page never opened answers with the offline page.
-// - Other files of the site: the cache first (the shell's are fingerprinted), else the network.
+// - Other files of the site: the cache first (the shell's are fingerprinted), else the network;
+//   the pieces of the static search index fetched are kept, so searches answer offline from them.
 "use strict";
 
 var SETTINGS = self.PORTAL_OFFLINE || { version: "0", precache: [], offline: "offline.html", keep: 100 };
 var PRECACHE = "portal-precache-" + SETTINGS.version;
 var PAGES = "portal-pages";
 var SAVED = "portal-saved";
+// The pieces of the static search index fetched so far, for searching offline; per build, since
+// the pieces' names stay while their contents change.
+var FIND = "portal-find-" + SETTINGS.version;
 var SCOPE = self.registration ? self.registration.scope : self.location.href.replace(/[^/]*$/, "");
 
 function at(path) {
@@ -37,7 +41,8 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(
     caches.keys().then(function (names) {
       return Promise.all(names.filter(function (name) {
-        return name.indexOf("portal-precache-") === 0 && name !== PRECACHE;
+        return (name.indexOf("portal-precache-") === 0 && name !== PRECACHE) ||
+          (name.indexOf("portal-find-") === 0 && name !== FIND);
       }).map(function (name) { return caches.delete(name); }));
     }).then(function () { return self.clients.claim(); })
   );
@@ -108,8 +113,20 @@ function navigate(request) {
 
 function file(request) {
   return caches.match(request, { ignoreSearch: false }).then(function (hit) {
-    return hit || fetch(request);
+    if (hit) return hit;
+    return fetch(request).then(function (response) {
+      if (isFind(request.url) && response.ok) {
+        var copy = response.clone();
+        caches.open(FIND).then(function (cache) { cache.put(request, copy); });
+      }
+      return response;
+    });
   });
+}
+
+// Whether `url` is a piece of the static search index (docs/offline.md#searching-offline).
+function isFind(url) {
+  return !!SETTINGS.find && new URL(url).pathname.indexOf(new URL(SETTINGS.find, SCOPE).pathname) === 0;
 }
 
 self.addEventListener("fetch", function (event) {

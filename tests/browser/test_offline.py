@@ -136,6 +136,21 @@ def test_what_a_reader_searched_is_not_kept_on_the_phone(base_url, browser):
     context.close()
 
 
+def test_a_search_asked_before_answers_offline_from_the_index_pieces_kept(base_url, browser):
+    context, page = installed(browser, base_url)
+    # Online, the page that searches in the browser fetches the pieces of the index a query needs.
+    page.goto(base_url + "/search.html?q=clinic")
+    page.wait_for_selector("#find-results[data-searched]", timeout=30000)
+    online = page.locator("#find-results a").all_inner_texts()
+    assert online, "the static search finds the clinic online"
+    context.set_offline(True)
+    # Offline, `/search` (answered by the server when online) opens the kept search page.
+    page.goto(base_url + "/search?q=clinic")
+    page.wait_for_selector("#find-results[data-searched]", timeout=30000)
+    assert page.locator("#find-results a").all_inner_texts() == online
+    context.close()
+
+
 def test_a_page_never_opened_offline_shows_the_offline_page_and_what_can_be_read(base_url, browser):
     context, page = installed(browser, base_url)
     context.set_offline(True)

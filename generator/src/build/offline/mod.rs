@@ -166,6 +166,7 @@ fn service_worker(precache: &Precache, worker: &str) -> Vec<u8> {
         "precache": precache.files,
         "offline": page_file(names::OFFLINE_PAGE),
         "search": "search.html",
+        "find": format!("{}/", portal_core::search::offline::DIR),
         "keep": names::KEPT_PAGES,
     });
     format!("// Written by `portal build` (docs/offline.md).\nself.PORTAL_OFFLINE = {settings};\n{worker}").into_bytes()
