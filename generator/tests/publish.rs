@@ -86,9 +86,13 @@ fn a_page_at_each_kind_of_generated_url_introduces_that_page() {
     }
     // A URL the site generates only for some content is the page's own when nothing is there.
     assert!(read(path, "news/page/2.html").contains("No second page here."));
-    for gone in ["search.html", "visit.html", "community-voices/new.html"] {
+    for gone in ["visit.html", "community-voices/new.html"] {
         assert!(!path.join("dist").join(gone).exists(), "{gone} is no file of its own");
     }
+    // search.html is the page that searches in the browser (static hosts, offline), introduced alike.
+    let search = read(path, "search.html");
+    assert!(search.contains("data-find=") && search.contains("<h1>Find anything</h1>"), "{search}");
+    assert!(search.contains("Use one word at a time."), "{search}");
     let manifest: Value = serde_json::from_str(&read(path, "_portal/manifest.json")).expect("JSON");
     let intros = manifest["intros"].as_object().expect("intros");
     assert_eq!(intros.keys().collect::<Vec<_>>(), ["/community-voices/new", "/search", "/visit"]);

@@ -392,7 +392,13 @@ pub fn theme_pages(r: &Renderer) -> Result<Vec<OutFile>> {
     let shell = r.render("dynamic.html", None, Context::new())?;
     files.push(OutFile::internal(portal_core::pages::shell::SHELL_FILE, shell.into_bytes()));
     // The search page of static hosts and offline copies (its script searches `find/`).
-    files.push(OutFile::at(STATIC_SEARCH_PAGE, r.render("find.html", None, Context::new())?.into_bytes())?);
+    // It carries the intro the site wrote for its search page (content at `/search`), as the
+    // server's page does.
+    let mut search = Context::new();
+    if let Some(intro) = r.intros.take(STATIC_SEARCH_PAGE.trim_end_matches(".html")) {
+        search.insert("intro", intro);
+    }
+    files.push(OutFile::at(STATIC_SEARCH_PAGE, r.render("find.html", None, search)?.into_bytes())?);
     files.extend(r.asset_files.iter().cloned());
     files.extend(crate::build::offline::theme_files(r)?);
     if r.content.site.favicon.is_none() {
