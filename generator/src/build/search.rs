@@ -190,6 +190,10 @@ pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> Result<(Fla
 /// The static search's files (`portal_core::search::offline`), made from the index just written,
 /// the help page and the strings of `manifest`.
 pub fn find_files(indexed: Written, manifest: &Manifest) -> Result<Vec<OutFile>> {
+    let docs: usize = indexed.metas.iter().map(|meta| meta.docs as usize).sum();
+    if docs > offline::MAX_DOCS {
+        return Ok(Vec::new());
+    }
     let pack: PackManifest = serde_json::from_slice(&index_manifest(&indexed.metas))?;
     let index = SearchIndex::open(&pack, indexed.segments).context("opening the index for the static search")?;
     let site = offline::Site {
