@@ -138,12 +138,14 @@ fn uploaded(file: &str) -> bool {
 }
 
 /// Writes each file over `split_over` in parts too (read back as written); returns the files split.
+/// A file wrangler never uploads (`_headers`, which a large site's rules can make big) is never
+/// split: nothing reads its parts, and it would be counted out of the upload twice.
 fn add_parts(files: &mut Outputs, split_over: usize) -> Result<BTreeSet<String>> {
     let part_bytes = split_over.clamp(1, parts::PART_BYTES);
     let whole: BTreeSet<String> = files
         .made()
         .iter()
-        .filter(|f| parts::splits(&f.file, f.len as usize, split_over))
+        .filter(|f| uploaded(&f.file) && parts::splits(&f.file, f.len as usize, split_over))
         .map(|f| f.file.clone())
         .collect();
     for file in &whole {
