@@ -35,6 +35,7 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("style.css", include_str!("../../templates/assets/style.css")),
     ("webmcp.js", include_str!("../../templates/assets/webmcp.js")),
     ("offline.js", include_str!("../../templates/assets/offline.js")),
+    ("outbox-store.js", include_str!("../../templates/assets/outbox-store.js")),
     ("outbox.js", include_str!("../../templates/assets/outbox.js")),
     ("outbox-sw.js", include_str!("../../templates/assets/outbox-sw.js")),
     ("find.js", include_str!("../../templates/assets/find.js")),

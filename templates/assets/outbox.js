@@ -6,46 +6,14 @@
 // `data-refused`, `data-offline`); each rendering of it carries a fresh idempotency key in its
 // hidden `idempotency_key` field (docs/spec/api-spec.md#idempotency), sent as the
 // Idempotency-Key header too, so a submission is stored once however often it is sent: by this
-// page, by a later page, or by the service worker (assets/outbox-sw.js, which reads the same
-// IndexedDB database "portal-outbox", store "items", and listens for the sync tag "portal-outbox").
+// page, by a later page, or by the service worker (assets/outbox-sw.js). Where the items live and
+// how one is posted is assets/outbox-store.js, loaded before this script by the page and by the
+// worker alike.
 (function () {
   "use strict";
-  var TAG = "portal-outbox";
-  var DB = "portal-outbox";
-  var STORE = "items";
-  if (typeof indexedDB === "undefined" || typeof fetch === "undefined") return;
-
-  function open() {
-    return new Promise(function (resolve, reject) {
-      var request = indexedDB.open(DB, 1);
-      request.onupgradeneeded = function () {
-        if (!request.result.objectStoreNames.contains(STORE)) request.result.createObjectStore(STORE, { keyPath: "key" });
-      };
-      request.onsuccess = function () { resolve(request.result); };
-      request.onerror = function () { reject(request.error); };
-    });
-  }
-
-  function change(write) {
-    return open().then(function (db) {
-      return new Promise(function (resolve, reject) {
-        var tx = db.transaction(STORE, "readwrite");
-        write(tx.objectStore(STORE));
-        tx.oncomplete = function () { resolve(); };
-        tx.onerror = function () { reject(tx.error); };
-      });
-    });
-  }
-
-  function all() {
-    return open().then(function (db) {
-      return new Promise(function (resolve, reject) {
-        var request = db.transaction(STORE).objectStore(STORE).getAll();
-        request.onsuccess = function () { resolve(request.result || []); };
-        request.onerror = function () { reject(request.error); };
-      });
-    });
-  }
+  var outbox = self.portalOutbox;
+  if (!outbox) return;
+  var TAG = outbox.TAG, change = outbox.change, all = outbox.all, send = outbox.send;
 
   function newKey() {
     if (crypto.randomUUID) return crypto.randomUUID();
@@ -91,20 +59,6 @@
       return change(function (store) { store["delete"](item.key); });
     }
     return Promise.resolve();
-  }
-
-  function send(item) {
-    return fetch(item.url, {
-      method: "POST",
-      body: item.body,
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": item.key },
-      redirect: "manual",
-      credentials: "same-origin"
-    }).then(function (response) {
-      if (response.type === "opaqueredirect" || (response.status >= 200 && response.status < 400)) return "sent";
-      if ([408, 409, 425, 429].indexOf(response.status) >= 0 || response.status >= 500) return null;
-      return "refused";
-    }, function () { return null; });
   }
 
   var flushing = null;

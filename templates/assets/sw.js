@@ -140,5 +140,5 @@ self.addEventListener("fetch", function (event) {
 // the forms a phone kept offline when the connection returns (Background Sync; docs/offline.md).
 // A theme without the file keeps a working worker.
 try {
-  importScripts("assets/outbox-sw.js");
+  importScripts("assets/outbox-store.js", "assets/outbox-sw.js");
 } catch (e) {}

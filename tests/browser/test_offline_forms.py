@@ -110,4 +110,8 @@ def test_online_the_form_goes_to_its_confirmation_as_without_scripts(browser, se
 
 def test_the_service_worker_part_is_shipped_with_its_sync_tag():
     shipped = (sample_dist() / "assets" / "outbox-sw.js").read_text()
-    assert 'addEventListener("sync"' in shipped and '"portal-outbox"' in shipped
+    store = (sample_dist() / "assets" / "outbox-store.js").read_text()
+    worker = (sample_dist() / "sw.js").read_text()
+    # The worker imports the shared store (which names the tag) before the sync handler.
+    assert 'addEventListener("sync"' in shipped and '"portal-outbox"' in store
+    assert 'importScripts("assets/outbox-store.js", "assets/outbox-sw.js")' in worker
