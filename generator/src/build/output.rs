@@ -73,6 +73,20 @@ impl Group {
         Group::Collection(name)
     }
 
+    /// Every group but the layout: those a build keeps a table of outputs for, in order (each
+    /// collection, then the others).
+    pub fn tabled() -> impl Iterator<Item = Group> {
+        let collections = portal_core::content::collections::COLLECTIONS.iter().map(|c| Group::Collection(c));
+        collections.chain([
+            Group::Encyclopedia,
+            Group::Taxonomy,
+            Group::Search,
+            Group::Statics,
+            Group::Site,
+            Group::Theme,
+        ])
+    }
+
     /// Its name in the build cache.
     pub fn name(self) -> String {
         match self {

@@ -108,15 +108,7 @@ pub fn card_group(collection: &str) -> String {
 /// The files of each group's table of outputs, as indices into `files` (the layout's files aside:
 /// a rebuild makes them again).
 pub fn tables(files: &[Written]) -> BTreeMap<String, Vec<usize>> {
-    let every = portal_core::content::collections::COLLECTIONS.iter().map(|c| Group::collection(c)).chain([
-        Group::Encyclopedia,
-        Group::Taxonomy,
-        Group::Search,
-        Group::Statics,
-        Group::Site,
-        Group::Theme,
-    ]);
-    let mut tables: BTreeMap<String, Vec<usize>> = every.map(|group| (group.name(), Vec::new())).collect();
+    let mut tables: BTreeMap<String, Vec<usize>> = Group::tabled().map(|group| (group.name(), Vec::new())).collect();
     for (i, f) in files.iter().enumerate().filter(|(_, f)| f.group != Group::Layout) {
         tables.entry(f.group.name()).or_default().push(i);
     }

@@ -453,16 +453,8 @@ fn offline_files(
     if !manifest.site.offline.enabled {
         return Ok(Vec::new());
     }
-    let groups = COLLECTIONS.iter().map(|c| Group::Collection(c)).chain([
-        Group::Encyclopedia,
-        Group::Taxonomy,
-        Group::Search,
-        Group::Statics,
-        Group::Site,
-        Group::Theme,
-    ]);
     let mut built = Vec::new();
-    for group in groups {
+    for group in Group::tabled() {
         let table = match tables.get(&group) {
             Some(table) => table.clone(),
             None => state::outputs(&work.state, &group.name()).unwrap_or_default(),
