@@ -347,24 +347,34 @@ fn add_words(index: &SearchIndex, site: &SiteConfig, entries: &mut BTreeMap<Stri
 type Chunks = (Vec<String>, Vec<(String, Vec<u8>)>);
 
 fn chunked(kind: &str, entries: impl Iterator<Item = (String, Value)>) -> Chunks {
+    let items = entries.map(|(key, value)| {
+        let item = format!("{}:{}", Value::String(key.clone()), value);
+        (key, item)
+    });
+    cut(kind, ('{', '}'), items)
+}
+
+/// `items` (a key and its JSON text, in key order) as JSON objects or arrays (`brackets`) in files
+/// `find/<kind>/<n>.json` of at most [`CHUNK_BYTES`]: the start of each (see [`separating`]), and
+/// the files.
+fn cut(kind: &str, (open, close): (char, char), items: impl Iterator<Item = (String, String)>) -> Chunks {
     let mut starts = Vec::new();
     let mut files = Vec::new();
     let mut current = String::new();
     let flush = |current: &mut String, files: &mut Vec<(String, Vec<u8>)>| {
         if !current.is_empty() {
-            current.push('}');
+            current.push(close);
             files.push((format!("{DIR}/{kind}/{}.json", files.len()), std::mem::take(current).into_bytes()));
         }
     };
     let mut last = String::new();
-    for (key, value) in entries {
-        let item = format!("{}:{}", Value::String(key.clone()), value);
+    for (key, item) in items {
         if !current.is_empty() && current.len() + item.len() + 2 > CHUNK_BYTES {
             flush(&mut current, &mut files);
         }
         if current.is_empty() {
             starts.push(separating(&last, &key).to_string());
-            current.push('{');
+            current.push(open);
         } else {
             current.push(',');
         }
@@ -385,30 +395,14 @@ fn separating<'a>(before: &str, key: &'a str) -> &'a str {
 /// The word lists in files `find/k/<n>.json` of at most [`CHUNK_BYTES`], each a JSON array of
 /// words in byte order: the first word of each, and the files.
 fn word_lists(sorted: Vec<String>) -> Chunks {
-    let mut starts = Vec::new();
-    let mut files = Vec::new();
-    let mut current = String::new();
-    let mut last = String::new();
-    for word in sorted {
-        let item = Value::String(word.clone()).to_string();
-        if !current.is_empty() && current.len() + item.len() + 2 > CHUNK_BYTES {
-            current.push(']');
-            files.push((format!("{DIR}/k/{}.json", files.len()), std::mem::take(&mut current).into_bytes()));
-        }
-        if current.is_empty() {
-            starts.push(separating(&last, &word).to_string());
-            current.push('[');
-        } else {
-            current.push(',');
-        }
-        current.push_str(&item);
-        last = word;
-    }
-    if !current.is_empty() {
-        current.push(']');
-        files.push((format!("{DIR}/k/{}.json", files.len()), current.into_bytes()));
-    }
-    (starts, files)
+    cut(
+        "k",
+        ('[', ']'),
+        sorted.into_iter().map(|word| {
+            let item = Value::String(word.clone()).to_string();
+            (word, item)
+        }),
+    )
 }
 
 /// What each hit shows: `[url, title, collection, date, date as read, summary]`, in files of
