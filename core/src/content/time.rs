@@ -33,6 +33,15 @@ pub fn day_number(date: Date) -> i64 {
     i64::from(date.to_julian_day()) - UNIX_EPOCH_JULIAN_DAY
 }
 
+/// The calendar date (`YYYY-MM-DD`) `text` starts with, as written: what a search result shows of
+/// a record's `date`, whatever time follows it.
+pub fn leading_date(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let is_date = bytes.len() >= 10
+        && bytes[..10].iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() });
+    is_date.then(|| &text[..10])
+}
+
 /// Parses a calendar date `YYYY-MM-DD`, checking that the day exists.
 pub fn parse_date(text: &str) -> Result<Date, DateError> {
     let shape = format_description!("[year repr:full padding:zero]-[month]-[day]");
@@ -170,6 +179,15 @@ impl DateTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leading_date_is_the_first_ten_characters_of_a_date() {
+        assert_eq!(leading_date("2026-10-14T09:00:00+03:00"), Some("2026-10-14"));
+        assert_eq!(leading_date("2026-10-14"), Some("2026-10-14"));
+        assert_eq!(leading_date("14/10/2026 morning"), None);
+        assert_eq!(leading_date("2026-10-1"), None);
+        assert_eq!(leading_date("٢٠٢٦-١٠-١٤ x"), None);
+    }
 
     #[test]
     fn times_read_in_the_zone_asked_or_as_written() {

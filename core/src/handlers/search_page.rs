@@ -167,7 +167,7 @@ fn report<P: Platform>(platform: &P, file: &str, cause: &dyn std::fmt::Display) 
 
 /// The detail of one record's shown fields.
 fn detail(shown: &Shown<'_>, highlight: &Highlight<'_>) -> Detail {
-    let date = shown.date.as_deref().filter(|d| is_date(d)).map(|d| d[..10].to_string());
+    let date = shown.date.as_deref().and_then(crate::content::time::leading_date).map(str::to_string);
     let summary = shown.summary.as_deref().unwrap_or_default();
     let body = shown.body.as_deref().unwrap_or_default();
     let marks = |word: &str| highlight.marks(word);
@@ -193,13 +193,6 @@ fn head_lines(text: &str, bytes: usize) -> &str {
     let cut = text.as_bytes()[..bytes].iter().rposition(|&b| b == b'\n');
     let end = cut.or_else(|| text.as_bytes().iter().position(|&b| b == b'\n')).map_or(text.len(), |at| at + 1);
     &text[..end]
-}
-
-/// Whether `text` starts with a calendar date (`YYYY-MM-DD`).
-fn is_date(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.len() >= 10
-        && bytes[..10].iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
 }
 
 /// The search box, holding the query.

@@ -417,7 +417,7 @@ fn fragments(docs: &[Doc], flat: &[Value], strings: &Strings) -> Vec<(String, Ve
                 .map(|doc| {
                     let item = by_url.get(doc.url.as_str());
                     let text = |key: &str| item.and_then(|v| v.get(key)).and_then(Value::as_str).unwrap_or_default();
-                    let date = Some(text("date")).filter(|d| is_date(d)).map(|d| d[..10].to_string());
+                    let date = crate::content::time::leading_date(text("date")).map(str::to_string);
                     let summary: String = text("summary").chars().take(super::excerpt::EXCERPT_CHARS).collect();
                     json!([doc.url, doc.title, doc.collection, date, date.as_deref().map(|d| strings.date(d)), summary])
                 })
@@ -425,13 +425,6 @@ fn fragments(docs: &[Doc], flat: &[Value], strings: &Strings) -> Vec<(String, Ve
             (format!("{DIR}/d/{n}.json"), Value::Array(items).to_string().into_bytes())
         })
         .collect()
-}
-
-/// Whether `text` starts with a calendar date (`YYYY-MM-DD`).
-fn is_date(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.len() >= 10
-        && bytes[..10].iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() })
 }
 
 /// Per collection of the flat index, its first records (title, URL) and how many it has.
