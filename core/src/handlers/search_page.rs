@@ -71,7 +71,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
                     listed.push((collection, records));
                 }
             }
-            main.push_str(&results(&page, &forgiven, &details, &listed));
+            main.push_str(&results(&page, &forgiven, &order, &details, &listed));
         }
         Err(refusal) => {
             let _ = writeln!(main, "<p role=\"status\">{}</p>", escape(&refused(strings, refusal)));
@@ -396,11 +396,12 @@ fn section_order(page: &Page<'_>, forgiven: &Forgiven) -> Vec<usize> {
 }
 
 /// The hits, the help page first when the query asks for help, then a section per collection
-/// (see [`section_order`]), with a link to more when a collection has more matches than the page
+/// in `order` (see [`section_order`]), with a link to more when a collection has more matches than the page
 /// shows.
 fn results(
     page: &Page<'_>,
     forgiven: &Forgiven,
+    order: &[usize],
     details: &[Vec<Detail>],
     listed: &[(String, (Vec<Hit>, usize))],
 ) -> String {
@@ -408,7 +409,7 @@ fn results(
     let mut out = help_box(page);
     out.push_str(&notices(page, forgiven));
     out.push_str(&listed_sections(strings, listed));
-    for i in section_order(page, forgiven) {
+    for &i in order {
         let (Some(collection), Some((hits, matched))) = (asked.scope.get(i), forgiven.found.get(i)) else { continue };
         let shown = listed.iter().any(|(c, (hits, _))| c == collection && !hits.is_empty());
         if hits.is_empty() || shown || asked.scope[..i].contains(collection) {
@@ -461,7 +462,7 @@ mod tests {
         let detail = Detail { date: Some("2026-10-14".into()), excerpt: Some("<mark>water</mark> here".into()) };
         let settings = SearchSettings::default();
         let page = Page { strings: &strings, asked: &asked, help: None, help_first: false, settings: &settings };
-        let html = results(&page, &forgiven, &[vec![detail]], &[]);
+        let html = results(&page, &forgiven, &section_order(&page, &forgiven), &[vec![detail]], &[]);
         assert!(html.contains("3 for &lt;b&gt;water&lt;/b&gt;"), "{html}");
         assert!(html.contains("<h2 id=\"results-news\">News</h2>"));
         assert!(html.contains("<a href=\"/news/a\">A &amp; B</a>"));
