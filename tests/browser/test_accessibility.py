@@ -10,7 +10,10 @@ SERIOUS = {"serious", "critical"}
 
 
 def violations(page):
-    page.add_script_tag(path=str(AXE))
+    # `check` has axe load with every page (an init script, parsed once per page rather than added
+    # after the load); other callers' pages get it here.
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
     result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at {', '.join(n['target'][0] if isinstance(n['target'][0], str) else str(n['target']) for n in v['nodes'][:3])}"
@@ -28,6 +31,7 @@ every_width_and_scheme = pytest.mark.parametrize(
 def check(browser, base_url, paths, viewport, scheme):
     # axe is injected as an inline script, which the pages' Content-Security-Policy rightly refuses.
     context = browser.new_context(viewport=viewport, color_scheme=scheme, bypass_csp=True)
+    context.add_init_script(path=str(AXE))
     page = context.new_page()
     found = {}
     for path in paths:
