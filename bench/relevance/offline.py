@@ -37,7 +37,7 @@ def rank_static(base_url, queries, chromium, flags, browser=None):
     included: each query starts with an empty cache)."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
-    ranked, fetched = {}, {}
+    ranked, fetched, kinds = {}, {}, {}
     if browser is None:
         with sync_playwright() as playwright:
             launched = playwright.chromium.launch(executable_path=chromium, args=flags)
@@ -49,13 +49,29 @@ def rank_static(base_url, queries, chromium, flags, browser=None):
         context = browser.new_context()
         page = context.new_page()
         sizes = []
-        page.on("response", lambda r, sizes=sizes: sizes.append(len(r.body())) if "/find/" in r.url and r.ok else None)
+        page.on("response", lambda r, sizes=sizes: sizes.append((r.url, len(r.body())))
+                if "/find/" in r.url and r.ok else None)
         page.goto(base_url + "/search.html?" + urlencode({"q": q["q"]}))
         page.wait_for_selector("#find-results[data-searched]", timeout=30000)
         ranked[q["q"]] = relevance.result_links(page.content())
-        fetched[q["q"]] = sum(sizes)
+        fetched[q["q"]] = sum(n for _, n in sizes)
+        kinds[q["q"]] = by_kind(sizes)
         context.close()
-    return ranked, fetched
+    return ranked, fetched, kinds
+
+
+def kind_of(url):
+    """The kind of piece of find/ a URL is: `index` (the manifest) or the folder (`t`, `k`, `d`...)."""
+    path = url.split("/find/", 1)[1].split("?", 1)[0]
+    return path.split("/", 1)[0] if "/" in path else path.removesuffix(".json")
+
+
+def by_kind(sizes):
+    """Bytes per kind of piece, from (URL, bytes) pairs."""
+    kinds = {}
+    for url, n in sizes:
+        kinds[kind_of(url)] = kinds.get(kind_of(url), 0) + n
+    return kinds
 
 
 def agreement(server, static, k=3):
@@ -78,7 +94,7 @@ def compare(binary, dist, queries, browser=None):
     server = relevance.rank_portal(binary, dist, queries)
     static = relevance.static_server(dist, probe="/find/index.json")
     try:
-        ranked, fetched = rank_static(static.base_url, queries, chromium, flags, browser)
+        ranked, fetched, _ = rank_static(static.base_url, queries, chromium, flags, browser)
     finally:
         static.stop()
     return server, ranked, fetched
@@ -100,11 +116,20 @@ def section(share, differ, fetched, meta, big=None):
         lines[-1:-1] = [f"| bytes per query at 10k records ({big['label']}), median / p90 / max | "
                         f"{big['median']} / {big['p90']} / {big['max']} | <= 102,400 |",
                         f"| queries over 100 KB at 10k records | {len(big['over'])} | 0 |"]
-    lines += ["A query reads the manifest (about 22 KB at 10k records, once per visit: the chunks' starts are "
-              "most of it), one chunk of at most 16 KB per word (a last word of 4 or more characters also the "
-              "chunks its longer words are in; a typo the index's words of its first letter and a word list) "
-              "and one file of a few hundred bytes per hit shown. Long questions and typos are the queries over "
-              "100 KB at 10k records; smaller chunks behind a two-level index of starts would bring them under.",
+    if big and big.get("kinds"):
+        lines[-1:-1] = ["| mean bytes per query at 10k records by piece | "
+                        + ", ".join(f"{k} {n}" for k, n in big["kinds"].items()) + " | |",
+                        f"| files in find/ at 10k records | {big['files']} | |"]
+    lines += ["Bytes are counted as the browser receives them (uncompressed, as http.server sends them), every "
+              "response under `find/`, the manifest included: each query runs in a fresh browser context, so "
+              "it is a first visit's cost. A query reads the manifest (`index`: where each group of 64 chunks "
+              "starts, the rules and strings), per word one group's list of chunk starts (`ts`) and one chunk "
+              "of at most 8 KB (`t`; a last word of 4 or more characters also the chunks its longer words are "
+              "in), a typo the index's words of its first letter and about its length (`v`, `vs`, 4 KB chunks) "
+              "and a word list (`k`, `ks`), and one file of a few hundred bytes per hit shown (`d`). The "
+              "10k-record figures are on the largest corpus that still gets a static search "
+              "(`offline::MAX_DOCS`, 10,000 records and entries): `bench/corpus.py --records 9090 --vocabulary "
+              "realistic`, 9,090 records and 909 entries.",
               ""]
     if differ:
         lines.append("Queries that differ (server's top 3 / static top 3):")
@@ -121,16 +146,23 @@ def measure(dist, queries):
     relevance.OUT.mkdir(parents=True, exist_ok=True)
     static = relevance.static_server(dist, probe="/find/index.json")
     try:
-        _, fetched = rank_static(static.base_url, queries, chromium, flags)
+        _, fetched, kinds = rank_static(static.base_url, queries, chromium, flags)
     finally:
         static.stop()
     sizes = sorted(fetched.values())
+    worst = sorted(fetched, key=fetched.get, reverse=True)[:5]
+    for q in worst:
+        print(f"  {fetched[q]:>7} B {q!r}: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds[q].items())))
     over = [(q, n) for q, n in fetched.items() if n > 100 * 1024]
     records = json.loads((Path(dist) / "find" / "index.json").read_text())["segments"]
+    names = sorted({k for per in kinds.values() for k in per})
     figures = {"median": sizes[len(sizes) // 2], "p90": sizes[len(sizes) * 9 // 10], "max": sizes[-1],
-               "over": over, "dist": str(dist)}
+               "over": over, "dist": str(dist),
+               "kinds": {k: sum(per.get(k, 0) for per in kinds.values()) // len(kinds) for k in names},
+               "files": sum(1 for f in (Path(dist) / "find").rglob("*") if f.is_file())}
     print(f"{len(sizes)} queries: median {figures['median']} B, p90 {figures['p90']} B, max {figures['max']} B; "
-          f"over 100 KB: {over} ({len(records)} segments)")
+          f"over 100 KB: {over} ({len(records)} segments, {figures['files']} files in find/)")
+    print("mean bytes per query by piece: " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].items()))
     (relevance.OUT / "offline-bytes.json").write_text(json.dumps(fetched, ensure_ascii=False, indent=1))
     return figures
 
@@ -165,7 +197,7 @@ def main():
         meta = {"command": f"bench/relevance/offline.py --portal {kind} --write", "date": datetime.date.today(),
                 "commit": relevance.version(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])}
         if big:
-            big["label"] = "the same queries on `bench/corpus.py --records 10000 --vocabulary realistic`"
+            big["label"] = "the same queries on `bench/corpus.py --records 9090 --vocabulary realistic`"
         sections.write_section(args.out, section(share, differ, fetched, meta, big), "offline-search")
     return 0 if share >= TARGET else 1
 

@@ -79,7 +79,9 @@
     return out + esc(rest);
   };
 
-  // --- The index's chunks.
+  // --- The index's chunks: the manifest holds where each group of chunks starts (`terms`, `vocab`,
+  // `known`), `<kind>s/<g>.json` where each chunk of group g starts (core's search::offline::grouped).
+  const LISTS = { t: "terms", v: "vocab", k: "known" };
   const chunkOf = (starts, key) => {
     let lo = 0, hi = starts.length - 1, at = -1;
     while (lo <= hi) {
@@ -88,18 +90,29 @@
     }
     return at;
   };
+  // The number of the chunk of `kind` that would hold `key` (-1 before the first).
+  const chunkAt = async (kind, key) => {
+    const g = chunkOf(M[LISTS[kind]], key);
+    if (g < 0) return -1;
+    const at = chunkOf((await get(kind + "s/" + g + ".json")) || [], key);
+    return at < 0 ? -1 : g * M.group + at;
+  };
+  // Where chunk n of `kind` starts (undefined past the last).
+  const startOf = async (kind, n) => ((await get(kind + "s/" + Math.floor(n / M.group) + ".json")) || [])[n % M.group];
   const entry = async (word) => {
-    const at = chunkOf(M.terms, word);
+    const at = await chunkAt("t", word);
     if (at < 0) return null;
     const chunk = await get("t/" + at + ".json");
     return (chunk && chunk[word]) || null;
   };
-  // Every entry whose word starts with `prefix` (the chunks that hold them).
+  // Every entry whose word starts with `prefix` (the chunks that hold them: a later chunk holds
+  // some only when its start starts with it).
   const startingWith = async (prefix) => {
-    const first = Math.max(0, chunkOf(M.terms, prefix));
+    const first = Math.max(0, await chunkAt("t", prefix));
     const found = [];
-    for (let i = first; i < M.terms.length; i++) {
-      if (i > first && !M.terms[i].startsWith(prefix) && M.terms[i] > prefix) break;
+    for (let i = first; ; i++) {
+      const start = i > first ? await startOf("t", i) : "";
+      if (start === undefined || (i > first && !start.startsWith(prefix))) break;
       const chunk = (await get("t/" + i + ".json")) || {};
       for (const [k, e] of Object.entries(chunk)) if (k.startsWith(prefix)) found.push(e);
     }
@@ -184,7 +197,7 @@
     return d[a.length][b.length];
   };
   async function knownWord(word) {
-    const at = chunkOf(M.known, word);
+    const at = await chunkAt("k", word);
     const chunk = at < 0 ? null : await get("k/" + at + ".json");
     return Array.isArray(chunk) && chunk.includes(word);
   }
@@ -193,11 +206,17 @@
     const max = chars(word) >= 8 ? 2 : 1;
     const first = [...word][0];
     const ranked = [];
-    const start = Math.max(0, chunkOf(M.vocab, first));
-    for (let i = start; i < M.vocab.length && (i === start || M.vocab[i] < first + "\uffff"); i++) {
+    // The index's words are ordered by first character, length (two digits), word (core's
+    // search::offline::vocabulary_key): read the chunks of the lengths within `max`.
+    const key = (n) => first + String(Math.max(0, Math.min(99, n))).padStart(2, "0");
+    const start = Math.max(0, await chunkAt("v", key(chars(word) - max)));
+    const end = key(chars(word) + max) + "\uffff";
+    for (let i = start; ; i++) {
+      const from = i > start ? await startOf("v", i) : "";
+      if (from === undefined || (i > start && from >= end)) break;
       const chunk = (await get("v/" + i + ".json")) || {};
       for (const [term, docs] of Object.entries(chunk)) {
-        if (term === word || Math.abs(chars(term) - chars(word)) > max) continue;
+        if (term === word || [...term][0] !== first || Math.abs(chars(term) - chars(word)) > max) continue;
         const d = distance(word, term);
         if (d <= max) ranked.push([d, -docs, term]);
       }
@@ -349,7 +368,7 @@
     form.querySelector("input[name=q]").value = query || "";
     if (query === null) return;
     M = M || (await get(base.href));
-    if (!M || M.format !== 1) {
+    if (!M || M.format !== 2) {
       out.innerHTML = `<p class="notice">${esc(M ? str("search_page.index_failed") : "Search could not load its index.")}</p>`;
       return;
     }

@@ -97,6 +97,9 @@ def test_the_static_search_agrees_with_the_server_page_on_the_judged_set(browser
     share, differ = offline.agreement(server, static)
     print(f"top-3 agreement {share:.1%}; median bytes {sorted(fetched.values())[len(fetched) // 2]}")
     assert share >= offline.TARGET, differ
+    # Every query within the budget, the manifest included (each query starts with an empty cache).
+    over = {q: n for q, n in fetched.items() if n > MAX_QUERY_BYTES}
+    assert not over, over
 
 
 def test_a_query_of_markup_is_shown_as_text(browser, static_host):

@@ -4,7 +4,8 @@
 //!
 //! Made by `portal build` from the index it has just written, so the numbers are the server's:
 //! - `find/index.json`, the manifest: the collections and which documents are theirs, the stop
-//!   words, help words and help page, the weights, the page's strings and where every chunk starts.
+//!   words, help words and help page, the weights, the page's strings and where every group of
+//!   [`GROUP_CHUNKS`] chunks starts; `find/<kind>s/<g>.json` where each chunk of group `g` starts.
 //! - `find/t/<n>.json`, the words, split in ranges of at most about [`CHUNK_BYTES`]: each folded
 //!   word that the index, the word lists ([`super::known`]) or the synonyms know maps to its
 //!   postings (per document: in which fields it is, and its BM25 score summed over them, computed
@@ -12,13 +13,15 @@
 //!   stemmed here: the browser needs no stemmer) and its other words ([`super::synonyms`]); a
 //!   prefix of at most [`PREFIX_ENTRY_CHARS`] characters also maps to the documents with a word
 //!   that starts with it (in which fields), as the index's prefix twins do.
-//! - `find/v/<n>.json` the index's words with how many documents have them (for typos),
+//! - `find/v/<n>.json` the index's words with how many documents have them (for typos, ordered by
+//!   [`vocabulary_key`]),
 //!   `find/k/<n>.json` the word lists (a word of a language is never corrected), `find/d/<n>.json`
 //!   what a hit shows ([`DOCS_PER_FRAGMENT`] documents a file), `find/l/<collection>.json` the
 //!   first records of a collection a query names.
 //!
-//! A query fetches the manifest, the chunk of each word (and of its forms and other words), and
-//! the fragments of the hits shown: tens of kilobytes, whatever the size of the site.
+//! A query fetches the manifest, per word a group's starts and the word's chunk (which holds its
+//! forms and other words too), and the fragments of the hits shown: at most 100 KB at
+//! [`MAX_DOCS`] (BENCHMARKS.md, "Search without a server").
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -51,8 +54,18 @@ pub const MANIFEST: &str = "find/index.json";
 /// (docs/api.md#search-without-a-server).
 pub const MAX_DOCS: usize = 10_000;
 
-/// The most bytes a chunk of words is made of, but for one word whose postings alone are more.
-pub const CHUNK_BYTES: usize = 16 * 1024;
+/// The most bytes a chunk of words is made of, but for one word whose postings alone are more: a
+/// query reads a chunk per word, so the smaller the fewer bytes it reads, but the more files.
+pub const CHUNK_BYTES: usize = 8 * 1024;
+
+/// The most bytes a file of the index's words (for typos) or of the word lists is made of: a typo
+/// reads a few of them (its first letter's words of about its length) and one list.
+pub const LIST_BYTES: usize = 4 * 1024;
+
+/// Chunks per group: the manifest holds where each group of chunks starts, and `find/<kind>s/<g>.json`
+/// where each chunk of group `g` starts (chunk `g * GROUP_CHUNKS + i` starts at its `i`th), so the
+/// manifest stays small however many chunks there are.
+pub const GROUP_CHUNKS: usize = 64;
 
 /// Prefixes up to this many characters have an entry of their own (the documents of every word
 /// they start): a longer last word is matched by the words of its chunk.
@@ -62,8 +75,9 @@ pub const PREFIX_ENTRY_CHARS: usize = 3;
 /// (at 10,000 records, 8 a file made a query read about 60 files of 1.5 KB for 20 hits' worth).
 pub const DOCS_PER_FRAGMENT: usize = 1;
 
-/// The version of the files' layout, which the browser's script checks.
-pub const FORMAT: u32 = 1;
+/// The version of the files' layout, which the browser's script checks (2: chunks' starts in two
+/// levels).
+pub const FORMAT: u32 = 2;
 
 /// The most records of a collection a query names that the page lists (as the server's page).
 const MAX_LISTED: usize = 20;
@@ -149,22 +163,22 @@ pub fn files(index: &SearchIndex, site: &Site<'_>) -> Result<Vec<(String, Vec<u8
     add_words(index, site.config, &mut entries);
     let mut out = Vec::new();
     let terms = chunked("t", entries.iter().filter(|(_, e)| !e.is_empty()).map(|(k, e)| (k.clone(), e.to_json())));
-    let vocabulary = entries.iter().filter(|(_, e)| !e.postings.is_empty()).map(|(term, e)| {
-        let docs: u32 = e.postings.iter().map(|(_, mask, _)| mask.count_ones()).sum();
-        (term.clone(), json!(docs))
-    });
-    let vocab = chunked("v", vocabulary);
+    let vocab = vocabulary(&entries);
     let mut known_words: Vec<String> = known::all_words().into_iter().filter(|w| w.chars().nth(3).is_some()).collect();
     known_words.sort();
     known_words.dedup();
     let known = word_lists(known_words);
     let flat: Vec<Value> = serde_json::from_slice(site.flat).unwrap_or_default();
-    for (_, files) in [&terms, &vocab, &known] {
-        out.extend(files.iter().cloned());
+    let mut groups = Vec::new();
+    for (kind, (starts, files)) in [("t", terms), ("v", vocab), ("k", known)] {
+        let (first, lists) = grouped(kind, starts);
+        groups.push(first);
+        out.extend(files);
+        out.extend(lists);
     }
     out.extend(fragments(&docs, &flat, site.strings));
     out.extend(listings(&flat));
-    let manifest = manifest(site, &segments, [&terms.0, &vocab.0, &known.0]);
+    let manifest = manifest(site, &segments, &groups);
     out.push((MANIFEST.to_string(), manifest.to_string().into_bytes()));
     Ok(out)
 }
@@ -351,13 +365,37 @@ fn chunked(kind: &str, entries: impl Iterator<Item = (String, Value)>) -> Chunks
         let item = format!("{}:{}", Value::String(key.clone()), value);
         (key, item)
     });
-    cut(kind, ('{', '}'), items)
+    cut(kind, ('{', '}'), CHUNK_BYTES, items)
+}
+
+/// The index's words with how many (document, field) pairs have them, in files `find/v/<n>.json`
+/// of at most [`LIST_BYTES`], ordered by [`vocabulary_key`] (so a typo reads only the words it may
+/// be corrected to): the start of each, and the files.
+fn vocabulary(entries: &BTreeMap<String, Entry>) -> Chunks {
+    let mut items: Vec<(String, String)> = entries
+        .iter()
+        .filter(|(_, e)| !e.postings.is_empty())
+        .map(|(term, e)| {
+            let docs: u32 = e.postings.iter().map(|(_, mask, _)| mask.count_ones()).sum();
+            (vocabulary_key(term), format!("{}:{docs}", Value::String(term.clone())))
+        })
+        .collect();
+    items.sort_unstable();
+    cut("v", ('{', '}'), LIST_BYTES, items.into_iter())
+}
+
+/// A word's place among the index's words for typos: its first character, its length in
+/// characters in two digits, then the word (a typo is corrected to a word of the same first
+/// character and a length at most 2 apart, `search::forgiving`).
+fn vocabulary_key(word: &str) -> String {
+    let first = word.chars().next().map(String::from).unwrap_or_default();
+    format!("{first}{:02}{word}", word.chars().count().min(99))
 }
 
 /// `items` (a key and its JSON text, in key order) as JSON objects or arrays (`brackets`) in files
-/// `find/<kind>/<n>.json` of at most [`CHUNK_BYTES`]: the start of each (see [`separating`]), and
+/// `find/<kind>/<n>.json` of at most `size` bytes: the start of each (see [`separating`]), and
 /// the files.
-fn cut(kind: &str, (open, close): (char, char), items: impl Iterator<Item = (String, String)>) -> Chunks {
+fn cut(kind: &str, (open, close): (char, char), size: usize, items: impl Iterator<Item = (String, String)>) -> Chunks {
     let mut starts = Vec::new();
     let mut files = Vec::new();
     let mut current = String::new();
@@ -369,7 +407,7 @@ fn cut(kind: &str, (open, close): (char, char), items: impl Iterator<Item = (Str
     };
     let mut last = String::new();
     for (key, item) in items {
-        if !current.is_empty() && current.len() + item.len() + 2 > CHUNK_BYTES {
+        if !current.is_empty() && current.len() + item.len() + 2 > size {
             flush(&mut current, &mut files);
         }
         if current.is_empty() {
@@ -392,12 +430,44 @@ fn separating<'a>(before: &str, key: &'a str) -> &'a str {
     key.char_indices().map(|(at, c)| &key[..at + c.len_utf8()]).find(|start| *start > before).unwrap_or(key)
 }
 
-/// The word lists in files `find/k/<n>.json` of at most [`CHUNK_BYTES`], each a JSON array of
+/// The starts of a kind's chunks in files `find/<kind>s/<g>.json` of [`GROUP_CHUNKS`] starts each
+/// (a JSON array): the start of each group's first chunk (for the manifest), and the files.
+fn grouped(kind: &str, starts: Vec<String>) -> (Vec<String>, Vec<(String, Vec<u8>)>) {
+    starts
+        .chunks(GROUP_CHUNKS)
+        .enumerate()
+        .map(|(g, group)| {
+            (group[0].clone(), (format!("{DIR}/{kind}s/{g}.json"), json!(group).to_string().into_bytes()))
+        })
+        .unzip()
+}
+
+/// The chunk of `kind` (`t`, `v` or `k`) that would hold `key` in `files` (by path, parsed), found
+/// as the browser finds it (`chunkAt` in templates/assets/find.js): the group from the manifest,
+/// then the chunk from the group's starts.
+#[cfg(test)]
+pub(crate) fn chunk_at(files: &BTreeMap<String, Value>, kind: &str, key: &str) -> Option<usize> {
+    let list = match kind {
+        "t" => "terms",
+        "v" => "vocab",
+        _ => "known",
+    };
+    let last_at_or_before = |starts: &Value| {
+        let starts: Vec<&str> = starts.as_array()?.iter().filter_map(Value::as_str).collect();
+        starts.iter().rposition(|start| *start <= key)
+    };
+    let group = last_at_or_before(&files.get(MANIFEST)?[list])?;
+    let at = last_at_or_before(files.get(&format!("{DIR}/{kind}s/{group}.json"))?)?;
+    Some(group * GROUP_CHUNKS + at)
+}
+
+/// The word lists in files `find/k/<n>.json` of at most [`LIST_BYTES`], each a JSON array of
 /// words in byte order: the first word of each, and the files.
 fn word_lists(sorted: Vec<String>) -> Chunks {
     cut(
         "k",
         ('[', ']'),
+        LIST_BYTES,
         sorted.into_iter().map(|word| {
             let item = Value::String(word.clone()).to_string();
             (word, item)
@@ -469,7 +539,7 @@ const STRINGS: [&str; 15] = [
 ];
 
 /// The manifest (see the module's documentation).
-fn manifest(site: &Site<'_>, segments: &[SegmentStart], starts: [&Vec<String>; 3]) -> Value {
+fn manifest(site: &Site<'_>, segments: &[SegmentStart], groups: &[Vec<String>]) -> Value {
     let settings = &site.config.search;
     let scope: Vec<String> = COLLECTIONS.iter().map(|c| c.to_string()).chain([ENCYCLOPEDIA.to_string()]).collect();
     let mut labels = Map::new();
@@ -513,9 +583,10 @@ fn manifest(site: &Site<'_>, segments: &[SegmentStart], starts: [&Vec<String>; 3
             "pageLimit": 3,
         },
         "fragment": DOCS_PER_FRAGMENT,
-        "terms": starts[0],
-        "vocab": starts[1],
-        "known": starts[2],
+        "group": GROUP_CHUNKS,
+        "terms": groups[0],
+        "vocab": groups[1],
+        "known": groups[2],
     })
 }
 
@@ -540,6 +611,64 @@ mod tests {
         let big = [("a".to_string(), json!("x".repeat(CHUNK_BYTES * 2))), ("b".to_string(), json!(1))];
         let (starts, files) = chunked("t", big.into_iter());
         assert_eq!((starts.as_slice(), files.len()), (&["a".to_string(), "b".to_string()][..], 2));
+    }
+
+    /// The files of `entries` cut as the term chunks are, with a manifest of their groups, parsed.
+    fn grouped_files(entries: &[(String, Value)]) -> (BTreeMap<String, Value>, usize) {
+        let (starts, chunks) = chunked("t", entries.iter().cloned());
+        let count = chunks.len();
+        let (groups, lists) = grouped("t", starts);
+        let mut files: BTreeMap<String, Value> = chunks
+            .into_iter()
+            .chain(lists)
+            .map(|(path, bytes)| (path, serde_json::from_slice(&bytes).expect("JSON")))
+            .collect();
+        files.insert(MANIFEST.to_string(), json!({ "terms": groups }));
+        (files, count)
+    }
+
+    #[test]
+    fn every_word_is_found_through_both_levels_across_chunks_and_groups() {
+        // About 3 groups of chunks, words of several lengths so starts differ in length.
+        let entries: Vec<(String, Value)> =
+            (0..40_000).map(|i| (format!("w{}{i:05}", "ab".repeat(i % 3)), json!({"p": [i, 1, 1000]}))).collect();
+        let mut entries = entries;
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let (files, count) = grouped_files(&entries);
+        assert!(count > 2 * GROUP_CHUNKS, "{count} chunks");
+        let groups = files[MANIFEST]["terms"].as_array().expect("groups").len();
+        assert_eq!(groups, count.div_ceil(GROUP_CHUNKS));
+        for (word, _) in &entries {
+            let at = chunk_at(&files, "t", word).expect("a chunk");
+            assert!(files[&format!("find/t/{at}.json")].get(word).is_some(), "{word} not in chunk {at}");
+        }
+        // The words on either side of a group's edge: the last of the group's last chunk, the first
+        // of the next group's first chunk.
+        let edge = |n: usize| files[&format!("find/t/{n}.json")].as_object().expect("a chunk").clone();
+        let before = edge(GROUP_CHUNKS - 1).keys().next_back().cloned().expect("a word");
+        let after = edge(GROUP_CHUNKS).keys().next().cloned().expect("a word");
+        assert_eq!(chunk_at(&files, "t", &before), Some(GROUP_CHUNKS - 1));
+        assert_eq!(chunk_at(&files, "t", &after), Some(GROUP_CHUNKS));
+        assert_eq!(chunk_at(&files, "t", ""), None, "nothing sorts before the first chunk");
+        // A group's list of starts is small: a query reads one per word.
+        for g in 0..groups {
+            let list = serde_json::to_vec(&files[&format!("find/ts/{g}.json")]).expect("JSON");
+            assert!(list.len() <= GROUP_CHUNKS * 16, "group {g}: {} bytes", list.len());
+        }
+    }
+
+    #[test]
+    fn the_index_words_are_ordered_for_typos_by_first_character_and_length() {
+        assert_eq!(vocabulary_key("water"), "w05water");
+        assert_eq!(vocabulary_key("عياده"), "ع05عياده");
+        let mut entries = BTreeMap::new();
+        for word in ["wa", "water", "waters", "wet", "zebra", "wonderful"] {
+            entries.insert(word.to_string(), Entry { postings: vec![(0, 1, 1)], ..Entry::default() });
+        }
+        let (starts, files) = vocabulary(&entries);
+        assert_eq!(starts, ["w"]);
+        let text = String::from_utf8(files[0].1.clone()).expect("UTF-8");
+        assert_eq!(text, r#"{"wa":1,"wet":1,"water":1,"waters":1,"wonderful":1,"zebra":1}"#);
     }
 
     #[test]

@@ -661,7 +661,7 @@ mod offline_files {
     use crate::content::SiteConfig;
     use crate::pages::i18n::Strings;
     use crate::search::matching::Leniency;
-    use crate::search::offline::{files, Site, MANIFEST};
+    use crate::search::offline::{chunk_at, files, Site, GROUP_CHUNKS, MANIFEST};
     use crate::search::schema::WEIGHTS;
 
     fn built() -> (SearchIndex, BTreeMap<String, Value>) {
@@ -681,9 +681,7 @@ mod offline_files {
 
     /// The entry of `word` in the term chunks, as the browser finds it from the manifest.
     fn entry(files: &BTreeMap<String, Value>, word: &str) -> Map<String, Value> {
-        let starts: Vec<&str> =
-            files[MANIFEST]["terms"].as_array().expect("terms").iter().filter_map(Value::as_str).collect();
-        let at = starts.iter().rposition(|start| *start <= word).expect("a chunk");
+        let at = chunk_at(files, "t", word).expect("a chunk");
         files[&format!("find/t/{at}.json")][word].as_object().cloned().unwrap_or_default()
     }
 
@@ -703,7 +701,7 @@ mod offline_files {
     fn the_manifest_names_the_segments_chunks_and_rules() {
         let (_, files) = built();
         let manifest = &files[MANIFEST];
-        assert_eq!(manifest["format"], 1);
+        assert_eq!(manifest["format"], 2);
         let segments: Vec<&str> =
             manifest["segments"].as_array().expect("segments").iter().filter_map(|s| s[0].as_str()).collect();
         assert_eq!(segments, ["news", "services"]);
@@ -711,10 +709,14 @@ mod offline_files {
         assert!(manifest["helpWords"].as_array().is_some_and(|w| !w.is_empty()));
         assert_eq!(manifest["weights"]["docs"], json!(0.2f32));
         for kind in ["terms", "vocab", "known"] {
-            let starts = manifest[kind].as_array().expect("starts");
+            let groups = manifest[kind].as_array().expect("groups' starts");
             let letter = &kind[..1];
-            assert!(!starts.is_empty(), "{kind}");
-            assert!((0..starts.len()).all(|n| files.contains_key(&format!("find/{letter}/{n}.json"))), "{kind}");
+            assert!(!groups.is_empty(), "{kind}");
+            for g in 0..groups.len() {
+                let starts = files[&format!("find/{letter}s/{g}.json")].as_array().expect("chunks' starts").len();
+                let chunk = |n: usize| format!("find/{letter}/{}.json", g * GROUP_CHUNKS + n);
+                assert!((0..starts).all(|n| files.contains_key(&chunk(n))), "{kind}");
+            }
         }
         assert!(files.contains_key("find/d/0.json"));
     }
