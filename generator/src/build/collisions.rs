@@ -12,7 +12,7 @@ use portal_core::content::ContentError;
 use portal_core::dist::manifest::MAX_FILE_BYTES;
 use portal_core::routing::{self, Serve};
 
-use super::outputs::Written;
+use crate::build::outputs::Written;
 use crate::load::records::key_line;
 
 /// How an output is named in a message: its content file, else the build's own file.

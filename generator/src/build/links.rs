@@ -14,8 +14,8 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::output::OutFile;
-use super::pages::HTML;
+use crate::build::output::OutFile;
+use crate::build::pages::HTML;
 use crate::images::encode_path;
 
 /// The attributes whose root-relative URLs are rewritten (`srcset`: each of its candidates).

@@ -2,32 +2,21 @@
 //!
 //! A sequence of named steps; each later issue adds its renderer as one more step.
 
-pub mod actions;
-pub mod api;
-pub mod calendar;
 pub mod cdn;
-pub mod cms;
 pub mod collisions;
-pub mod data;
-pub mod discovery;
-pub mod encyclopedia;
-pub mod feed;
-pub mod hsds;
 pub mod links;
 pub mod model;
 pub mod nginx;
 pub mod offline;
-pub mod ogc;
 pub mod output;
 pub mod outputs;
 pub mod pages;
 pub mod rebuild;
-pub mod search;
-pub mod spatial;
 pub mod spool;
 pub mod staging;
-pub mod statics;
 pub mod upload;
+
+pub mod documents;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,8 +28,8 @@ use portal_core::dist::manifest::{shard_count, shard_file, shard_of, Manifest, R
 use rayon::prelude::*;
 
 use self::model::Model;
-use self::output::{Group, OutFile};
-use self::outputs::{Outputs, Written};
+use crate::build::output::{Group, OutFile};
+use crate::build::outputs::{Outputs, Written};
 use crate::load::{self, Content, LoadError};
 use crate::progress::Progress;
 
@@ -238,7 +227,7 @@ pub struct Rendered {
     /// The build time.
     pub generated_at: DateTime,
     /// Each collection's range in the flat search index.
-    pub flat_ranges: search::FlatRanges,
+    pub flat_ranges: documents::search::FlatRanges,
     /// The rows of the site's sources (see [`Content::source_rows`]).
     pub source_rows: Option<Vec<load::SourceRow>>,
 }
@@ -279,7 +268,7 @@ pub fn render_into(
     let shelf = if folder.is_some() { options.cache_root() } else { std::env::temp_dir() };
     let (mut content, model) = steps.time("load", || load_shelved(options, &shelf, progress))?;
     let mut warnings = site_warnings(&content, &options.content, content.warnings.clone());
-    warnings.extend(cms::config::key_warnings(&content.site, &content.root, model.all()));
+    warnings.extend(documents::cms::config::key_warnings(&content.site, &content.root, model.all()));
     warnings.sort();
     if strict && !warnings.is_empty() {
         return Err(BuildError::Content(
@@ -291,13 +280,13 @@ pub fn render_into(
     }
     let generated_at = build_time();
     let mut files = Outputs::new(folder)?.spooled_in(&shelf)?;
-    steps.time("api", || api::put(&content, &mut files))?;
-    let (flat_ranges, indexed) = steps.time("search", || search::put(&content, &model, &mut files))?;
-    steps.time("encyclopedia", || encyclopedia::put(&content, &model, &mut files))?;
+    steps.time("api", || documents::api::put(&content, &mut files))?;
+    let (flat_ranges, indexed) = steps.time("search", || documents::search::put(&content, &model, &mut files))?;
+    steps.time("encyclopedia", || documents::encyclopedia::put(&content, &model, &mut files))?;
     files.extend(site_files(&content, &model, generated_at)?);
     files.extend(theme_files(&content, options.templates.as_deref())?);
     steps.time("static", || -> Result<(), BuildError> {
-        files.extend(statics::files(&content.statics)?);
+        files.extend(documents::statics::files(&content.statics)?);
         Ok(())
     })?;
     let templates = options.templates.as_deref();
@@ -306,7 +295,7 @@ pub fn render_into(
     let (found, reserved) = pages::intro::candidates(&content)?;
     let intros = pages::intro::Intros::new(found).with_help(pages::intro::help_page(&content)?);
     let mut manifest = manifest_head(&content, &model, &intros, generated_at, 0);
-    files.extend(steps.time("static search", || search::find_files(indexed, &manifest))?);
+    files.extend(steps.time("static search", || documents::search::find_files(indexed, &manifest))?);
     let counted = Counted::of(&content);
     steps.time("pages", || pages::files(&mut content, &model, intros, templates, generated_at, &mut files))?;
     check_outputs(&content.statics, reserved, files.made())?;
@@ -359,7 +348,7 @@ fn check_outputs(
     reserved: Vec<ContentError>,
     made: &[Written],
 ) -> Result<(), BuildError> {
-    statics::check_clashes(made, statics)?;
+    documents::statics::check_clashes(made, statics)?;
     // A page at a path no page may take says so, rather than that it collides with what is there
     // (`reserved`: the content pages at such paths).
     let mut collisions = reserved;
@@ -375,20 +364,20 @@ fn check_outputs(
 /// The files of the site as a whole, not pages, that show its records or the build time: the
 /// status, llms.txt, the feed and the datasets (whose `updatedAt` defaults to the build time).
 pub fn site_files(content: &Content, model: &Model, generated_at: DateTime) -> Result<Vec<OutFile>, BuildError> {
-    let mut files = discovery::site_files(content, model, generated_at)?;
-    files.push(feed::file(content, model, generated_at)?);
-    files.extend(data::files(content, generated_at)?);
-    files.extend(cms::files(content, model)?);
+    let mut files = documents::discovery::site_files(content, model, generated_at)?;
+    files.push(documents::feed::file(content, model, generated_at)?);
+    files.extend(documents::data::files(content, generated_at)?);
+    files.extend(documents::cms::files(content, model)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Site)).collect())
 }
 
 /// The files of the site as a whole, not pages, made of its settings alone: discovery documents,
 /// places and the mail templates of the actions.
 pub fn theme_files(content: &Content, templates: Option<&std::path::Path>) -> Result<Vec<OutFile>, BuildError> {
-    let mut files = discovery::theme_files(content)?;
-    files.extend(spatial::files(content)?);
-    files.extend(ogc::files(content)?);
-    files.extend(actions::files(templates)?);
+    let mut files = documents::discovery::theme_files(content)?;
+    files.extend(documents::spatial::files(content)?);
+    files.extend(documents::ogc::files(content)?);
+    files.extend(documents::actions::files(templates)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Theme)).collect())
 }
 
@@ -419,7 +408,7 @@ pub fn manifest_head(
         site: content.site.clone(),
         strings: content.strings.clone(),
         navigation: pages::navigation::main_menu(content, model),
-        header_sets: discovery::header_sets(&content.site),
+        header_sets: documents::discovery::header_sets(&content.site),
         not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
         route_shards: shard_count(routes),
         intros: intros.per_request(),

@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use portal_core::dist::manifest::MANIFEST_FILE;
 use rayon::prelude::*;
 
-use super::outputs::{digest, Written};
+use crate::build::outputs::{digest, Written};
 
 /// A staging folder, removed unless the build switches to it.
 #[derive(Debug)]

@@ -16,8 +16,8 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use tera::Context;
 
-use super::output::OutFile;
 use super::pages::{preview, Renderer, HTML};
+use crate::build::output::OutFile;
 use crate::load::statics::Reference;
 use precache::{Built, Precache};
 

@@ -38,8 +38,8 @@ use sha2::{Digest, Sha256};
 use tera::{Context, Tera};
 
 use super::model::Model;
-use super::output::{Group, OutFile};
-use super::outputs::Outputs;
+use crate::build::output::{Group, OutFile};
+use crate::build::outputs::Outputs;
 use crate::load::shelf::Place;
 use crate::load::Content;
 use crate::theme;

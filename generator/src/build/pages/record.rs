@@ -18,7 +18,7 @@ use tera::Context;
 
 use super::navigation::collection_label;
 use super::{body, facts, figure, page, Renderer};
-use crate::build::calendar;
+use crate::build::documents::calendar;
 use crate::build::model::Model;
 use crate::build::output::OutFile;
 use crate::sanitize::markdown::{escape, link};

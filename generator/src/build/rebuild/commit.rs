@@ -15,8 +15,8 @@ use super::save::card_group;
 use super::state::{self, Head, Output, Source};
 use super::write::Redo;
 use super::Work;
+use crate::build::documents::search::FlatRanges;
 use crate::build::output::{Group, OutFile, WriteStats};
-use crate::build::search::FlatRanges;
 use crate::build::{BuildError, BuildReport};
 
 /// What a rebuild has made, to be written and kept.

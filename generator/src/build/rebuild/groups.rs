@@ -10,9 +10,9 @@ use portal_core::content::{Entry, Record};
 use serde_json::Value;
 
 use super::state::Output;
+use crate::build::documents::{api, calendar, encyclopedia};
 use crate::build::output::{Group, OutFile};
 use crate::build::pages::{self, entry, listing, record::Translations, taxonomy, Key, Paged, Renderer};
-use crate::build::{api, calendar, encyclopedia};
 
 /// A group made again: the files rendered now, and the last build's outputs that stand.
 #[derive(Debug, Default)]

@@ -19,10 +19,10 @@ use super::routes::RouteView;
 use super::save::output_of;
 use super::state::{self, Output};
 use super::{commit, dirty, Work};
+use crate::build::documents::search::{self, flat_index, FlatRanges};
 use crate::build::output::{Group, OutFile};
 use crate::build::outputs::Written;
 use crate::build::pages::{self, sitemap, Renderer};
-use crate::build::search::{self, flat_index, FlatRanges};
 use crate::build::{build_time, collisions, links, manifest_head, site_files, BuildError, BuildReport, Steps};
 use crate::load::Loaded;
 
@@ -257,12 +257,12 @@ fn add_linking(r: &Renderer, work: &Work, redo: &mut Redo) -> Result<Option<()>,
     for one in loaded {
         let (group, files) = match &one {
             Loaded::Record(record) => {
-                let mut files = vec![crate::build::api::detail_file(record)?];
+                let mut files = vec![crate::build::documents::api::detail_file(record)?];
                 files.extend(pages::record_pages(r, &[record], &pages::record::Translations::of(r.model))?);
                 (Group::collection(&record.collection), files)
             }
             Loaded::Entry(entry) => {
-                let mut files = crate::build::encyclopedia::entry_files(entry, &r.content.site)?.to_vec();
+                let mut files = crate::build::documents::encyclopedia::entry_files(entry, &r.content.site)?.to_vec();
                 let translations = pages::record::Translations::of(r.model);
                 files.extend(
                     pages::entry::pages(r, &[entry], &translations)?.into_iter().filter(|f| f.source.is_some()),

@@ -10,9 +10,9 @@ use portal_core::http::envelope;
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::calendar;
-use super::output::{Group, OutFile};
-use super::outputs::{Outputs, BATCH};
+use crate::build::documents::calendar;
+use crate::build::output::{Group, OutFile};
+use crate::build::outputs::{Outputs, BATCH};
 use crate::load::Content;
 
 /// The URL of page `n` of a collection's static listing.
@@ -75,7 +75,7 @@ pub fn put(content: &Content, files: &mut Outputs) -> Result<()> {
 pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig) -> Result<Vec<OutFile>> {
     let mut files = pages(name, &items, site.api.page_size)?;
     if name == "services" {
-        files.extend(super::hsds::files(&items, site)?);
+        files.extend(crate::build::documents::hsds::files(&items, site)?);
     }
     files.push(schema(name, &items, site.base())?);
     let total = items.len();

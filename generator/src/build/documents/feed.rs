@@ -9,8 +9,8 @@ use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use rss::extension::atom::{AtomExtension, Link};
 use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};
 
-use super::model::{Card, Model};
-use super::output::OutFile;
+use crate::build::model::{Card, Model};
+use crate::build::output::OutFile;
 use crate::html::escape_text;
 use crate::load::Content;
 use crate::markdown::options;

@@ -11,9 +11,9 @@ use portal_core::content::json_ld;
 use portal_core::content::Record;
 use serde_json::Value;
 
-use super::output::{Group, OutFile};
-use super::pages::figure;
-use super::pages::navigation::collection_label;
+use crate::build::output::{Group, OutFile};
+use crate::build::pages::figure;
+use crate::build::pages::navigation::collection_label;
 use crate::load::zone::Zone;
 use crate::load::Content;
 
@@ -38,7 +38,7 @@ fn with_calendar<T>(content: &Content, write: impl FnOnce(&Calendar<'_>) -> T) -
     let zone = zone(content);
     let offset = move |unix: i64| zone.map_or(0, |z| z.offset_at(unix));
     let zone_fn: Option<ZoneFn<'_>> = zone.is_some().then_some(&offset as ZoneFn<'_>);
-    let built = super::build_time().unix;
+    let built = crate::build::build_time().unix;
     write(&Calendar { site: &content.site, strings: &content.strings, zone: zone_fn, built })
 }
 
