@@ -3,20 +3,16 @@
 //! A sequence of named steps; each later issue adds its renderer as one more step.
 
 pub mod cdn;
-pub mod collisions;
-pub mod links;
 pub mod model;
 pub mod nginx;
 pub mod offline;
-pub mod output;
-pub mod outputs;
 pub mod pages;
 pub mod rebuild;
-pub mod spool;
-pub mod staging;
 pub mod upload;
 
 pub mod documents;
+
+pub mod write;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,8 +24,8 @@ use portal_core::dist::manifest::{shard_count, shard_file, shard_of, Manifest, R
 use rayon::prelude::*;
 
 use self::model::Model;
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::{Outputs, Written};
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::{Outputs, Written};
 use crate::load::{self, Content, LoadError};
 use crate::progress::Progress;
 
@@ -93,7 +89,7 @@ pub struct BuildReport {
     /// Published encyclopedia entries.
     pub entries: usize,
     /// What writing changed.
-    pub write: output::WriteStats,
+    pub write: write::file::WriteStats,
     /// Problems that did not stop the build.
     pub warnings: Vec<ContentError>,
     /// Wall time.
@@ -209,7 +205,7 @@ pub(crate) fn free_later<T: Send + 'static>(value: T) {
 }
 
 /// Everything a build makes: the bytes of its files are written as they are made (see
-/// [`outputs`]), and only what the manifest and the build cache need of them is held.
+/// [`write::sink`]), and only what the manifest and the build cache need of them is held.
 pub struct Rendered {
     /// What the content it was made from holds (the content itself is freed once its pages are
     /// made: nothing after needs the records' text, see docs/deploying.md).
@@ -352,7 +348,7 @@ fn check_outputs(
     // A page at a path no page may take says so, rather than that it collides with what is there
     // (`reserved`: the content pages at such paths).
     let mut collisions = reserved;
-    collisions.extend(collisions::check(made.iter().filter(|w| w.group != Group::Statics)));
+    collisions.extend(write::collisions::check(made.iter().filter(|w| w.group != Group::Statics)));
     if !collisions.is_empty() {
         collisions.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
         collisions.dedup_by(|a, b| a.file == b.file && a.line == b.line);
@@ -561,13 +557,13 @@ fn clean(
     let inputs = steps.time("inputs", || rebuild::inputs::hash(options))?;
     rebuild::state::forget(&options.state_dir());
     steps.report();
-    output::guard_output_folder(&options.out)?;
-    let staging = staging::Staging::new(&options.out)?;
+    write::file::guard_output_folder(&options.out)?;
+    let staging = write::staging::Staging::new(&options.out)?;
     let mut rendered = render_into(options, progress, strict, Some(staging.path().to_path_buf()))?;
     let mut steps = Steps::default();
     let manifest = &rendered.manifest;
     let files = &mut rendered.files;
-    let (write, upload) = steps.time("write", || output::write(staging, files, manifest, options.layout))?;
+    let (write, upload) = steps.time("write", || write::file::write(staging, files, manifest, options.layout))?;
     let bytes = write.bytes;
     let state = options.state_dir();
     let rows = rendered.source_rows.take();

@@ -232,7 +232,7 @@ impl Card {
             thumb: figure::image(record, &content.statics, figure::THUMB_SIZES).map(|image| image.to_string()),
             date_written: record.fields.get("date").or_else(|| record.fields.get("updated")).map(Value::to_string),
             excerpt: (record.collection == "news").then(|| excerpt(record)),
-            links: record.html.as_deref().map(crate::build::links::targets).unwrap_or_default(),
+            links: record.html.as_deref().map(crate::build::write::links::targets).unwrap_or_default(),
             event: event_span(record, zone.is_some().then_some(&offset as ZoneFn<'_>)),
             when: facts::when(record, &content.site, &content.strings),
             place: (record.collection == "events")

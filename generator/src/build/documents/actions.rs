@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use portal_core::forms::mail::MAIL_DIR;
 use portal_core::handlers::export::description;
 
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 
 /// The built-in mail templates, by file name.
 const BUILT_IN: [(&str, &str); 6] = [

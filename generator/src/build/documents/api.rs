@@ -11,8 +11,8 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::build::documents::calendar;
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::{Outputs, BATCH};
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::{Outputs, BATCH};
 use crate::load::Content;
 
 /// The URL of page `n` of a collection's static listing.

@@ -11,9 +11,9 @@ use portal_core::content::json_ld;
 use portal_core::content::Record;
 use serde_json::Value;
 
-use crate::build::output::{Group, OutFile};
 use crate::build::pages::figure;
 use crate::build::pages::navigation::collection_label;
+use crate::build::write::file::{Group, OutFile};
 use crate::load::zone::Zone;
 use crate::load::Content;
 

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::build::model::Model;
-use crate::build::output::{Group, OutFile};
+use crate::build::write::file::{Group, OutFile};
 use crate::load::Content;
 
 const JSON: &str = "application/json";

@@ -7,8 +7,8 @@ use portal_core::queries::encyclopedia::CATALOG_FILE;
 use serde_json::{json, Value};
 
 use crate::build::model::{json_array, Model};
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::Outputs;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Outputs;
 use crate::load::Content;
 
 /// The media type of JSON-LD.
@@ -26,7 +26,7 @@ pub fn list_item(entry: &Entry) -> Value {
 /// Every entry's detail and JSON-LD (a batch at a time), and the catalog (`{"entries": [...]}`,
 /// from the cards), handed to `files` as they are made.
 pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> anyhow::Result<()> {
-    content.each_entry_batch(crate::build::outputs::BATCH, |batch| {
+    content.each_entry_batch(crate::build::write::sink::BATCH, |batch| {
         files.batches(batch, |entry| Ok(Vec::from(entry_files(entry, &content.site)?)))
     })?;
     files.push(catalog(model));

@@ -10,7 +10,7 @@ use rss::extension::atom::{AtomExtension, Link};
 use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};
 
 use crate::build::model::{Card, Model};
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::html::escape_text;
 use crate::load::Content;
 use crate::markdown::options;

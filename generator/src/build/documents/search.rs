@@ -17,8 +17,8 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::build::model::{json_array, Card, Model};
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::Outputs;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Outputs;
 use crate::load::shelf::{Place, Shelved};
 use crate::load::Content;
 

@@ -13,8 +13,8 @@ use portal_core::http::headers::static_set;
 use portal_core::http::media;
 use rayon::prelude::*;
 
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::Written;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Written;
 use crate::build::BuildError;
 use crate::images::{make_variants, variant_file, variant_widths};
 use crate::load::statics::StaticFiles;

@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use tera::Context;
 
 use super::pages::{preview, Renderer, HTML};
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::load::statics::Reference;
 use precache::{Built, Precache};
 

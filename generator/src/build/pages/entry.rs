@@ -13,7 +13,7 @@ use tera::Context;
 use super::record::{lang_attributes, terms, Translations};
 use super::{body, figure, page, Renderer};
 use crate::build::model::Card;
-use crate::build::output::{Group, OutFile};
+use crate::build::write::file::{Group, OutFile};
 use crate::sanitize::markdown::{escape, link};
 use crate::sanitize::twin_body;
 use portal_core::content::json_ld;

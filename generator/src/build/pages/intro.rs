@@ -33,7 +33,7 @@ pub struct Candidate {
 pub fn candidates(content: &Content) -> anyhow::Result<(BTreeMap<String, Candidate>, Vec<ContentError>)> {
     let mut found = BTreeMap::new();
     let mut errors = Vec::new();
-    content.each_batch(PAGES, crate::build::outputs::BATCH, |batch| {
+    content.each_batch(PAGES, crate::build::write::sink::BATCH, |batch| {
         for record in batch {
             visit(record, content, &mut found, &mut errors);
         }
@@ -74,7 +74,7 @@ fn intro_of(record: &Record, content: &Content) -> Intro {
 /// else the page at [`HELP_URL`].
 pub fn help_page(content: &Content) -> anyhow::Result<Option<HelpPage>> {
     let (mut marked, mut at_url) = (None, None);
-    content.each_batch(PAGES, crate::build::outputs::BATCH, |batch| {
+    content.each_batch(PAGES, crate::build::write::sink::BATCH, |batch| {
         for record in batch.iter().filter(|r| !r.draft) {
             if marked.is_none() && marks_help(record) {
                 marked = Some(HelpPage::of(record));

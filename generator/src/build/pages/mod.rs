@@ -38,8 +38,8 @@ use sha2::{Digest, Sha256};
 use tera::{Context, Tera};
 
 use super::model::Model;
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::Outputs;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Outputs;
 use crate::load::shelf::Place;
 use crate::load::Content;
 use crate::theme;
@@ -282,7 +282,7 @@ pub fn files(
     files.extend(theme_pages(&renderer)?);
     files.extend(listing::collection(&renderer, PAGES, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     // The pages of entries and records last, a batch at a time: each page's URL is known before it
-    // is made, so its links are rewritten as it is made (see `build::outputs`).
+    // is made, so its links are rewritten as it is made (see `build::write::sink`).
     let own_page = |collection: &str, url: &str| collection != PAGES || !renderer.intros.introduces(url);
     let shelved = content.shelved.clone();
     let on_shelf = |name: &str| {

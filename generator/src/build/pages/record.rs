@@ -20,7 +20,7 @@ use super::navigation::collection_label;
 use super::{body, facts, figure, page, Renderer};
 use crate::build::documents::calendar;
 use crate::build::model::Model;
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::sanitize::markdown::{escape, link};
 use crate::sanitize::twin_body;
 

@@ -16,7 +16,7 @@ use super::state::{self, Head, Output, Source};
 use super::write::Redo;
 use super::Work;
 use crate::build::documents::search::FlatRanges;
-use crate::build::output::{Group, OutFile, WriteStats};
+use crate::build::write::file::{Group, OutFile, WriteStats};
 use crate::build::{BuildError, BuildReport};
 
 /// What a rebuild has made, to be written and kept.

@@ -1,4 +1,4 @@
-//! The groups a rebuild makes again (see `output::Group`), each from the model and the last
+//! The groups a rebuild makes again (see `write::file::Group`), each from the model and the last
 //! build's table of the group: what it renders now, and which of the last build's outputs stand.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::state::Output;
 use crate::build::documents::{api, calendar, encyclopedia};
-use crate::build::output::{Group, OutFile};
 use crate::build::pages::{self, entry, listing, record::Translations, taxonomy, Key, Paged, Renderer};
+use crate::build::write::file::{Group, OutFile};
 
 /// A group made again: the files rendered now, and the last build's outputs that stand.
 #[derive(Debug, Default)]

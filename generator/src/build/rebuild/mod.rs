@@ -37,7 +37,7 @@ use self::state::Head;
 use super::model::{Card, Model};
 use super::pages::navigation;
 use super::{BuildError, BuildOptions, BuildReport, Steps};
-use crate::build::output::Group;
+use crate::build::write::file::Group;
 use crate::load::{self, Content, Loaded};
 
 /// Rebuilds into `options.out` from the state `head`; `None` when only a clean build will do.

@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use anyhow::{Context, Result};
 use portal_core::dist::manifest::{shard_count, shard_file, shard_of, split_routes, Asset, Routes};
 
-use crate::build::links::Resolve;
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
+use crate::build::write::links::Resolve;
 
 /// The last build's routes with this build's changes over them.
 #[derive(Debug)]
@@ -65,7 +65,7 @@ impl RouteView {
                 all.extend(self.shard(n)?.iter().map(|(route, asset)| (route.clone(), asset.clone())));
             }
             apply(&mut all, &self.changes);
-            return crate::build::output::route_shard_files(&all, count);
+            return crate::build::write::file::route_shard_files(&all, count);
         }
         let touched: BTreeSet<u32> = self.changes.keys().map(|route| shard_of(route, count)).collect();
         touched

@@ -20,10 +20,11 @@ use super::save::output_of;
 use super::state::{self, Output};
 use super::{commit, dirty, Work};
 use crate::build::documents::search::{self, flat_index, FlatRanges};
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::Written;
 use crate::build::pages::{self, sitemap, Renderer};
-use crate::build::{build_time, collisions, links, manifest_head, site_files, BuildError, BuildReport, Steps};
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Written;
+use crate::build::write::{collisions, links};
+use crate::build::{build_time, manifest_head, site_files, BuildError, BuildReport, Steps};
 use crate::load::Loaded;
 
 /// The groups a rebuild makes again, and each one's table from the last build.
@@ -116,7 +117,7 @@ pub fn finish(
         .collect();
     let resolver = Resolver::new(&view, &work.model, &redo, &own);
     steps.time("links", || links::apply_with(&mut files, &resolver, content.site.base()));
-    let routes = steps.time("etags", || crate::build::output::routes(&files))?;
+    let routes = steps.time("etags", || crate::build::write::file::routes(&files))?;
     let before = redo.assets_before();
     for (route, asset) in &routes {
         if before.get(route.as_str()) != Some(asset) {
@@ -130,7 +131,7 @@ pub fn finish(
     let total = work.head.routes + added.count() - view.changes.values().filter(|c| c.is_none()).count();
     let manifest = manifest_head(content, &work.model, &r.intros, now, total);
     let offline = steps.time("offline", || offline_files(&work, &manifest, &tables))?;
-    for (route, asset) in crate::build::output::routes(&offline)? {
+    for (route, asset) in crate::build::write::file::routes(&offline)? {
         // A URL the last build did not serve changes the route count: only a clean build will do.
         if !view.changes.contains_key(&route) && view.last(&route)?.is_none() {
             return Ok(None);
@@ -502,7 +503,7 @@ fn layout_files(
             Some((o.route.clone()?, asset))
         })
         .collect();
-    own.extend(crate::build::output::routes(offline)?);
+    own.extend(crate::build::write::file::routes(offline)?);
     let mut files = vec![crate::build::cdn::headers_file(manifest, &own), crate::build::nginx::snippet(manifest, &own)];
     files.extend(view.shard_files(total)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())

@@ -14,7 +14,7 @@ use portal_core::http::headers::CMS_ADMIN;
 use portal_core::pages::shell::escape;
 
 use crate::build::model::Model;
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::load::Content;
 
 pub use portal_core::content::cms::{release, Release, ADMIN_PAGE as ADMIN, CDN, DECAP, SVELTIA};

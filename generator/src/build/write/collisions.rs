@@ -12,7 +12,7 @@ use portal_core::content::ContentError;
 use portal_core::dist::manifest::MAX_FILE_BYTES;
 use portal_core::routing::{self, Serve};
 
-use crate::build::outputs::Written;
+use crate::build::write::sink::Written;
 use crate::load::records::key_line;
 
 /// How an output is named in a message: its content file, else the build's own file.
@@ -110,7 +110,7 @@ pub fn handler_of(route: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::output::OutFile;
+    use crate::build::write::file::OutFile;
 
     fn page(route: &str, file: &str, source: Option<&str>) -> Written {
         let mut out = OutFile::served(route, file, "text/html; charset=utf-8", Vec::new());

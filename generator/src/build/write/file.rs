@@ -1,8 +1,8 @@
 //! The build's output: files with their URL paths, written into the output folder together with the
 //! manifest that tells every server what to send for each path.
 //!
-//! A clean build writes each file as it is made into a staging folder ([`crate::build::outputs`],
-//! [`crate::build::staging`]); into an earlier build, only files whose bytes changed are rewritten, and
+//! A clean build writes each file as it is made into a staging folder ([`crate::build::write::sink`],
+//! [`crate::build::write::staging`]); into an earlier build, only files whose bytes changed are rewritten, and
 //! files the build no longer produces are removed, so `dist/` never holds a stale record and
 //! uploads stay small.
 
@@ -13,8 +13,8 @@ use portal_core::dist::manifest::{shard_file, split_routes, Asset, Manifest, Rou
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::build::outputs::Outputs;
 use crate::build::upload::{self, Layout, Upload};
+use crate::build::write::sink::Outputs;
 
 /// One file of the build.
 #[derive(Debug, Clone)]
@@ -228,9 +228,9 @@ pub fn route_shard_files(routes: &Routes, shards: u32) -> Result<Vec<OutFile>> {
 }
 
 /// Finishes a clean build in `staging`: the manifest, what a Worker upload needs besides (see
-/// [`upload`]), then the switch of the output folder to the staged build (see [`crate::build::staging`]).
+/// [`upload`]), then the switch of the output folder to the staged build (see [`crate::build::write::staging`]).
 pub fn write(
-    staging: crate::build::staging::Staging,
+    staging: crate::build::write::staging::Staging,
     files: &mut Outputs,
     manifest: &Manifest,
     layout: Layout,
