@@ -2,17 +2,16 @@
 //!
 //! A sequence of named steps; each later issue adds its renderer as one more step.
 
-pub mod cdn;
 pub mod model;
-pub mod nginx;
 pub mod offline;
 pub mod pages;
 pub mod rebuild;
-pub mod upload;
 
 pub mod documents;
 
 pub mod write;
+
+pub mod hosting;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,7 +43,7 @@ pub struct BuildOptions {
     pub drafts: bool,
     /// How a Worker deploy of the output is laid out: files over the size limit in parts, small
     /// files in packs past a number of files (see [`upload`]).
-    pub layout: upload::Layout,
+    pub layout: hosting::upload::Layout,
     /// The build cache (`--cache-dir`); `None`: `.portal/cache/` beside the content folder (see
     /// [`BuildOptions::state_dir`]).
     pub cache_dir: Option<PathBuf>,
@@ -446,7 +445,7 @@ fn layout_files(manifest: &Manifest, files: &mut Outputs) -> Result<(), BuildErr
     let made = files.made();
     let own: Routes =
         made.iter().filter(|w| !w.group.record_scale()).filter_map(|w| Some((w.route.clone()?, w.asset()))).collect();
-    let site = [cdn::headers_file(manifest, &own), nginx::snippet(manifest, &own)];
+    let site = [hosting::cdn::headers_file(manifest, &own), hosting::nginx::snippet(manifest, &own)];
     let shards = manifest.route_shards.max(1);
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); shards as usize];
     for (i, w) in made.iter().enumerate() {

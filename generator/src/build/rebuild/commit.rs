@@ -140,7 +140,7 @@ fn remove(out: &Path, file: &str, tally: &mut Tally) -> Result<()> {
 fn keep(
     work: Work,
     made: State,
-    upload: crate::build::upload::Upload,
+    upload: crate::build::hosting::upload::Upload,
     tally: &Tally,
     started: Instant,
 ) -> Result<BuildReport> {

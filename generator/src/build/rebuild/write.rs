@@ -504,7 +504,10 @@ fn layout_files(
         })
         .collect();
     own.extend(crate::build::write::file::routes(offline)?);
-    let mut files = vec![crate::build::cdn::headers_file(manifest, &own), crate::build::nginx::snippet(manifest, &own)];
+    let mut files = vec![
+        crate::build::hosting::cdn::headers_file(manifest, &own),
+        crate::build::hosting::nginx::snippet(manifest, &own),
+    ];
     files.extend(view.shard_files(total)?);
     Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())
 }

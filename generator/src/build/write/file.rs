@@ -13,7 +13,7 @@ use portal_core::dist::manifest::{shard_file, split_routes, Asset, Manifest, Rou
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::build::upload::{self, Layout, Upload};
+use crate::build::hosting::upload::{self, Layout, Upload};
 use crate::build::write::sink::Outputs;
 
 /// One file of the build.
