@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
-use portal_core::dist::manifest::{shard_count, shard_file, shard_of, split_routes, Asset, Routes};
+use portal_core::dist::manifest::{shard_count, shard_file, shard_of, Asset, Routes};
 
 use crate::build::write::file::OutFile;
 use crate::build::write::links::Resolve;
+use crate::build::write::routes;
 
 /// The last build's routes with this build's changes over them.
 #[derive(Debug)]
@@ -65,16 +66,15 @@ impl RouteView {
                 all.extend(self.shard(n)?.iter().map(|(route, asset)| (route.clone(), asset.clone())));
             }
             apply(&mut all, &self.changes);
-            return crate::build::write::file::route_shard_files(&all, count);
+            return routes::all(all, count);
         }
         let touched: BTreeSet<u32> = self.changes.keys().map(|route| shard_of(route, count)).collect();
         touched
             .into_iter()
             .map(|n| {
-                let mut routes = Routes::clone(&*self.shard(n)?);
-                apply(&mut routes, &self.changes);
-                let shard = split_routes(&routes, count).swap_remove(n as usize);
-                Ok(OutFile::internal(shard_file(n), serde_json::to_vec(&shard)?))
+                let mut shard = Routes::clone(&*self.shard(n)?);
+                apply(&mut shard, &self.changes);
+                routes::shard(n, shard.into_iter().filter(|(route, _)| shard_of(route, count) == n))
             })
             .collect()
     }
