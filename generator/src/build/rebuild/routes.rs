@@ -94,3 +94,40 @@ impl Resolve for RouteView {
         self.now(route).ok().flatten().map(|asset| asset.file)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asset(file: &str) -> Asset {
+        Asset { file: file.into(), content_type: "text/html".into(), etag: "e".into(), headers: None, markdown: None }
+    }
+
+    /// The shards a rebuild writes for its changes are those of the whole new route index, whether
+    /// it rewrites the shards its changes touch or all of them (the count changed).
+    #[test]
+    fn a_rebuilds_shards_are_those_of_all_its_routes() {
+        let last: Routes = (0..3000).map(|i| (format!("/news/r-{i}"), asset(&format!("news/r-{i}.html")))).collect();
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let count = shard_count(last.len());
+        for file in routes::all(last.clone(), count).expect("the last build's shards") {
+            let path = dir.path().join(&file.file);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("a folder");
+            std::fs::write(path, &file.bytes).expect("a shard");
+        }
+        for total in [3000, 9000] {
+            let mut view = RouteView::new(dir.path(), count);
+            view.changes.insert("/news/r-1".into(), None);
+            view.changes.insert("/news/new".into(), Some(asset("news/new.html")));
+            let mut now = last.clone();
+            apply(&mut now, &view.changes);
+            let whole = routes::all(now, shard_count(total)).expect("the shards");
+            let written = view.shard_files(total).expect("the shards");
+            assert!(!written.is_empty());
+            for file in written {
+                let same = whole.iter().find(|w| w.file == file.file).expect("a shard of the index");
+                assert_eq!(same.bytes, file.bytes, "{} with {total} URLs", file.file);
+            }
+        }
+    }
+}

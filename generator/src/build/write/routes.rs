@@ -97,3 +97,68 @@ fn claim(routes: &mut Routes, route: String, asset: Asset) -> Result<()> {
     routes.insert(route, asset);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use portal_core::dist::manifest::shard_count;
+
+    fn asset(file: &str) -> Asset {
+        Asset { file: file.into(), content_type: "text/html".into(), etag: "e".into(), headers: None, markdown: None }
+    }
+
+    /// `count` pages under `/news/`, as a rebuild holds them.
+    fn news(count: usize) -> Routes {
+        (0..count).map(|i| (format!("/news/r-{i}"), asset(&format!("news/r-{i}.html")))).collect()
+    }
+
+    #[test]
+    fn a_url_two_outputs_claim_is_refused_naming_both() {
+        let twice =
+            [("/news/a".to_string(), asset("news/a.html")), ("/news/a".to_string(), asset("news/a/index.html"))];
+        let error = shard(0, twice).expect_err("a URL claimed twice").to_string();
+        assert!(error.contains("/news/a") && error.contains("news/a.html"), "{error}");
+    }
+
+    #[test]
+    fn members_leave_out_what_is_served_at_no_url() {
+        let members = members([Some("/a"), None, Some("/b")], 1);
+        assert_eq!(members, [vec![0, 2]]);
+    }
+
+    /// A clean build's shards, made from the files it wrote, are the ones a rebuild makes from
+    /// the same URLs: both go through [`members`] and [`shard`].
+    #[test]
+    fn a_clean_build_and_a_rebuild_make_the_same_shards() {
+        let routes = news(5000);
+        let count = shard_count(routes.len());
+        assert!(count > 1, "the test needs several shards");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let mut files = Outputs::new(Some(dir.path().to_path_buf())).expect("outputs");
+        files.extend(routes.iter().map(|(route, a)| OutFile::served(route, &a.file, "text/html", Vec::new())));
+        files.extend([OutFile::internal("_portal/unserved.json", Vec::new())]);
+        put(&mut files, count).expect("the shards");
+        files.finish().expect("written");
+        let rebuilt = all(routes, count).expect("the shards");
+        assert_eq!(rebuilt.len(), count as usize);
+        for file in rebuilt {
+            let written = std::fs::read(dir.path().join(&file.file)).expect("a shard the clean build wrote");
+            let written: Routes = serde_json::from_slice(&written).expect("a shard");
+            let made: Routes = serde_json::from_slice(&file.bytes).expect("a shard");
+            let files = |routes: &Routes| routes.iter().map(|(r, a)| (r.clone(), a.file.clone())).collect::<Vec<_>>();
+            assert_eq!(files(&written), files(&made), "{}", file.file);
+        }
+    }
+
+    #[test]
+    fn a_clean_build_refuses_a_url_two_files_claim() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let mut files = Outputs::new(Some(dir.path().to_path_buf())).expect("outputs");
+        files.extend([
+            OutFile::served("/news/a", "news/a.html", "text/html", Vec::new()),
+            OutFile::served("/news/a", "news/a/index.html", "text/html", Vec::new()),
+        ]);
+        let error = put(&mut files, 1).expect_err("a URL claimed twice").to_string();
+        assert!(error.contains("two outputs claim the URL /news/a"), "{error}");
+    }
+}
