@@ -1,13 +1,13 @@
 //! `portal build`: load the content, render every static endpoint, write `dist/` and its manifest.
 //!
-//! A build runs in steps, each timed ([`timings`]): **load** the content ([`crate::load`]), keeping
-//! each record's **card** ([`model`]) while the record waits on a shelf; the **API documents** and
-//! every other output that is not a page ([`documents`]); the **search** indexes
-//! ([`documents::search`]); the **pages** ([`pages`], with the offline copies of [`offline`]);
-//! the **links** of the pages made relative; and the **write** ([`write`]): each file goes into a
+//! A build runs in steps, each timed (`timings.rs`): **load** the content ([`crate::load`]), keeping
+//! each record's **card** (`model.rs`) while the record waits on a shelf; the **API documents** and
+//! every other output that is not a page (`documents/`); the **search** indexes
+//! (`documents/search.rs`); the **pages** (`pages/`, with the offline copies of `offline/`);
+//! the **links** of the pages made relative; and the **write** (`write/`): each file goes into a
 //! staging folder as it is made, the route index in shards, `_headers`, the nginx snippet and the
-//! upload layout for the hosts ([`hosting`]), then the staging folder takes the output folder's
-//! place. A build into an earlier build is a [`rebuild`]: it makes again only what its changes
+//! upload layout for the hosts (`hosting/`), then the staging folder takes the output folder's
+//! place. A build into an earlier build is a rebuild (`rebuild/`): it makes again only what its changes
 //! touch, with the same functions.
 //!
 //! | Entry | Holds |
@@ -24,20 +24,19 @@
 //! | `hosting/` | `_headers`, the nginx snippet, the layout of a Worker deploy's upload |
 //! | `rebuild/` | the build cache, and a rebuild from it |
 
-pub mod documents;
+pub(crate) mod documents;
 pub mod hosting;
-pub mod model;
-pub mod offline;
+pub(crate) mod model;
+pub(crate) mod offline;
 mod options;
-pub mod pages;
-pub mod rebuild;
-pub mod timings;
-pub mod warnings;
-pub mod write;
+pub(crate) mod pages;
+pub(crate) mod rebuild;
+pub(crate) mod timings;
+pub(crate) mod warnings;
+pub(crate) mod write;
 
 pub use self::options::BuildOptions;
-pub use self::timings::build_time;
-pub(crate) use self::timings::{free_later, Steps};
+pub(crate) use self::timings::{build_time, free_later, Steps};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -100,7 +99,7 @@ impl From<anyhow::Error> for BuildError {
 }
 
 /// Everything a build makes: the bytes of its files are written as they are made (see
-/// [`write::sink`]), and only what the manifest and the build cache need of them is held.
+/// `write::sink`), and only what the manifest and the build cache need of them is held.
 pub struct Rendered {
     /// What the content it was made from holds (the content itself is freed once its pages are
     /// made: nothing after needs the records' text, see docs/deploying.md).
@@ -245,7 +244,7 @@ pub fn check(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
 }
 
 /// Runs a build: a rebuild when the output folder holds an earlier build whose state says what
-/// can be kept (see [`rebuild`]), else a clean one. `strict` builds are always clean.
+/// can be kept (see `rebuild`), else a clean one. `strict` builds are always clean.
 pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     if !strict {

@@ -88,5 +88,5 @@ pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig) -> Result<Vec<O
 pub fn detail_file(record: &Record) -> Result<OutFile> {
     let detail = detail(record).to_string().into_bytes();
     let file = OutFile::at(format!("/api/{}/{}", record.collection, record.slug), detail)?;
-    Ok(file.from_source(&record.file).in_group(Group::collection(&record.collection)))
+    Ok(file.with_source(&record.file).in_group(Group::collection(&record.collection)))
 }

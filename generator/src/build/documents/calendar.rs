@@ -61,7 +61,7 @@ pub fn event_file(content: &Content, record: &Record) -> Result<Option<OutFile>>
     });
     let Some(text) = text else { return Ok(None) };
     let file = OutFile::at(event_url(record), text.into_bytes())?;
-    Ok(Some(file.from_source(&record.file).in_group(Group::collection(EVENTS))))
+    Ok(Some(file.with_source(&record.file).in_group(Group::collection(EVENTS))))
 }
 
 /// Whether `record` has a calendar file (an event with a readable start).

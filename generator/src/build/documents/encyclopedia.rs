@@ -11,9 +11,6 @@ use crate::build::write::file::{Group, OutFile};
 use crate::build::write::sink::Outputs;
 use crate::load::Content;
 
-/// The media type of JSON-LD.
-pub const JSON_LD: &str = "application/ld+json";
-
 /// An entry as the list shows it: the record without its body.
 pub fn list_item(entry: &Entry) -> Value {
     let mut item = entry.record.to_json();
@@ -39,12 +36,12 @@ pub fn entry_files(entry: &Entry, site: &SiteConfig) -> anyhow::Result<[OutFile;
     let detail = success(json!({"data": {"entry": entry.record.to_detail_json()}}));
     let source = &entry.record.file;
     let files = [
-        OutFile::at(format!("/api/encyclopedia/{slug}"), detail.to_string().into_bytes())?.from_source(source),
+        OutFile::at(format!("/api/encyclopedia/{slug}"), detail.to_string().into_bytes())?.with_source(source),
         OutFile::at(
             format!("/api/encyclopedia/{slug}/jsonld"),
             json_ld::article(entry, site).to_string().into_bytes(),
         )?
-        .from_source(source),
+        .with_source(source),
     ];
     Ok(files.map(|f| f.in_group(Group::Encyclopedia)))
 }

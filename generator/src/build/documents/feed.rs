@@ -15,9 +15,6 @@ use crate::html::escape_text;
 use crate::load::Content;
 use crate::markdown::options;
 
-/// The feed's media type.
-pub const RSS: &str = "application/rss+xml; charset=utf-8";
-
 /// The first paragraph of a markdown body as plain text: the words of its text and code, without
 /// markup, raw HTML or link targets (headings, lists, quotes and tables are not paragraphs here).
 pub fn first_paragraph(markdown: &str) -> String {

@@ -134,10 +134,4 @@ impl Intros {
             .get(url)
             .is_some_and(|c| c.per_request || c.always || self.used.lock().is_ok_and(|used| used.contains(url)))
     }
-
-    /// Whether a content page sits where a page is generated only for some content (a term's
-    /// page, a further page of a listing): a rebuild leaves such a site to a clean build.
-    pub fn any_conditional(&self) -> bool {
-        self.by_url.values().any(|c| !c.always)
-    }
 }

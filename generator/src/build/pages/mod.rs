@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, HashSet};
 use anyhow::Result;
 use portal_core::content::collections::PAGES;
 use portal_core::content::time::DateTime;
-use portal_core::content::{MenuItem, Record};
+use portal_core::content::Record;
 use portal_core::http::cache_control::fingerprinted;
 use portal_core::pages::i18n::{direction, Strings};
 use portal_core::routing::page_file;
@@ -77,8 +77,6 @@ pub struct Renderer<'a> {
     pub content: &'a Content,
     /// The cards of every record, which listings and other pages of many records are made from.
     pub model: &'a Model,
-    /// The main navigation.
-    pub navigation: Vec<MenuItem>,
     /// The build time (events are upcoming or past relative to it).
     pub now: DateTime,
     /// The folder of template overrides (for naming a template in an error).
@@ -136,7 +134,6 @@ impl<'a> Renderer<'a> {
             tera,
             content,
             model,
-            navigation,
             now,
             overrides: templates,
             asset_files,

@@ -155,7 +155,7 @@ impl OutFile {
     }
 
     /// The same file, made from the content file `source`.
-    pub fn from_source(mut self, source: &str) -> Self {
+    pub fn with_source(mut self, source: &str) -> Self {
         if !source.is_empty() {
             self.source = Some(source.to_string());
         }
