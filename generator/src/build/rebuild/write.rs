@@ -119,7 +119,7 @@ pub fn finish(
         .collect();
     let resolver = Resolver::new(&view, &work.model, &redo, &own);
     steps.time("links", || links::apply_with(&mut files, &resolver, content.site.base()));
-    let routes = steps.time("etags", || crate::build::write::routes::routes(&files))?;
+    let routes = steps.time("etags", || crate::build::write::routes::of(&files))?;
     let before = redo.assets_before();
     for (route, asset) in &routes {
         if before.get(route.as_str()) != Some(asset) {
@@ -133,7 +133,7 @@ pub fn finish(
     let total = work.head.routes + added.count() - view.changes.values().filter(|c| c.is_none()).count();
     let manifest = manifest::head(content, &work.model, &r.intros, now, total);
     let offline = steps.time("offline", || offline_files(&work, &manifest, &tables))?;
-    for (route, asset) in crate::build::write::routes::routes(&offline)? {
+    for (route, asset) in crate::build::write::routes::of(&offline)? {
         // A URL the last build did not serve changes the route count: only a clean build will do.
         if !view.changes.contains_key(&route) && view.last(&route)?.is_none() {
             return Ok(None);
@@ -505,7 +505,7 @@ fn layout_files(
             Some((o.route.clone()?, asset))
         })
         .collect();
-    own.extend(crate::build::write::routes::routes(offline)?);
+    own.extend(crate::build::write::routes::of(offline)?);
     let mut files = Vec::from(crate::build::hosting::files(manifest, &own));
     files.extend(view.shard_files(total)?);
     Ok(files)

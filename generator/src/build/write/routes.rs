@@ -64,7 +64,7 @@ pub fn all(routes: Routes, count: u32) -> Result<Vec<OutFile>> {
 
 /// Every served file among `files` as the route index holds it; an error naming the URL when two
 /// of them claim one.
-pub fn routes<'a>(files: impl IntoIterator<Item = &'a OutFile>) -> Result<Routes> {
+pub fn of<'a>(files: impl IntoIterator<Item = &'a OutFile>) -> Result<Routes> {
     let files: Vec<&OutFile> = files.into_iter().collect();
     let assets: Vec<(String, Asset)> = files
         .par_iter()
