@@ -223,7 +223,7 @@ impl RenderArgs {
             out: out.to_path_buf(),
             base_url: self.base_url.clone(),
             drafts: false,
-            layout: build::upload::Layout::default(),
+            layout: build::hosting::upload::Layout::default(),
             cache_dir: None,
             offline: self.offline,
         }
@@ -232,7 +232,7 @@ impl RenderArgs {
 
 impl BuildArgs {
     fn options(&self) -> BuildOptions {
-        let layout = build::upload::Layout { split_over: self.split_over, pack_over: self.pack_over };
+        let layout = build::hosting::upload::Layout { split_over: self.split_over, pack_over: self.pack_over };
         BuildOptions { layout, cache_dir: self.cache_dir.clone(), ..self.render.options(&self.out) }
     }
 }

@@ -27,7 +27,7 @@ async fn state(dir: &Path) -> Arc<ServerState> {
         out: out.clone(),
         base_url: None,
         drafts: false,
-        layout: portal::build::upload::Layout::default(),
+        layout: portal::build::hosting::upload::Layout::default(),
         cache_dir: Some(dir.join("cache")),
         offline: false,
     };

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 import servers
+import spec
 from conftest import CHROMIUM, FLAGS, PHONE
 from test_accessibility import violations
 
-DEFAULT_BUDGET = 1_500_000
+DEFAULT_BUDGET = spec.OFFLINE_BUDGET
 
 
 @pytest.fixture(scope="module")

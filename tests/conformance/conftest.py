@@ -11,6 +11,7 @@ import requests
 
 import mock_upstream
 import servers
+import spec
 
 _addresses = itertools.count(1)
 RATE_LIMIT = 60
@@ -88,7 +89,7 @@ def new_client(base_url):
 def problem(response, status, code):
     """Asserts `response` is a problem document with `status` and `code`, and returns it."""
     assert response.status_code == status, response.text
-    assert response.headers["Content-Type"].startswith("application/problem+json")
+    assert response.headers["Content-Type"].startswith(spec.PROBLEM_JSON)
     doc = response.json()
     for member in ("type", "title", "status", "code", "detail"):
         assert member in doc, f"problem lacks {member}: {doc}"

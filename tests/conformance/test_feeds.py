@@ -12,13 +12,14 @@ import feedparser
 import pytest
 
 import mock_upstream
+import spec
 from conftest import problem
 
 
 def test_the_rss_feed_parses_newest_first_without_drafts(client):
     r = client.get("/api/rss")
     assert r.status_code == 200
-    assert r.headers["Content-Type"] == "application/rss+xml; charset=utf-8"
+    assert r.headers["Content-Type"] == spec.RSS
     feed = feedparser.parse(r.content)
     assert not feed.bozo, feed.bozo_exception
     assert feed.version == "rss20"

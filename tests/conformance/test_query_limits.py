@@ -6,11 +6,15 @@ import json
 
 import pytest
 
+import spec
 from conftest import RATE_LIMIT, problem
 
 # One short word 8,000 times: inside the URL limit, and once 21 s of CPU for one request.
 REPEATED = " ".join(["a"] * 8000)
-SEVENTEEN = " ".join(f"w{n}" for n in range(17))
+TOO_MANY_WORDS = " ".join(f"w{n}" for n in range(spec.MAX_QUERY_WORDS + 1))
+# Each query over one limit, with the words of the message that names it.
+OVER_LIMITS = [(REPEATED, f"at most {spec.MAX_QUERY_CHARS} characters"),
+               (TOO_MANY_WORDS, f"at most {spec.MAX_QUERY_WORDS} different words")]
 # Far above what a refusal takes, far below what the query took before it was bounded.
 FAST_SECONDS = 5
 
@@ -27,8 +31,7 @@ def mcp_call(client, name, arguments):
 
 @pytest.mark.parametrize("path, name", [("/api/search", "q"), ("/api/hsds/services", "search"),
                                         ("/api/encyclopedia", "q")])
-@pytest.mark.parametrize("query, limit", [(REPEATED, "at most 256 characters"),
-                                          (SEVENTEEN, "at most 16 different words")])
+@pytest.mark.parametrize("query, limit", OVER_LIMITS)
 def test_a_query_over_the_limits_is_a_fast_400_naming_the_limit(client, path, name, query, limit):
     r = client.get(path, params={name: query})
     assert r.elapsed.total_seconds() < FAST_SECONDS
@@ -36,8 +39,7 @@ def test_a_query_over_the_limits_is_a_fast_400_naming_the_limit(client, path, na
     assert f"`{name}`" in doc["detail"] and limit in doc["detail"], doc
 
 
-@pytest.mark.parametrize("query, limit", [(REPEATED, "at most 256 characters"),
-                                          (SEVENTEEN, "at most 16 different words")])
+@pytest.mark.parametrize("query, limit", OVER_LIMITS)
 def test_the_search_page_answers_its_form_with_the_limit(client, query, limit):
     r = client.get("/search", params={"q": query})
     assert r.elapsed.total_seconds() < FAST_SECONDS
@@ -47,7 +49,7 @@ def test_the_search_page_answers_its_form_with_the_limit(client, query, limit):
 
 @pytest.mark.parametrize("forgiving", [False, True])
 def test_the_mcp_search_tool_answers_a_tool_error_naming_the_limit(client, forgiving):
-    for query, limit in [(REPEATED, "at most 256 characters"), (SEVENTEEN, "at most 16 different words")]:
+    for query, limit in OVER_LIMITS:
         result = mcp_call(client, "search_portal", {"query": query, "forgiving": forgiving})
         assert result["isError"] is True
         assert "`query`" in result["content"][0]["text"] and limit in result["content"][0]["text"]
@@ -61,8 +63,8 @@ def test_a_repeated_word_counts_once(client):
 
 
 def test_sixteen_words_at_the_limits_are_searched_quickly(client):
-    words = " ".join(f"{n:02d}" + "x" * 13 for n in range(16))  # 16 words, 255 characters
-    assert len(words) <= 256
+    words = " ".join(f"{n:02d}" + "x" * 13 for n in range(spec.MAX_QUERY_WORDS))  # 16 words, 255 characters
+    assert len(words) <= spec.MAX_QUERY_CHARS
     for path, name in [("/api/search", "q"), ("/search", "q"), ("/api/hsds/services", "search")]:
         r = client.get(path, params={name: words})
         assert r.status_code == 200, (path, r.text[:300])

@@ -6,7 +6,9 @@ import re
 
 import icalendar
 
-CALENDAR = "text/calendar; charset=utf-8"
+import spec
+
+CALENDAR = spec.CALENDAR
 
 
 def lines_of(body):

@@ -9,10 +9,11 @@ import subprocess
 import pytest
 from owslib.ogcapi.features import Features
 
+import spec
 from conftest import problem
 
 CORE = "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core"
-GEOJSON = "application/geo+json"
+GEOJSON = spec.GEOJSON
 OPENAPI_30 = "application/vnd.oai.openapi+json;version=3.0"
 
 

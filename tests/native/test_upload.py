@@ -13,9 +13,10 @@ import subprocess
 import pytest
 
 import servers
+import spec
 
 
-MAX_ASSET = 25 * 1024 * 1024
+MAX_ASSET = spec.MAX_FILE_BYTES
 
 
 def node():

@@ -1,33 +1,42 @@
 //! `portal build`: load the content, render every static endpoint, write `dist/` and its manifest.
 //!
-//! A sequence of named steps; each later issue adds its renderer as one more step.
+//! A build runs in steps, each timed (`timings.rs`): **load** the content ([`crate::load`]), keeping
+//! each record's **card** (`model.rs`) while the record waits on a shelf; the **API documents** and
+//! every other output that is not a page (`documents/`); the **search** indexes
+//! (`documents/search.rs`); the **pages** (`pages/`, with the offline copies of `offline/`);
+//! the **links** of the pages made relative; and the **write** (`write/`): each file goes into a
+//! staging folder as it is made, the route index in shards, `_headers`, the nginx snippet and the
+//! upload layout for the hosts (`hosting/`), then the staging folder takes the output folder's
+//! place. A build into an earlier build is a rebuild (`rebuild/`): it makes again only what its changes
+//! touch, with the same functions.
+//!
+//! | Entry | Holds |
+//! |---|---|
+//! | `mod.rs` | the steps of a clean build, and the choice between a clean build and a rebuild |
+//! | `options.rs` | what a build is asked to do (`BuildOptions`) |
+//! | `timings.rs` | the build time, and how long each step took with the memory it held |
+//! | `warnings.rs` | the problems that do not stop a build (unless `--strict`) |
+//! | `model.rs` | the cards: what a build keeps of each record and entry |
+//! | `documents/` | every output that is not an HTML page: API documents, standards formats, discovery, search, static files |
+//! | `pages/` | the HTML pages and their twins |
+//! | `offline/` | the web app manifest, the service worker and what it precaches |
+//! | `write/` | the output file, the sink and the staging folder, the spool, link rewriting, collisions, the manifest head, the route index |
+//! | `hosting/` | `_headers`, the nginx snippet, the layout of a Worker deploy's upload |
+//! | `rebuild/` | the build cache, and a rebuild from it |
 
-pub mod actions;
-pub mod api;
-pub mod calendar;
-pub mod cdn;
-pub mod cms;
-pub mod collisions;
-pub mod data;
-pub mod discovery;
-pub mod encyclopedia;
-pub mod feed;
-pub mod hsds;
-pub mod links;
-pub mod model;
-pub mod nginx;
-pub mod offline;
-pub mod ogc;
-pub mod output;
-pub mod outputs;
-pub mod pages;
-pub mod rebuild;
-pub mod search;
-pub mod spatial;
-pub mod spool;
-pub mod staging;
-pub mod statics;
-pub mod upload;
+pub(crate) mod documents;
+pub mod hosting;
+pub(crate) mod model;
+pub(crate) mod offline;
+mod options;
+pub(crate) mod pages;
+pub(crate) mod rebuild;
+pub(crate) mod timings;
+pub(crate) mod warnings;
+pub(crate) mod write;
+
+pub use self::options::BuildOptions;
+pub(crate) use self::timings::{build_time, free_later, Steps};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,66 +44,13 @@ use std::time::{Duration, Instant};
 
 use portal_core::content::time::DateTime;
 use portal_core::content::{ContentError, Record};
-use portal_core::dist::manifest::{shard_count, shard_file, shard_of, Manifest, Routes, MANIFEST_FORMAT};
+use portal_core::dist::manifest::{shard_count, Manifest};
 use rayon::prelude::*;
 
 use self::model::Model;
-use self::output::{Group, OutFile};
-use self::outputs::{Outputs, Written};
+use self::write::sink::Outputs;
 use crate::load::{self, Content, LoadError};
 use crate::progress::Progress;
-
-/// Where to read and write.
-#[derive(Debug, Clone)]
-pub struct BuildOptions {
-    /// The content folder.
-    pub content: PathBuf,
-    /// A folder of templates overriding the built-in theme.
-    pub templates: Option<PathBuf>,
-    /// The output folder.
-    pub out: PathBuf,
-    /// Overrides `base_url` of `site.yaml`.
-    pub base_url: Option<String>,
-    /// Keeps drafts, marked as such (a private preview: `portal serve --drafts`).
-    pub drafts: bool,
-    /// How a Worker deploy of the output is laid out: files over the size limit in parts, small
-    /// files in packs past a number of files (see [`upload`]).
-    pub layout: upload::Layout,
-    /// The build cache (`--cache-dir`); `None`: `.portal/cache/` beside the content folder (see
-    /// [`BuildOptions::state_dir`]).
-    pub cache_dir: Option<PathBuf>,
-    /// Reads sources at URLs from the build cache only (`--offline`).
-    pub offline: bool,
-}
-
-impl BuildOptions {
-    /// The build cache's folder: `--cache-dir`, else `.portal/cache/` beside the content folder,
-    /// like the state folder of `portal serve`. Never inside the output folder, which holds only
-    /// what may be published: the cache keeps every record's card, drafts included.
-    pub fn cache_root(&self) -> PathBuf {
-        self.cache_dir.clone().unwrap_or_else(|| load::sources::remote::cache_beside(&self.content))
-    }
-
-    /// How the content is read: drafts or not, and sources at URLs through the build cache.
-    pub fn reading(&self) -> load::Reading {
-        let remote = load::sources::Remote {
-            cache: Some(load::sources::remote::copies_in(&self.cache_root())),
-            offline: self.offline,
-        };
-        load::Reading { drafts: self.drafts, remote }
-    }
-
-    /// The state a build into `out` keeps for the next one: a folder of the cache named by a
-    /// hash of the output folder's absolute path, so builds of one content folder into several
-    /// output folders keep apart.
-    pub fn state_dir(&self) -> PathBuf {
-        use sha2::{Digest, Sha256};
-        let out = std::path::absolute(&self.out).unwrap_or_else(|_| self.out.clone());
-        let digest = Sha256::digest(out.as_os_str().as_encoded_bytes());
-        let name: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-        self.cache_root().join(name)
-    }
-}
 
 /// What a build did.
 #[derive(Debug, Clone)]
@@ -104,7 +60,7 @@ pub struct BuildReport {
     /// Published encyclopedia entries.
     pub entries: usize,
     /// What writing changed.
-    pub write: output::WriteStats,
+    pub write: write::file::WriteStats,
     /// Problems that did not stop the build.
     pub warnings: Vec<ContentError>,
     /// Wall time.
@@ -142,85 +98,8 @@ impl From<anyhow::Error> for BuildError {
     }
 }
 
-/// The build time: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
-pub fn build_time() -> DateTime {
-    let from_env = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|v| v.trim().parse::<i64>().ok());
-    let now = || std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-    DateTime::from_unix(from_env.unwrap_or_else(now))
-}
-
-/// How long each step of a build took, the memory the process held after it and the most it held
-/// during it, printed to stderr when `PORTAL_TIMINGS` is set (for profiling builds; see
-/// BENCHMARKS.md).
-#[derive(Debug, Default)]
-pub(crate) struct Steps(Vec<(&'static str, Duration, Option<Resident>)>);
-
-impl Steps {
-    pub(crate) fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> T) -> T {
-        let timed = std::env::var_os("PORTAL_TIMINGS").is_some();
-        if timed {
-            Resident::reset_peak();
-        }
-        let started = Instant::now();
-        let result = step();
-        let resident = timed.then(Resident::now).flatten();
-        self.0.push((name, started.elapsed(), resident));
-        result
-    }
-
-    pub(crate) fn report(&self) {
-        if std::env::var_os("PORTAL_TIMINGS").is_some() {
-            let parts: Vec<String> = self
-                .0
-                .iter()
-                .map(|(name, d, resident)| match resident {
-                    Some(r) => format!("{name} {} ms ({} MiB, peak {} MiB)", d.as_millis(), r.now, r.peak),
-                    None => format!("{name} {} ms", d.as_millis()),
-                })
-                .collect();
-            eprintln!("portal: timings: {}", parts.join(", "));
-            if let Some(peak) = self.0.iter().filter_map(|(_, _, r)| r.map(|r| r.peak)).max() {
-                eprintln!("portal: timings: peak of these steps {peak} MiB");
-            }
-        }
-    }
-}
-
-/// The memory the process holds (its resident set), where the system says (Linux).
-#[derive(Debug, Clone, Copy)]
-struct Resident {
-    /// Now, in MiB.
-    now: u64,
-    /// The most since the last [`Resident::reset_peak`] (or the start), in MiB.
-    peak: u64,
-}
-
-impl Resident {
-    fn now() -> Option<Self> {
-        let status = std::fs::read_to_string("/proc/self/status").ok()?;
-        let mib = |key: &str| -> Option<u64> {
-            let line = status.lines().find(|line| line.starts_with(key))?;
-            Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
-        };
-        Some(Resident { now: mib("VmRSS:")?, peak: mib("VmHWM:")? })
-    }
-
-    /// Starts the peak over from the memory held now (Linux's `clear_refs`; elsewhere the peak
-    /// is the process's). This also resets what `getrusage` and `/usr/bin/time` report as the
-    /// process's peak, so a timed build prints the largest of its steps' peaks at its end.
-    fn reset_peak() {
-        let _ = std::fs::write("/proc/self/clear_refs", "5");
-    }
-}
-
-/// Frees `value` on a thread of its own: freeing a big site's outputs and model takes a while, and
-/// nothing needs to wait for it (a command exits, a server goes on serving).
-pub(crate) fn free_later<T: Send + 'static>(value: T) {
-    std::thread::spawn(move || drop(value));
-}
-
 /// Everything a build makes: the bytes of its files are written as they are made (see
-/// [`outputs`]), and only what the manifest and the build cache need of them is held.
+/// `write::sink`), and only what the manifest and the build cache need of them is held.
 pub struct Rendered {
     /// What the content it was made from holds (the content itself is freed once its pages are
     /// made: nothing after needs the records' text, see docs/deploying.md).
@@ -238,7 +117,7 @@ pub struct Rendered {
     /// The build time.
     pub generated_at: DateTime,
     /// Each collection's range in the flat search index.
-    pub flat_ranges: search::FlatRanges,
+    pub flat_ranges: documents::search::FlatRanges,
     /// The rows of the site's sources (see [`Content::source_rows`]).
     pub source_rows: Option<Vec<load::SourceRow>>,
 }
@@ -278,26 +157,21 @@ pub fn render_into(
     // `check` writes nothing of its own: its shelf goes to the system's temporary folder.
     let shelf = if folder.is_some() { options.cache_root() } else { std::env::temp_dir() };
     let (mut content, model) = steps.time("load", || load_shelved(options, &shelf, progress))?;
-    let mut warnings = site_warnings(&content, &options.content, content.warnings.clone());
-    warnings.extend(cms::config::key_warnings(&content.site, &content.root, model.all()));
+    let mut warnings = warnings::site_warnings(&content, &options.content, content.warnings.clone());
+    warnings.extend(documents::cms::config::key_warnings(&content.site, &content.root, model.all()));
     warnings.sort();
-    if strict && !warnings.is_empty() {
-        return Err(BuildError::Content(
-            warnings
-                .into_iter()
-                .map(|w| ContentError::new(w.file, w.line, format!("{} (--strict)", w.message)))
-                .collect(),
-        ));
+    if strict {
+        warnings::strict(&warnings)?;
     }
     let generated_at = build_time();
     let mut files = Outputs::new(folder)?.spooled_in(&shelf)?;
-    steps.time("api", || api::put(&content, &mut files))?;
-    let (flat_ranges, indexed) = steps.time("search", || search::put(&content, &model, &mut files))?;
-    steps.time("encyclopedia", || encyclopedia::put(&content, &model, &mut files))?;
-    files.extend(site_files(&content, &model, generated_at)?);
-    files.extend(theme_files(&content, options.templates.as_deref())?);
+    steps.time("api", || documents::api::put(&content, &mut files))?;
+    let (flat_ranges, indexed) = steps.time("search", || documents::search::put(&content, &model, &mut files))?;
+    steps.time("encyclopedia", || documents::encyclopedia::put(&content, &model, &mut files))?;
+    files.extend(documents::site_files(&content, &model, generated_at)?);
+    files.extend(documents::theme_files(&content, options.templates.as_deref())?);
     steps.time("static", || -> Result<(), BuildError> {
-        files.extend(statics::files(&content.statics)?);
+        files.extend(documents::statics::files(&content.statics)?);
         Ok(())
     })?;
     let templates = options.templates.as_deref();
@@ -305,18 +179,18 @@ pub fn render_into(
     // the records and free their text a batch at a time.
     let (found, reserved) = pages::intro::candidates(&content)?;
     let intros = pages::intro::Intros::new(found).with_help(pages::intro::help_page(&content)?);
-    let mut manifest = manifest_head(&content, &model, &intros, generated_at, 0);
-    files.extend(steps.time("static search", || search::find_files(indexed, &manifest))?);
+    let mut manifest = write::manifest::head(&content, &model, &intros, generated_at, 0);
+    files.extend(steps.time("static search", || documents::search::find_files(indexed, &manifest))?);
     let counted = Counted::of(&content);
     steps.time("pages", || pages::files(&mut content, &model, intros, templates, generated_at, &mut files))?;
-    check_outputs(&content.statics, reserved, files.made())?;
+    write::collisions::check_outputs(&content.statics, reserved, files.made())?;
     let routes = files.made().iter().filter(|w| w.route.is_some()).count();
     manifest.route_shards = shard_count(routes);
     let base = content.site.base().to_string();
     let source_rows = std::mem::take(&mut content.source_rows);
     free_later(content);
     steps.time("links", || files.resolve_links(&base))?;
-    let left_out = steps.time("offline", || offline_files(&manifest, templates, &mut files))?;
+    let left_out = steps.time("offline", || offline::put(&manifest, templates, &mut files))?;
     warnings.extend(left_out);
     steps.time("manifest", || layout_files(&manifest, &mut files))?;
     files.finish()?;
@@ -352,179 +226,16 @@ fn load_shelved(options: &BuildOptions, dir: &Path, progress: &Progress) -> Resu
     Ok((content, model))
 }
 
-/// The problems of the outputs as a whole: static files that clash with built files, URLs two
-/// outputs claim, pages at paths no page may take.
-fn check_outputs(
-    statics: &load::statics::StaticFiles,
-    reserved: Vec<ContentError>,
-    made: &[Written],
-) -> Result<(), BuildError> {
-    statics::check_clashes(made, statics)?;
-    // A page at a path no page may take says so, rather than that it collides with what is there
-    // (`reserved`: the content pages at such paths).
-    let mut collisions = reserved;
-    collisions.extend(collisions::check(made.iter().filter(|w| w.group != Group::Statics)));
-    if !collisions.is_empty() {
-        collisions.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
-        collisions.dedup_by(|a, b| a.file == b.file && a.line == b.line);
-        return Err(BuildError::Content(collisions));
-    }
-    Ok(())
-}
-
-/// The files of the site as a whole, not pages, that show its records or the build time: the
-/// status, llms.txt, the feed and the datasets (whose `updatedAt` defaults to the build time).
-pub fn site_files(content: &Content, model: &Model, generated_at: DateTime) -> Result<Vec<OutFile>, BuildError> {
-    let mut files = discovery::site_files(content, model, generated_at)?;
-    files.push(feed::file(content, model, generated_at)?);
-    files.extend(data::files(content, generated_at)?);
-    files.extend(cms::files(content, model)?);
-    Ok(files.into_iter().map(|f| f.in_group(Group::Site)).collect())
-}
-
-/// The files of the site as a whole, not pages, made of its settings alone: discovery documents,
-/// places and the mail templates of the actions.
-pub fn theme_files(content: &Content, templates: Option<&std::path::Path>) -> Result<Vec<OutFile>, BuildError> {
-    let mut files = discovery::theme_files(content)?;
-    files.extend(spatial::files(content)?);
-    files.extend(ogc::files(content)?);
-    files.extend(actions::files(templates)?);
-    Ok(files.into_iter().map(|f| f.in_group(Group::Theme)).collect())
-}
-
-/// The warnings of a build: those of `loaded` and those about the site's settings.
-pub fn site_warnings(content: &Content, root: &std::path::Path, loaded: Vec<ContentError>) -> Vec<ContentError> {
-    let mut warnings = loaded;
-    warnings.extend(pages::map::warnings(content));
-    if content.site.base_url.trim().is_empty() {
-        warnings.push(missing_base_url(root));
-    } else if content.site.base() == crate::init::EXAMPLE_BASE_URL {
-        warnings.push(example_base_url(root));
-    }
-    warnings.sort();
-    warnings
-}
-
-/// The manifest head of a build of `routes` URLs.
-pub fn manifest_head(
-    content: &Content,
-    model: &Model,
-    intros: &pages::intro::Intros,
-    generated_at: DateTime,
-    routes: usize,
-) -> Manifest {
-    Manifest {
-        format: MANIFEST_FORMAT,
-        generated_at: generated_at.rfc3339(),
-        site: content.site.clone(),
-        strings: content.strings.clone(),
-        navigation: pages::navigation::main_menu(content, model),
-        header_sets: discovery::header_sets(&content.site),
-        not_found_page: Some(pages::NOT_FOUND_FILE.to_string()),
-        route_shards: shard_count(routes),
-        intros: intros.per_request(),
-        help: intros.help.clone(),
-    }
-}
-
-/// The service worker and the listings' record lists, made from every file written so far (see
-/// [`offline::layout_files`]); the warning naming what the budget left out, if anything was.
-fn offline_files(
-    manifest: &Manifest,
-    templates: Option<&std::path::Path>,
-    files: &mut Outputs,
-) -> Result<Option<ContentError>, BuildError> {
-    let built: Vec<offline::precache::Built> = files
-        .made()
-        .iter()
-        .filter(|w| offline::may_matter(&w.file))
-        .map(|w| offline::precache::Built {
-            file: w.file.clone(),
-            len: w.len,
-            tag: w.etag(),
-            collection: match w.group {
-                Group::Collection(name) => Some(name.to_string()),
-                _ => None,
-            },
-        })
-        .collect();
-    let worker = crate::theme::service_worker(templates)?;
-    let (made, precache) = offline::layout_files(&manifest.site, manifest.help.as_ref(), &built, &worker)?;
-    files.extend(made.into_iter().map(|f| f.in_group(Group::Layout)));
-    Ok(offline::left_out_warning(&manifest.site, &precache))
-}
-
-/// `_headers`, the nginx snippet (over the files that may need rules of their own: not those of
-/// records, see `Group::record_scale`) and the shards of the route index, made from the files
-/// written (a batch of shards at a time).
+/// `_headers` and the nginx snippet (over the files that may need rules of their own: not those of
+/// records, see `Group::record_scale`), then the shards of the route index, made from every file
+/// written.
 fn layout_files(manifest: &Manifest, files: &mut Outputs) -> Result<(), BuildError> {
     let made = files.made();
-    let own: Routes =
-        made.iter().filter(|w| !w.group.record_scale()).filter_map(|w| Some((w.route.clone()?, w.asset()))).collect();
-    let site = [cdn::headers_file(manifest, &own), nginx::snippet(manifest, &own)];
-    let shards = manifest.route_shards.max(1);
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); shards as usize];
-    for (i, w) in made.iter().enumerate() {
-        if let Some(route) = &w.route {
-            members[shard_of(route, shards) as usize].push(i);
-        }
-    }
-    files.extend(site.into_iter().map(|f| f.in_group(Group::Layout)));
-    for (batch, chunk) in members.chunks(64).enumerate() {
-        let made = files.made();
-        let shard_files: Vec<OutFile> = chunk
-            .par_iter()
-            .enumerate()
-            .map(|(n, members)| {
-                let mut routes = Routes::new();
-                for w in members.iter().map(|&i| &made[i]) {
-                    let route = w.route.clone().unwrap_or_default();
-                    if let Some(previous) = routes.insert(route.clone(), w.asset()) {
-                        anyhow::bail!(
-                            "two outputs claim the URL {route} (one is {}); rename one of the records",
-                            previous.file
-                        );
-                    }
-                }
-                let n = (batch * 64 + n) as u32;
-                Ok(OutFile::internal(shard_file(n), serde_json::to_vec(&routes)?).in_group(Group::Layout))
-            })
-            .collect::<anyhow::Result<_>>()?;
-        files.extend(shard_files);
-    }
+    let own = made.iter().filter(|w| !w.group.record_scale()).filter_map(|w| Some((w.route.clone()?, w.asset())));
+    let hosting = hosting::files(manifest, &own.collect());
+    files.extend(hosting);
+    write::routes::put(files, manifest.route_shards.max(1))?;
     Ok(())
-}
-
-/// The warning for a site without `base_url`: sitemap, feed and canonical links can only be
-/// site-relative then.
-/// The `base_url` of a site made by `portal init` that still names the example address: its
-/// feeds, sitemap, canonical links and offline copies would point at someone else's site.
-fn example_base_url(content: &std::path::Path) -> ContentError {
-    let file = content.join("site.yaml");
-    let line = std::fs::read_to_string(&file)
-        .ok()
-        .and_then(|text| text.lines().position(|l| l.trim_start().starts_with("base_url:")))
-        .map_or(1, |i| i + 1);
-    ContentError::new(
-        file.display().to_string(),
-        line,
-        format!(
-            "`base_url` is still the example address of `portal init` ({}): set the address your site is \
-             published at, which the sitemap, the news feed, canonical links and offline copies use",
-            crate::init::EXAMPLE_BASE_URL
-        ),
-    )
-}
-
-fn missing_base_url(content: &std::path::Path) -> ContentError {
-    let file = content.join("site.yaml");
-    ContentError::new(
-        file.display().to_string(),
-        1,
-        "`base_url` is not set: the sitemap, the news feed, canonical links and the API documents need the site's \
-         public address (e.g. base_url: https://community.example, or --base-url); until then they use \
-         site-relative links",
-    )
 }
 
 /// Checks the content and everything the build would make, writing nothing (`portal check`).
@@ -533,7 +244,7 @@ pub fn check(options: &BuildOptions, progress: &Progress, strict: bool) -> Resul
 }
 
 /// Runs a build: a rebuild when the output folder holds an earlier build whose state says what
-/// can be kept (see [`rebuild`]), else a clean one. `strict` builds are always clean.
+/// can be kept (see `rebuild`), else a clean one. `strict` builds are always clean.
 pub fn build(options: &BuildOptions, progress: &Progress, strict: bool) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     if !strict {
@@ -572,13 +283,13 @@ fn clean(
     let inputs = steps.time("inputs", || rebuild::inputs::hash(options))?;
     rebuild::state::forget(&options.state_dir());
     steps.report();
-    output::guard_output_folder(&options.out)?;
-    let staging = staging::Staging::new(&options.out)?;
+    write::file::guard_output_folder(&options.out)?;
+    let staging = write::staging::Staging::new(&options.out)?;
     let mut rendered = render_into(options, progress, strict, Some(staging.path().to_path_buf()))?;
     let mut steps = Steps::default();
     let manifest = &rendered.manifest;
     let files = &mut rendered.files;
-    let (write, upload) = steps.time("write", || output::write(staging, files, manifest, options.layout))?;
+    let (write, upload) = steps.time("write", || write::file::write(staging, files, manifest, options.layout))?;
     let bytes = write.bytes;
     let state = options.state_dir();
     let rows = rendered.source_rows.take();

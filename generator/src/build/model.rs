@@ -19,10 +19,10 @@ use portal_core::search::schema::fold;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::cms::shape::Shape;
-use super::pages::navigation::collection_label;
-use super::pages::record::{lang_attributes, language_of};
-use super::pages::{facts, figure};
+use crate::build::documents::cms::shape::Shape;
+use crate::build::pages::navigation::collection_label;
+use crate::build::pages::record::{lang_attributes, language_of};
+use crate::build::pages::{facts, figure};
 use crate::load::zone::Zone;
 use crate::load::Content;
 
@@ -82,7 +82,7 @@ pub struct Card {
     pub place: Option<String>,
     /// What says which place of `spatial/` it is at: its `spatial_id` and `location` (see
     /// `pages::map::place_of`), so a place's page can list the records at it.
-    pub located: Option<super::pages::map::Located>,
+    pub located: Option<crate::build::pages::map::Located>,
 }
 
 /// One copy of each set of key shapes among the cards of a build: the records of a collection
@@ -215,10 +215,10 @@ impl Card {
             excerpt: None,
             links: Vec::new(),
             entry: None,
-            shapes: super::cms::shape::of_fields(&record.fields).into(),
+            shapes: crate::build::documents::cms::shape::of_fields(&record.fields).into(),
             when: None,
             place: None,
-            located: super::pages::map::Located::of(&record.fields),
+            located: crate::build::pages::map::Located::of(&record.fields),
         }
     }
 
@@ -232,7 +232,7 @@ impl Card {
             thumb: figure::image(record, &content.statics, figure::THUMB_SIZES).map(|image| image.to_string()),
             date_written: record.fields.get("date").or_else(|| record.fields.get("updated")).map(Value::to_string),
             excerpt: (record.collection == "news").then(|| excerpt(record)),
-            links: record.html.as_deref().map(super::links::targets).unwrap_or_default(),
+            links: record.html.as_deref().map(crate::build::write::links::targets).unwrap_or_default(),
             event: event_span(record, zone.is_some().then_some(&offset as ZoneFn<'_>)),
             when: facts::when(record, &content.site, &content.strings),
             place: (record.collection == "events")
@@ -256,7 +256,7 @@ impl Card {
             category: record.category.clone(),
             tags: record.tags.clone(),
             updated: record.updated.or(record.date).map(|d| d.unix),
-            item: super::encyclopedia::list_item(entry),
+            item: crate::build::documents::encyclopedia::list_item(entry),
         };
         card.collection = ENCYCLOPEDIA.to_string();
         card.entry = Some(EntryPart {
@@ -332,10 +332,9 @@ fn event_span(record: &Record, zone: Option<ZoneFn<'_>>) -> Option<EventSpan> {
 
 /// What the feed says of a record: its summary, else the first paragraph of its body.
 fn excerpt(record: &Record) -> String {
-    record
-        .summary
-        .clone()
-        .unwrap_or_else(|| record.body.as_deref().map(super::feed::first_paragraph).unwrap_or_default())
+    record.summary.clone().unwrap_or_else(|| {
+        record.body.as_deref().map(crate::build::documents::feed::first_paragraph).unwrap_or_default()
+    })
 }
 
 /// JSON fragments joined into an array, as `serde_json` writes one (no spaces).

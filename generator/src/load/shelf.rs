@@ -33,7 +33,7 @@ pub struct Place {
     len: u32,
 }
 
-/// An unnamed file of records (or of other bytes a build puts aside: see `build::spool`), removed
+/// An unnamed file of records (or of other bytes a build puts aside: see `build::write::spool`), removed
 /// by the system when the build ends (or dies).
 #[derive(Debug)]
 pub struct Shelf {

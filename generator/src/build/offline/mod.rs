@@ -7,17 +7,21 @@
 mod icons;
 pub mod precache;
 
+use std::path::Path;
+
 use anyhow::Result;
 use portal_core::content::HelpPage;
 use portal_core::content::SiteConfig;
+use portal_core::dist::manifest::Manifest;
 use portal_core::pages::offline::{self as names, OfflineSettings};
 use portal_core::routing::page_file;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use tera::Context;
 
-use super::output::OutFile;
 use super::pages::{preview, Renderer, HTML};
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Outputs;
 use crate::load::statics::Reference;
 use precache::{Built, Precache};
 
@@ -107,6 +111,34 @@ pub fn layout_files(
         files.push(OutFile::at(format!("/{}", names::listing_file(collection)), list.to_string().into_bytes())?);
     }
     Ok((files, precache))
+}
+
+/// Puts the service worker and the listings' record lists, made from every file written so far
+/// (see [`layout_files`]), into `files`; the warning naming what the budget left out, if anything
+/// was.
+pub(crate) fn put(
+    manifest: &Manifest,
+    templates: Option<&Path>,
+    files: &mut Outputs,
+) -> Result<Option<portal_core::content::ContentError>> {
+    let built: Vec<Built> = files
+        .made()
+        .iter()
+        .filter(|w| may_matter(&w.file))
+        .map(|w| Built {
+            file: w.file.clone(),
+            len: w.len,
+            tag: w.etag(),
+            collection: match w.group {
+                Group::Collection(name) => Some(name.to_string()),
+                _ => None,
+            },
+        })
+        .collect();
+    let worker = crate::theme::service_worker(templates)?;
+    let (made, precache) = layout_files(&manifest.site, manifest.help.as_ref(), &built, &worker)?;
+    files.extend(made.into_iter().map(|f| f.in_group(Group::Layout)));
+    Ok(left_out_warning(&manifest.site, &precache))
 }
 
 /// Whether a built file may matter offline (pages, the theme's assets, the manifest): the others

@@ -41,7 +41,8 @@ pub struct Precache {
 
 impl Precache {
     /// Bytes the install downloads.
-    pub fn bytes(&self) -> u64 {
+    #[cfg(test)]
+    fn bytes(&self) -> u64 {
         self.files.iter().map(|i| i.bytes).sum()
     }
 }

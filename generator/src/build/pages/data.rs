@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use tera::Context;
 
 use super::{facts, label, Renderer};
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::load::data::json_url;
 use crate::sanitize::markdown::{escape, link};
 

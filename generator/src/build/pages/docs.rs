@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use tera::Context;
 
 use super::Renderer;
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 
 /// The docs page and its twin.
 pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {

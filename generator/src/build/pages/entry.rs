@@ -13,7 +13,7 @@ use tera::Context;
 use super::record::{lang_attributes, terms, Translations};
 use super::{body, figure, page, Renderer};
 use crate::build::model::Card;
-use crate::build::output::{Group, OutFile};
+use crate::build::write::file::{Group, OutFile};
 use crate::sanitize::markdown::{escape, link};
 use crate::sanitize::twin_body;
 use portal_core::content::json_ld;
@@ -85,7 +85,7 @@ fn entry_page(
         let publisher = s.publisher.as_ref().map(|p| format!(", {}", escape(p))).unwrap_or_default();
         md.push_str(&format!("{}. {}{publisher}\n", i + 1, link(&s.title, &s.url)));
     }
-    Ok(page(&record.url, html, md).map(|f| f.from_source(&record.file)))
+    Ok(page(&record.url, html, md).map(|f| f.with_source(&record.file)))
 }
 
 fn index(r: &Renderer) -> Result<[OutFile; 2]> {

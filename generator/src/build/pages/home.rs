@@ -10,7 +10,7 @@ use tera::Context;
 
 use super::navigation::{collection_description, collection_label};
 use super::{page, taxonomy, Renderer};
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 
 /// How many tags the home page names.
 const TOP_TAGS: usize = 12;

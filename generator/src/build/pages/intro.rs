@@ -33,7 +33,7 @@ pub struct Candidate {
 pub fn candidates(content: &Content) -> anyhow::Result<(BTreeMap<String, Candidate>, Vec<ContentError>)> {
     let mut found = BTreeMap::new();
     let mut errors = Vec::new();
-    content.each_batch(PAGES, crate::build::outputs::BATCH, |batch| {
+    content.each_batch(PAGES, crate::build::write::sink::BATCH, |batch| {
         for record in batch {
             visit(record, content, &mut found, &mut errors);
         }
@@ -74,7 +74,7 @@ fn intro_of(record: &Record, content: &Content) -> Intro {
 /// else the page at [`HELP_URL`].
 pub fn help_page(content: &Content) -> anyhow::Result<Option<HelpPage>> {
     let (mut marked, mut at_url) = (None, None);
-    content.each_batch(PAGES, crate::build::outputs::BATCH, |batch| {
+    content.each_batch(PAGES, crate::build::write::sink::BATCH, |batch| {
         for record in batch.iter().filter(|r| !r.draft) {
             if marked.is_none() && marks_help(record) {
                 marked = Some(HelpPage::of(record));
@@ -133,11 +133,5 @@ impl Intros {
         self.by_url
             .get(url)
             .is_some_and(|c| c.per_request || c.always || self.used.lock().is_ok_and(|used| used.contains(url)))
-    }
-
-    /// Whether a content page sits where a page is generated only for some content (a term's
-    /// page, a further page of a listing): a rebuild leaves such a site to a clean build.
-    pub fn any_conditional(&self) -> bool {
-        self.by_url.values().any(|c| !c.always)
     }
 }

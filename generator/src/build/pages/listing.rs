@@ -20,7 +20,7 @@ use tera::Context;
 use super::navigation::{collection_description, collection_label};
 use super::{Keep, Key, Paged, Renderer};
 use crate::build::model::Card;
-use crate::build::output::Group;
+use crate::build::write::file::Group;
 use crate::sanitize::markdown::{escape, link};
 
 /// The collection whose listing puts upcoming items first.

@@ -16,7 +16,7 @@ use tera::Context;
 
 use super::facts::{Fact, Rules};
 use super::Renderer;
-use crate::build::output::{Group, OutFile};
+use crate::build::write::file::{Group, OutFile};
 use crate::load::{spatial, Content};
 use crate::sanitize::markdown::{escape, link};
 

@@ -28,7 +28,7 @@ use std::collections::{BTreeMap, HashSet};
 use anyhow::Result;
 use portal_core::content::collections::PAGES;
 use portal_core::content::time::DateTime;
-use portal_core::content::{MenuItem, Record};
+use portal_core::content::Record;
 use portal_core::http::cache_control::fingerprinted;
 use portal_core::pages::i18n::{direction, Strings};
 use portal_core::routing::page_file;
@@ -38,8 +38,8 @@ use sha2::{Digest, Sha256};
 use tera::{Context, Tera};
 
 use super::model::Model;
-use super::output::{Group, OutFile};
-use super::outputs::Outputs;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Outputs;
 use crate::load::shelf::Place;
 use crate::load::Content;
 use crate::theme;
@@ -77,8 +77,6 @@ pub struct Renderer<'a> {
     pub content: &'a Content,
     /// The cards of every record, which listings and other pages of many records are made from.
     pub model: &'a Model,
-    /// The main navigation.
-    pub navigation: Vec<MenuItem>,
     /// The build time (events are upcoming or past relative to it).
     pub now: DateTime,
     /// The folder of template overrides (for naming a template in an error).
@@ -136,7 +134,6 @@ impl<'a> Renderer<'a> {
             tera,
             content,
             model,
-            navigation,
             now,
             overrides: templates,
             asset_files,
@@ -282,7 +279,7 @@ pub fn files(
     files.extend(theme_pages(&renderer)?);
     files.extend(listing::collection(&renderer, PAGES, &|_, _| false)?.into_iter().flat_map(Paged::rendered));
     // The pages of entries and records last, a batch at a time: each page's URL is known before it
-    // is made, so its links are rewritten as it is made (see `build::outputs`).
+    // is made, so its links are rewritten as it is made (see `build::write::sink`).
     let own_page = |collection: &str, url: &str| collection != PAGES || !renderer.intros.introduces(url);
     let shelved = content.shelved.clone();
     let on_shelf = |name: &str| {

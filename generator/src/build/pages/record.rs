@@ -18,9 +18,9 @@ use tera::Context;
 
 use super::navigation::collection_label;
 use super::{body, facts, figure, page, Renderer};
-use crate::build::calendar;
+use crate::build::documents::calendar;
 use crate::build::model::Model;
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::sanitize::markdown::{escape, link};
 use crate::sanitize::twin_body;
 
@@ -205,7 +205,7 @@ fn markdown(r: &Renderer, record: &Record, facts: &[Value], api_url: &str) -> St
 
 /// The files of `record`'s page and twin (rendered now or kept by the build cache).
 pub fn files(record: &Record, (html, markdown): (String, String)) -> [OutFile; 2] {
-    page(&record.url, html, markdown).map(|f| f.from_source(&record.file))
+    page(&record.url, html, markdown).map(|f| f.with_source(&record.file))
 }
 
 /// The page of `record` and its twin, as text.

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use anyhow::Result;
 use portal_core::routing;
 
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::images::encode_path;
 
 /// The most URLs one sitemap file may hold (sitemaps.org).

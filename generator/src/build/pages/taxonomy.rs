@@ -16,7 +16,7 @@ use tera::Context;
 use super::listing::{paged, Listing};
 use super::{Keep, Paged, Renderer};
 use crate::build::model::{Card, Model};
-use crate::build::output::Group;
+use crate::build::write::file::Group;
 use crate::sanitize::markdown::link;
 
 /// One term with the records that carry it.

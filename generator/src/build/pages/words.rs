@@ -70,7 +70,8 @@ pub fn unit_of(key: &str) -> Option<(&str, &'static str)> {
 }
 
 /// `number` (already written as the language writes numbers) with the unit `key` names, if any.
-pub fn with_unit(key: &str, number: &str) -> Option<String> {
+#[cfg(test)]
+fn with_unit(key: &str, number: &str) -> Option<String> {
     unit_of(key).map(|(_, format)| format.replace("{n}", number))
 }
 

@@ -15,8 +15,8 @@ use super::save::card_group;
 use super::state::{self, Head, Output, Source};
 use super::write::Redo;
 use super::Work;
-use crate::build::output::{Group, OutFile, WriteStats};
-use crate::build::search::FlatRanges;
+use crate::build::documents::search::FlatRanges;
+use crate::build::write::file::{Group, OutFile, WriteStats};
 use crate::build::{BuildError, BuildReport};
 
 /// What a rebuild has made, to be written and kept.
@@ -140,7 +140,7 @@ fn remove(out: &Path, file: &str, tally: &mut Tally) -> Result<()> {
 fn keep(
     work: Work,
     made: State,
-    upload: crate::build::upload::Upload,
+    upload: crate::build::hosting::upload::Upload,
     tally: &Tally,
     started: Instant,
 ) -> Result<BuildReport> {

@@ -1,4 +1,4 @@
-//! The groups a rebuild makes again (see `output::Group`), each from the model and the last
+//! The groups a rebuild makes again (see `write::file::Group`), each from the model and the last
 //! build's table of the group: what it renders now, and which of the last build's outputs stand.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -10,9 +10,9 @@ use portal_core::content::{Entry, Record};
 use serde_json::Value;
 
 use super::state::Output;
-use crate::build::output::{Group, OutFile};
+use crate::build::documents::{api, calendar, encyclopedia};
 use crate::build::pages::{self, entry, listing, record::Translations, taxonomy, Key, Paged, Renderer};
-use crate::build::{api, calendar, encyclopedia};
+use crate::build::write::file::OutFile;
 
 /// A group made again: the files rendered now, and the last build's outputs that stand.
 #[derive(Debug, Default)]
@@ -169,9 +169,4 @@ fn redone_route(route: &str, touched: &BTreeSet<(String, String)>) -> bool {
         let term = rest.split('/').next().unwrap_or(rest);
         touched.contains(&(taxonomy.name().to_string(), term.to_string()))
     })
-}
-
-/// Files of `files` in `group`.
-pub fn in_group(files: Vec<OutFile>, group: Group) -> Vec<OutFile> {
-    files.into_iter().map(|f| f.in_group(group)).collect()
 }

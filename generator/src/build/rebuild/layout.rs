@@ -10,8 +10,8 @@ use anyhow::{Context, Result};
 use portal_core::dist::packs::{self, PackIndex, PACK_INDEX};
 use portal_core::dist::parts;
 
-use crate::build::output::{Group, OutFile};
-use crate::build::upload::{self, Layout, Upload, ASSETS_IGNORE};
+use crate::build::hosting::upload::{self, Layout, Upload, ASSETS_IGNORE};
+use crate::build::write::file::{Group, OutFile};
 
 /// What the layout changes: files to write and files to remove.
 #[derive(Debug, Default)]

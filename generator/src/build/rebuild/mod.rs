@@ -35,9 +35,9 @@ use portal_core::content::ContentError;
 use self::changes::Changes;
 use self::state::Head;
 use super::model::{Card, Model};
-use super::output::Group;
 use super::pages::navigation;
 use super::{BuildError, BuildOptions, BuildReport, Steps};
+use crate::build::write::file::Group;
 use crate::load::{self, Content, Loaded};
 
 /// Rebuilds into `options.out` from the state `head`; `None` when only a clean build will do.
@@ -70,7 +70,7 @@ pub fn run(options: &BuildOptions, head: Head, started: Instant) -> Result<Optio
     let mut loaded_warnings: Vec<(String, Vec<ContentError>)> =
         loaded.iter().map(|one| (one.file.clone(), one.warnings.clone())).collect();
     let read_cards = model.all().filter(|card| read.contains(&card.file));
-    for warning in crate::build::cms::config::key_warnings(&content.site, &options.content, read_cards) {
+    for warning in crate::build::documents::cms::config::key_warnings(&content.site, &options.content, read_cards) {
         match loaded_warnings.iter_mut().find(|(file, _)| *file == warning.file) {
             Some((_, warnings)) => warnings.push(warning),
             None => loaded_warnings.push((warning.file.clone(), vec![warning])),

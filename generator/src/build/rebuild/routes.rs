@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
-use portal_core::dist::manifest::{shard_count, shard_file, shard_of, split_routes, Asset, Routes};
+use portal_core::dist::manifest::{shard_count, shard_file, shard_of, Asset, Routes};
 
-use crate::build::links::Resolve;
-use crate::build::output::OutFile;
+use crate::build::write::file::OutFile;
+use crate::build::write::links::Resolve;
+use crate::build::write::routes;
 
 /// The last build's routes with this build's changes over them.
 #[derive(Debug)]
@@ -65,16 +66,15 @@ impl RouteView {
                 all.extend(self.shard(n)?.iter().map(|(route, asset)| (route.clone(), asset.clone())));
             }
             apply(&mut all, &self.changes);
-            return crate::build::output::route_shard_files(&all, count);
+            return routes::all(all, count);
         }
         let touched: BTreeSet<u32> = self.changes.keys().map(|route| shard_of(route, count)).collect();
         touched
             .into_iter()
             .map(|n| {
-                let mut routes = Routes::clone(&*self.shard(n)?);
-                apply(&mut routes, &self.changes);
-                let shard = split_routes(&routes, count).swap_remove(n as usize);
-                Ok(OutFile::internal(shard_file(n), serde_json::to_vec(&shard)?))
+                let mut shard = Routes::clone(&*self.shard(n)?);
+                apply(&mut shard, &self.changes);
+                routes::shard(n, shard.into_iter().filter(|(route, _)| shard_of(route, count) == n))
             })
             .collect()
     }
@@ -92,5 +92,42 @@ fn apply(routes: &mut Routes, changes: &BTreeMap<String, Option<Asset>>) {
 impl Resolve for RouteView {
     fn file_of(&self, route: &str) -> Option<String> {
         self.now(route).ok().flatten().map(|asset| asset.file)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asset(file: &str) -> Asset {
+        Asset { file: file.into(), content_type: "text/html".into(), etag: "e".into(), headers: None, markdown: None }
+    }
+
+    /// The shards a rebuild writes for its changes are those of the whole new route index, whether
+    /// it rewrites the shards its changes touch or all of them (the count changed).
+    #[test]
+    fn a_rebuilds_shards_are_those_of_all_its_routes() {
+        let last: Routes = (0..3000).map(|i| (format!("/news/r-{i}"), asset(&format!("news/r-{i}.html")))).collect();
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let count = shard_count(last.len());
+        for file in routes::all(last.clone(), count).expect("the last build's shards") {
+            let path = dir.path().join(&file.file);
+            std::fs::create_dir_all(path.parent().expect("a folder")).expect("a folder");
+            std::fs::write(path, &file.bytes).expect("a shard");
+        }
+        for total in [3000, 9000] {
+            let mut view = RouteView::new(dir.path(), count);
+            view.changes.insert("/news/r-1".into(), None);
+            view.changes.insert("/news/new".into(), Some(asset("news/new.html")));
+            let mut now = last.clone();
+            apply(&mut now, &view.changes);
+            let whole = routes::all(now, shard_count(total)).expect("the shards");
+            let written = view.shard_files(total).expect("the shards");
+            assert!(!written.is_empty());
+            for file in written {
+                let same = whole.iter().find(|w| w.file == file.file).expect("a shard of the index");
+                assert_eq!(same.bytes, file.bytes, "{} with {total} URLs", file.file);
+            }
+        }
     }
 }

@@ -12,11 +12,11 @@ use portal_core::http::media::HTML;
 
 use super::sources::Found;
 use super::state::{self, Head, Output, Source, FORMAT};
+use crate::build::hosting::upload::Upload;
 use crate::build::model::Model;
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::Written;
 use crate::build::pages::sitemap;
-use crate::build::upload::Upload;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Written;
 use crate::build::Rendered;
 
 /// Saves the state of a clean build. `found` is what listing the content saw before loading it

@@ -17,8 +17,8 @@ use serde_json::Value;
 use super::groups::Made;
 use super::state::Output;
 use super::Work;
+use crate::build::documents::search;
 use crate::build::model::Card;
-use crate::build::search;
 
 /// A document's key: (collection, id).
 type Key = (String, String);

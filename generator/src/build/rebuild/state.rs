@@ -18,8 +18,8 @@ use portal_core::dist::manifest::MANIFEST_FILE;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::build::hosting::upload::Upload;
 use crate::build::model::Card;
-use crate::build::upload::Upload;
 
 /// Bumped whenever anything kept here changes shape.
 pub const FORMAT: u32 = 2;

@@ -19,11 +19,14 @@ use super::routes::RouteView;
 use super::save::output_of;
 use super::state::{self, Output};
 use super::{commit, dirty, Work};
-use crate::build::output::{Group, OutFile};
-use crate::build::outputs::Written;
+use crate::build::documents::search::{self, flat_index, FlatRanges};
+use crate::build::documents::site_files;
 use crate::build::pages::{self, sitemap, Renderer};
-use crate::build::search::{self, flat_index, FlatRanges};
-use crate::build::{build_time, collisions, links, manifest_head, site_files, BuildError, BuildReport, Steps};
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::manifest;
+use crate::build::write::sink::Written;
+use crate::build::write::{collisions, links};
+use crate::build::{build_time, BuildError, BuildReport, Steps};
 use crate::load::Loaded;
 
 /// The groups a rebuild makes again, and each one's table from the last build.
@@ -94,7 +97,7 @@ pub fn finish(
     let sections = sitemap_sections(&work, &redo);
     let mut flat_ranges = work.head.flat_ranges.clone();
     if !changes.is_empty() {
-        let head = manifest_head(content, &work.model, &r.intros, now, 0);
+        let head = manifest::head(content, &work.model, &r.intros, now, 0);
         let Some((made, ranges)) = steps.time("search", || search_group(&work, &redo, changes, &head))? else {
             return Ok(None);
         };
@@ -116,7 +119,7 @@ pub fn finish(
         .collect();
     let resolver = Resolver::new(&view, &work.model, &redo, &own);
     steps.time("links", || links::apply_with(&mut files, &resolver, content.site.base()));
-    let routes = steps.time("etags", || crate::build::output::routes(&files))?;
+    let routes = steps.time("etags", || crate::build::write::routes::of(&files))?;
     let before = redo.assets_before();
     for (route, asset) in &routes {
         if before.get(route.as_str()) != Some(asset) {
@@ -128,9 +131,9 @@ pub fn finish(
     let tables = tables(&redo, &files, &routes);
     let added = view.changes.iter().filter(|(route, change)| change.is_some() && !before.contains_key(route.as_str()));
     let total = work.head.routes + added.count() - view.changes.values().filter(|c| c.is_none()).count();
-    let manifest = manifest_head(content, &work.model, &r.intros, now, total);
+    let manifest = manifest::head(content, &work.model, &r.intros, now, total);
     let offline = steps.time("offline", || offline_files(&work, &manifest, &tables))?;
-    for (route, asset) in crate::build::output::routes(&offline)? {
+    for (route, asset) in crate::build::write::routes::of(&offline)? {
         // A URL the last build did not serve changes the route count: only a clean build will do.
         if !view.changes.contains_key(&route) && view.last(&route)?.is_none() {
             return Ok(None);
@@ -257,12 +260,12 @@ fn add_linking(r: &Renderer, work: &Work, redo: &mut Redo) -> Result<Option<()>,
     for one in loaded {
         let (group, files) = match &one {
             Loaded::Record(record) => {
-                let mut files = vec![crate::build::api::detail_file(record)?];
+                let mut files = vec![crate::build::documents::api::detail_file(record)?];
                 files.extend(pages::record_pages(r, &[record], &pages::record::Translations::of(r.model))?);
                 (Group::collection(&record.collection), files)
             }
             Loaded::Entry(entry) => {
-                let mut files = crate::build::encyclopedia::entry_files(entry, &r.content.site)?.to_vec();
+                let mut files = crate::build::documents::encyclopedia::entry_files(entry, &r.content.site)?.to_vec();
                 let translations = pages::record::Translations::of(r.model);
                 files.extend(
                     pages::entry::pages(r, &[entry], &translations)?.into_iter().filter(|f| f.source.is_some()),
@@ -502,8 +505,8 @@ fn layout_files(
             Some((o.route.clone()?, asset))
         })
         .collect();
-    own.extend(crate::build::output::routes(offline)?);
-    let mut files = vec![crate::build::cdn::headers_file(manifest, &own), crate::build::nginx::snippet(manifest, &own)];
+    own.extend(crate::build::write::routes::of(offline)?);
+    let mut files = Vec::from(crate::build::hosting::files(manifest, &own));
     files.extend(view.shard_files(total)?);
-    Ok(files.into_iter().map(|f| f.in_group(Group::Layout)).collect())
+    Ok(files)
 }

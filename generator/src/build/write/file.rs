@@ -1,20 +1,18 @@
 //! The build's output: files with their URL paths, written into the output folder together with the
 //! manifest that tells every server what to send for each path.
 //!
-//! A clean build writes each file as it is made into a staging folder ([`super::outputs`],
-//! [`super::staging`]); into an earlier build, only files whose bytes changed are rewritten, and
+//! A clean build writes each file as it is made into a staging folder ([`super::sink`], [`super::staging`]); into an earlier build, only files whose bytes changed are rewritten, and
 //! files the build no longer produces are removed, so `dist/` never holds a stale record and
 //! uploads stay small.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use portal_core::dist::manifest::{shard_file, split_routes, Asset, Manifest, Routes, MANIFEST_FILE};
-use rayon::prelude::*;
+use portal_core::dist::manifest::{Manifest, MANIFEST_FILE};
 use sha2::{Digest, Sha256};
 
-use super::outputs::Outputs;
-use super::upload::{self, Layout, Upload};
+use crate::build::hosting::upload::{self, Layout, Upload};
+use crate::build::write::sink::Outputs;
 
 /// One file of the build.
 #[derive(Debug, Clone)]
@@ -157,7 +155,7 @@ impl OutFile {
     }
 
     /// The same file, made from the content file `source`.
-    pub fn from_source(mut self, source: &str) -> Self {
+    pub fn with_source(mut self, source: &str) -> Self {
         if !source.is_empty() {
             self.source = Some(source.to_string());
         }
@@ -191,46 +189,10 @@ pub struct WriteStats {
     pub uploaded: usize,
 }
 
-/// Every served file among `files` as the route index holds it.
-pub fn routes<'a>(files: impl IntoIterator<Item = &'a OutFile>) -> Result<Routes> {
-    let files: Vec<&OutFile> = files.into_iter().collect();
-    let assets: Vec<(String, Asset)> = files
-        .par_iter()
-        .filter_map(|f| {
-            f.route.as_ref().map(|route| {
-                let asset = Asset {
-                    file: f.file.clone(),
-                    content_type: f.content_type.clone(),
-                    etag: etag(&f.bytes),
-                    headers: f.headers.clone(),
-                    markdown: f.markdown.clone(),
-                };
-                (route.clone(), asset)
-            })
-        })
-        .collect();
-    let mut routes = Routes::new();
-    for (route, asset) in assets {
-        if let Some(previous) = routes.insert(route.clone(), asset) {
-            bail!("two outputs claim the URL {route} (one is {}); rename one of the records", previous.file);
-        }
-    }
-    Ok(routes)
-}
-
-/// The shards of the route index (see `portal_core::dist::manifest`), `shards` of them.
-pub fn route_shard_files(routes: &Routes, shards: u32) -> Result<Vec<OutFile>> {
-    split_routes(routes, shards)
-        .iter()
-        .enumerate()
-        .map(|(n, shard)| Ok(OutFile::internal(shard_file(n as u32), serde_json::to_vec(shard)?)))
-        .collect()
-}
-
 /// Finishes a clean build in `staging`: the manifest, what a Worker upload needs besides (see
-/// [`upload`]), then the switch of the output folder to the staged build (see [`super::staging`]).
+/// [`upload`]), then the switch of the output folder to the staged build (see [`crate::build::write::staging`]).
 pub fn write(
-    staging: super::staging::Staging,
+    staging: crate::build::write::staging::Staging,
     files: &mut Outputs,
     manifest: &Manifest,
     layout: Layout,

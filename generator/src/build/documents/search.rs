@@ -16,9 +16,9 @@ use portal_core::search::{build_segment, index_manifest, SearchIndex, Segment, S
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::model::{json_array, Card, Model};
-use super::output::{Group, OutFile};
-use super::outputs::Outputs;
+use crate::build::model::{json_array, Card, Model};
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Outputs;
 use crate::load::shelf::{Place, Shelved};
 use crate::load::Content;
 

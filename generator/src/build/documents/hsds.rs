@@ -7,7 +7,7 @@ use portal_core::content::SiteConfig;
 use portal_core::queries::hsds::{self, list_item, Kind, Paging};
 use serde_json::Value;
 
-use super::output::OutFile;
+use crate::build::write::file::OutFile;
 
 /// The HSDS files of the `services` records `items` (as the API lists them, in its order).
 pub fn files(items: &[Value], site: &SiteConfig) -> Result<Vec<OutFile>> {

@@ -8,7 +8,7 @@ use portal_core::dist::manifest::{Manifest, Routes};
 use portal_core::http::headers::{common, STATIC_FILES, STATIC_SANDBOXED};
 use portal_core::http::media;
 
-use super::output::OutFile;
+use crate::build::write::file::OutFile;
 
 /// Cloudflare reads at most this many rules; we stay well below it.
 const MAX_RULES: usize = 90;

@@ -12,8 +12,12 @@ use portal_core::content::ContentError;
 use portal_core::dist::manifest::MAX_FILE_BYTES;
 use portal_core::routing::{self, Serve};
 
-use super::outputs::Written;
+use crate::build::documents::statics;
+use crate::build::write::file::Group;
+use crate::build::write::sink::Written;
+use crate::build::BuildError;
 use crate::load::records::key_line;
+use crate::load::statics::StaticFiles;
 
 /// How an output is named in a message: its content file, else the build's own file.
 fn describe(file: &Written) -> String {
@@ -98,6 +102,27 @@ fn subject(file: &Written) -> String {
     }
 }
 
+/// The problems of a clean build's outputs as a whole: static files that clash with built files,
+/// URLs two outputs claim, pages at paths no page may take (`reserved`, found before the pages were
+/// made).
+pub(crate) fn check_outputs(
+    statics: &StaticFiles,
+    reserved: Vec<ContentError>,
+    made: &[Written],
+) -> Result<(), BuildError> {
+    statics::check_clashes(made, statics)?;
+    // A page at a path no page may take says so, rather than that it collides with what is there
+    // (`reserved`: the content pages at such paths).
+    let mut collisions = reserved;
+    collisions.extend(check(made.iter().filter(|w| w.group != Group::Statics)));
+    if !collisions.is_empty() {
+        collisions.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+        collisions.dedup_by(|a, b| a.file == b.file && a.line == b.line);
+        return Err(BuildError::Content(collisions));
+    }
+    Ok(())
+}
+
 /// What answers `route` when a handler of the route table does (a page built there would never
 /// be served).
 pub fn handler_of(route: &str) -> Option<String> {
@@ -110,7 +135,7 @@ pub fn handler_of(route: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::output::OutFile;
+    use crate::build::write::file::OutFile;
 
     fn page(route: &str, file: &str, source: Option<&str>) -> Written {
         let mut out = OutFile::served(route, file, "text/html; charset=utf-8", Vec::new());

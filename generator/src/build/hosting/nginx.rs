@@ -16,8 +16,8 @@ use portal_core::http::media::{CALENDAR, JSON_LD, SCHEMA_JSON};
 use portal_core::http::problem::Problem;
 use portal_core::routing::is_api_path;
 
-use super::output::OutFile;
-use super::pages::NOT_FOUND_FILE;
+use crate::build::pages::NOT_FOUND_FILE;
+use crate::build::write::file::OutFile;
 use portal_core::routing::page_file;
 
 /// Where the snippet is written.

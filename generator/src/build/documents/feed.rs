@@ -9,14 +9,11 @@ use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use rss::extension::atom::{AtomExtension, Link};
 use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};
 
-use super::model::{Card, Model};
-use super::output::OutFile;
+use crate::build::model::{Card, Model};
+use crate::build::write::file::OutFile;
 use crate::html::escape_text;
 use crate::load::Content;
 use crate::markdown::options;
-
-/// The feed's media type.
-pub const RSS: &str = "application/rss+xml; charset=utf-8";
 
 /// The first paragraph of a markdown body as plain text: the words of its text and code, without
 /// markup, raw HTML or link targets (headings, lists, quotes and tables are not paragraphs here).

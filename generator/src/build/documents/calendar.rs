@@ -11,9 +11,9 @@ use portal_core::content::json_ld;
 use portal_core::content::Record;
 use serde_json::Value;
 
-use super::output::{Group, OutFile};
-use super::pages::figure;
-use super::pages::navigation::collection_label;
+use crate::build::pages::figure;
+use crate::build::pages::navigation::collection_label;
+use crate::build::write::file::{Group, OutFile};
 use crate::load::zone::Zone;
 use crate::load::Content;
 
@@ -38,7 +38,7 @@ fn with_calendar<T>(content: &Content, write: impl FnOnce(&Calendar<'_>) -> T) -
     let zone = zone(content);
     let offset = move |unix: i64| zone.map_or(0, |z| z.offset_at(unix));
     let zone_fn: Option<ZoneFn<'_>> = zone.is_some().then_some(&offset as ZoneFn<'_>);
-    let built = super::build_time().unix;
+    let built = crate::build::build_time().unix;
     write(&Calendar { site: &content.site, strings: &content.strings, zone: zone_fn, built })
 }
 
@@ -61,7 +61,7 @@ pub fn event_file(content: &Content, record: &Record) -> Result<Option<OutFile>>
     });
     let Some(text) = text else { return Ok(None) };
     let file = OutFile::at(event_url(record), text.into_bytes())?;
-    Ok(Some(file.from_source(&record.file).in_group(Group::collection(EVENTS))))
+    Ok(Some(file.with_source(&record.file).in_group(Group::collection(EVENTS))))
 }
 
 /// Whether `record` has a calendar file (an event with a readable start).

@@ -2,7 +2,7 @@
 //! the file system as well as on the web.
 //!
 //! Templates and markdown bodies write site links as root-relative URLs (`/services/clinic`). Once
-//! every URL of the build is known (see `build::outputs`), a link to a URL the build writes becomes the relative path of that file
+//! every URL of the build is known (see `build::write::sink`), a link to a URL the build writes becomes the relative path of that file
 //! from the page (`../services/clinic.html`; each candidate of an image's `srcset` likewise, and
 //! names that need it percent-encoded); the servers answer those file paths too (see
 //! `portal_core::app`). A form's action on a dynamic endpoint (search) becomes relative to the page
@@ -14,8 +14,8 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::output::OutFile;
-use super::pages::HTML;
+use crate::build::pages::HTML;
+use crate::build::write::file::OutFile;
 use crate::images::encode_path;
 
 /// The attributes whose root-relative URLs are rewritten (`srcset`: each of its candidates).

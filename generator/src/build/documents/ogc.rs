@@ -7,7 +7,7 @@ use anyhow::Result;
 use portal_core::queries::ogc::{self, store_file, with_ids, Items, Paging, Register, OPENAPI_PATH, ROOT};
 use serde_json::{json, Value};
 
-use super::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::load::Content;
 
 /// Every file of the OGC API.

@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use portal_core::dist::manifest::MANIFEST_FILE;
 use rayon::prelude::*;
 
-use super::outputs::{digest, Written};
+use crate::build::write::sink::{digest, Written};
 
 /// A staging folder, removed unless the build switches to it.
 #[derive(Debug)]
@@ -162,14 +162,14 @@ fn remove_stale(out: &Path, keep: &HashSet<PathBuf>) -> Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::output::OutFile;
+    use crate::build::write::file::OutFile;
 
     fn stage(staging: &Staging, files: &[(&str, &str)]) -> Vec<Written> {
         files
             .iter()
             .map(|(name, text)| {
                 let file = OutFile::internal(*name, text.as_bytes().to_vec());
-                crate::build::outputs::put(&staging.path().join(name), &file.bytes).expect("staged");
+                crate::build::write::sink::put(&staging.path().join(name), &file.bytes).expect("staged");
                 Written::of(&file)
             })
             .collect()

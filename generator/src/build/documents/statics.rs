@@ -13,9 +13,9 @@ use portal_core::http::headers::static_set;
 use portal_core::http::media;
 use rayon::prelude::*;
 
-use super::output::{Group, OutFile};
-use super::outputs::Written;
-use super::BuildError;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Written;
+use crate::build::BuildError;
 use crate::images::{make_variants, variant_file, variant_widths};
 use crate::load::statics::StaticFiles;
 

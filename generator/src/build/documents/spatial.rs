@@ -5,7 +5,7 @@ use anyhow::Result;
 use portal_core::queries::spatial::to_csv;
 use serde_json::json;
 
-use super::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::load::Content;
 
 /// Both spatial files.

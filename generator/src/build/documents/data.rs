@@ -8,7 +8,7 @@ use portal_core::http::deprecation::DEPRECATIONS;
 use portal_core::http::envelope::success;
 use serde_json::{json, Value};
 
-use super::output::OutFile;
+use crate::build::write::file::OutFile;
 use crate::load::Content;
 
 /// The snapshot's `updatedAt` (docs/spec/api-spec.md#snapshots): the dataset's own top-level

@@ -19,8 +19,8 @@ use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::model::Model;
-use super::output::{Group, OutFile};
+use crate::build::model::Model;
+use crate::build::write::file::{Group, OutFile};
 use crate::load::Content;
 
 const JSON: &str = "application/json";

@@ -10,16 +10,16 @@ use anyhow::{Context, Result};
 use portal_core::forms::mail::MAIL_DIR;
 use portal_core::handlers::export::description;
 
-use super::output::OutFile;
+use crate::build::write::file::OutFile;
 
 /// The built-in mail templates, by file name.
 const BUILT_IN: [(&str, &str); 6] = [
-    ("voice-editors.txt", include_str!("../../../templates/mail/voice-editors.txt")),
-    ("voice-editors.html", include_str!("../../../templates/mail/voice-editors.html")),
-    ("booking-visitor.txt", include_str!("../../../templates/mail/booking-visitor.txt")),
-    ("booking-visitor.html", include_str!("../../../templates/mail/booking-visitor.html")),
-    ("booking-copy.txt", include_str!("../../../templates/mail/booking-copy.txt")),
-    ("booking-copy.html", include_str!("../../../templates/mail/booking-copy.html")),
+    ("voice-editors.txt", include_str!("../../../../templates/mail/voice-editors.txt")),
+    ("voice-editors.html", include_str!("../../../../templates/mail/voice-editors.html")),
+    ("booking-visitor.txt", include_str!("../../../../templates/mail/booking-visitor.txt")),
+    ("booking-visitor.html", include_str!("../../../../templates/mail/booking-visitor.html")),
+    ("booking-copy.txt", include_str!("../../../../templates/mail/booking-copy.txt")),
+    ("booking-copy.html", include_str!("../../../../templates/mail/booking-copy.html")),
 ];
 
 /// The export description and the mail templates.

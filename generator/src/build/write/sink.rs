@@ -1,16 +1,16 @@
 //! Where a clean build's outputs go as they are made (docs/deploying.md#how-a-build-is-written):
-//! each file is written into the staging folder at once (see [`super::staging`]) and only what the
+//! each file is written into the staging folder at once (see [`crate::build::write::staging`]) and only what the
 //! manifest, the upload layout and the build cache need of it is kept ([`Written`]), so memory does
 //! not grow with the bytes of the site.
 //!
 //! Steps hand their files over as before (`files.extend(step(...)?)`, `OutFile::at`); what they
 //! make of one file per record goes a batch at a time ([`Outputs::batches`]). A served HTML page
-//! has its links rewritten to files (see [`super::links`]), which needs every URL of the build:
+//! has its links rewritten to files (see [`crate::build::write::links`]), which needs every URL of the build:
 //! the pages of records and entries, made last, are rewritten as they are made (their URLs follow
 //! from the content, [`Outputs::stream`]); the few pages made before them wait in the spool as
 //! rendered, and are written once everything is made ([`Outputs::resolve_links`]).
 //! The packs of a big build are made last, laid out from their files' names and sizes and filled
-//! from compressed copies set aside as the files were written ([`Outputs::assemble`], [`super::spool`]).
+//! from compressed copies set aside as the files were written ([`Outputs::assemble`], [`crate::build::write::spool`]).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -23,10 +23,10 @@ use portal_core::http::media::{self, HTML};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use super::links;
-use super::output::{Group, OutFile};
-use super::rebuild::state::Output;
-use super::spool::Spool;
+use crate::build::rebuild::state::Output;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::links;
+use crate::build::write::spool::Spool;
 use crate::load::shelf::Place;
 
 /// Records (or entries) made, rendered and written together: enough to keep both cores busy, few
@@ -88,9 +88,9 @@ impl Written {
         }
     }
 
-    /// Its entity tag, the one `output::etag` makes of its bytes.
+    /// Its entity tag, the one `file::etag` makes of its bytes.
     pub fn etag(&self) -> String {
-        super::output::etag_of_digest(&self.hash)
+        crate::build::write::file::etag_of_digest(&self.hash)
     }
 
     /// What the route index says of it.
@@ -121,7 +121,7 @@ impl Written {
 }
 
 /// The first half of a SHA-256: plenty to tell a file's bytes from others' and to make its entity
-/// tag (`output::etag`, 10 bytes), at half the memory for each of a big build's millions of files.
+/// tag (`file::etag`, 10 bytes), at half the memory for each of a big build's millions of files.
 pub type Digest16 = [u8; 16];
 
 /// The [`Digest16`] of `bytes`.
@@ -171,7 +171,7 @@ impl Outputs {
     }
 
     /// Outputs that also set aside a compressed copy of each file a pack may hold, in a file of
-    /// `dir`, so that the packs are made without reading the loose files back (see [`super::spool`]).
+    /// `dir`, so that the packs are made without reading the loose files back (see [`crate::build::write::spool`]).
     pub fn spooled_in(mut self, dir: &Path) -> Result<Self> {
         if self.folder.is_some() {
             self.spool = Some(Spool::new(dir)?);

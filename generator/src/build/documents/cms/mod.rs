@@ -13,11 +13,11 @@ use portal_core::content::{Cms, SiteConfig};
 use portal_core::http::headers::CMS_ADMIN;
 use portal_core::pages::shell::escape;
 
-use super::model::Model;
-use super::output::OutFile;
+use crate::build::model::Model;
+use crate::build::write::file::OutFile;
 use crate::load::Content;
 
-pub use portal_core::content::cms::{release, Release, ADMIN_PAGE as ADMIN, CDN, DECAP, SVELTIA};
+pub use portal_core::content::cms::{release, ADMIN_PAGE as ADMIN, CDN};
 
 /// Its configuration, relative to the page's folder.
 pub const CONFIG: &str = "/admin/config.yml";

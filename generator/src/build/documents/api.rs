@@ -10,9 +10,9 @@ use portal_core::http::envelope;
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::calendar;
-use super::output::{Group, OutFile};
-use super::outputs::{Outputs, BATCH};
+use crate::build::documents::calendar;
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::{Outputs, BATCH};
 use crate::load::Content;
 
 /// The URL of page `n` of a collection's static listing.
@@ -75,7 +75,7 @@ pub fn put(content: &Content, files: &mut Outputs) -> Result<()> {
 pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig) -> Result<Vec<OutFile>> {
     let mut files = pages(name, &items, site.api.page_size)?;
     if name == "services" {
-        files.extend(super::hsds::files(&items, site)?);
+        files.extend(crate::build::documents::hsds::files(&items, site)?);
     }
     files.push(schema(name, &items, site.base())?);
     let total = items.len();
@@ -88,5 +88,5 @@ pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig) -> Result<Vec<O
 pub fn detail_file(record: &Record) -> Result<OutFile> {
     let detail = detail(record).to_string().into_bytes();
     let file = OutFile::at(format!("/api/{}/{}", record.collection, record.slug), detail)?;
-    Ok(file.from_source(&record.file).in_group(Group::collection(&record.collection)))
+    Ok(file.with_source(&record.file).in_group(Group::collection(&record.collection)))
 }

@@ -6,13 +6,10 @@ use portal_core::http::envelope::success;
 use portal_core::queries::encyclopedia::CATALOG_FILE;
 use serde_json::{json, Value};
 
-use super::model::{json_array, Model};
-use super::output::{Group, OutFile};
-use super::outputs::Outputs;
+use crate::build::model::{json_array, Model};
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::Outputs;
 use crate::load::Content;
-
-/// The media type of JSON-LD.
-pub const JSON_LD: &str = "application/ld+json";
 
 /// An entry as the list shows it: the record without its body.
 pub fn list_item(entry: &Entry) -> Value {
@@ -26,7 +23,7 @@ pub fn list_item(entry: &Entry) -> Value {
 /// Every entry's detail and JSON-LD (a batch at a time), and the catalog (`{"entries": [...]}`,
 /// from the cards), handed to `files` as they are made.
 pub fn put(content: &Content, model: &Model, files: &mut Outputs) -> anyhow::Result<()> {
-    content.each_entry_batch(super::outputs::BATCH, |batch| {
+    content.each_entry_batch(crate::build::write::sink::BATCH, |batch| {
         files.batches(batch, |entry| Ok(Vec::from(entry_files(entry, &content.site)?)))
     })?;
     files.push(catalog(model));
@@ -39,12 +36,12 @@ pub fn entry_files(entry: &Entry, site: &SiteConfig) -> anyhow::Result<[OutFile;
     let detail = success(json!({"data": {"entry": entry.record.to_detail_json()}}));
     let source = &entry.record.file;
     let files = [
-        OutFile::at(format!("/api/encyclopedia/{slug}"), detail.to_string().into_bytes())?.from_source(source),
+        OutFile::at(format!("/api/encyclopedia/{slug}"), detail.to_string().into_bytes())?.with_source(source),
         OutFile::at(
             format!("/api/encyclopedia/{slug}/jsonld"),
             json_ld::article(entry, site).to_string().into_bytes(),
         )?
-        .from_source(source),
+        .with_source(source),
     ];
     Ok(files.map(|f| f.in_group(Group::Encyclopedia)))
 }

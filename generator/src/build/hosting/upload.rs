@@ -12,8 +12,8 @@ use portal_core::dist::parts::{self, SERVED_BY_THE_CDN};
 
 use anyhow::Result;
 
-use super::output::{Group, OutFile};
-use super::outputs::{Assembly, Outputs, Written};
+use crate::build::write::file::{Group, OutFile};
+use crate::build::write::sink::{Assembly, Outputs, Written};
 
 /// How the upload is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
