@@ -10,6 +10,7 @@ import shutil
 import struct
 import subprocess
 
+import lz4.block
 import pytest
 
 import servers
@@ -31,14 +32,15 @@ def count(dist):
 
 
 def pack_members(path):
-    """name -> bytes of every file in a pack (format: portal_core::dist::packs)."""
+    """name -> bytes of every file in a pack (format: portal_core::dist::packs), each expanded from
+    its LZ4 block (the uncompressed length first, as `lz4.block` reads it by default)."""
     data = path.read_bytes()
-    magic = b"PORTALPACK1\n"
+    magic = b"PORTALPACK2\n"
     assert data.startswith(magic)
     (length,) = struct.unpack_from("<I", data, len(magic))
     body = len(magic) + 4 + length
     header = json.loads(data[len(magic) + 4:body])
-    return {name: data[body + offset: body + offset + size] for name, offset, size in header}
+    return {name: lz4.block.decompress(data[body + offset: body + offset + size]) for name, offset, size in header}
 
 
 def test_every_served_file_reaches_the_worker_with_the_same_bytes():

@@ -13,8 +13,12 @@
 //! a file moves at most one boundary. A pack is named after its first file, so its name stays as
 //! long as that file does.
 //!
-//! A pack file is `PORTALPACK1\n`, a little-endian `u32` header length, the header (JSON: each
-//! file's name, offset after the header, and length), then the files' bytes.
+//! A pack file is `PORTALPACK2\n`, a little-endian `u32` header length, the header (JSON: each
+//! file's name, offset after the header, and length), then the files, each compressed: an LZ4
+//! block preceded by its uncompressed length (a little-endian `u32`; `lz4_flex`'s
+//! `compress_prepend_size`, Python's `lz4.block`). So a pack is not a second copy of the loose
+//! files at their full size: it holds the bytes the build's spool already has, about a third of
+//! them (docs/deploying.md#deploy-limits), and the Worker expands a file as it reads it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
@@ -49,7 +53,7 @@ pub const TARGET_PACKS: usize = 15_000;
 /// default of `portal build --pack-over`), leaving room under the Free plan's 20,000.
 pub const PACK_OVER: usize = 15_000;
 
-const MAGIC: &[u8] = b"PORTALPACK1\n";
+const MAGIC: &[u8] = b"PORTALPACK2\n";
 
 /// Whether `file` (of `len` bytes) goes into a pack when a build is packed: small files the Worker
 /// reads through its assets binding; never the build's own files under `_portal/`, the theme's
@@ -96,10 +100,11 @@ pub fn pack_file(first: &str) -> String {
     format!("{PACKS_DIR}/{:016x}.pack", fnv1a(first.as_bytes()))
 }
 
-/// How a pack of `files` (name, length), in order, is laid out: the bytes before its first file
-/// (signature, header length, header), and where each file starts from the pack's beginning. A
-/// clean build writes a pack from this alone, copying each file in at its place as it reads the
-/// files in the order they were written (`portal build`'s `Outputs::assemble`).
+/// How a pack of `files` (name, stored length: see [`compress`]), in order, is laid out: the bytes
+/// before its first file (signature, header length, header), and where each file starts from the
+/// pack's beginning. A clean build writes a pack from this alone, copying each file's compressed
+/// bytes in at their place as it reads them in the order they were written (`portal build`'s
+/// `Outputs::assemble`).
 pub fn layout(files: &[(&str, usize)]) -> (Vec<u8>, Vec<usize>) {
     let mut offset = 0;
     let header: Vec<(&str, usize, usize)> = files
@@ -119,18 +124,35 @@ pub fn layout(files: &[(&str, usize)]) -> (Vec<u8>, Vec<usize>) {
     (head, starts)
 }
 
-/// The bytes of a pack of `files` (name, bytes), in order.
+/// The bytes of a pack of `files` (name, bytes as written), in order.
 pub fn encode(files: &[(&str, &[u8])]) -> Vec<u8> {
-    let lengths: Vec<(&str, usize)> = files.iter().map(|(name, bytes)| (*name, bytes.len())).collect();
+    let stored: Vec<(&str, Vec<u8>)> = files.iter().map(|(name, bytes)| (*name, compress(bytes))).collect();
+    let lengths: Vec<(&str, usize)> = stored.iter().map(|(name, bytes)| (*name, bytes.len())).collect();
     let (mut out, _) = layout(&lengths);
     out.reserve(lengths.iter().map(|(_, len)| len).sum());
-    for (_, bytes) in files {
+    for (_, bytes) in &stored {
         out.extend_from_slice(bytes);
     }
     out
 }
 
-/// The files of a pack: name to (offset from the start of the pack, length).
+/// A file as a pack stores it: an LZ4 block after its uncompressed length (the same bytes as the
+/// copy a clean build sets aside in its spool, so packs are filled from those as they are).
+pub fn compress(bytes: &[u8]) -> Vec<u8> {
+    lz4_flex::compress_prepend_size(bytes)
+}
+
+/// A file stored in a pack, as written.
+pub fn expand(stored: &[u8]) -> Result<Vec<u8>, PackError> {
+    lz4_flex::decompress_size_prepended(stored).map_err(|e| PackError(format!("not a pack: a damaged file: {e}")))
+}
+
+/// The files of a pack as written, in path order.
+pub fn members(pack: &[u8]) -> Result<Vec<(String, Vec<u8>)>, PackError> {
+    decode(pack)?.into_iter().map(|(name, (offset, len))| Ok((name, expand(&pack[offset..offset + len])?))).collect()
+}
+
+/// The files of a pack: name to (offset from the start of the pack, stored length).
 pub fn decode(pack: &[u8]) -> Result<Header, PackError> {
     let damaged = |why: &str| PackError(format!("not a pack: {why}"));
     let rest = pack.strip_prefix(MAGIC).ok_or_else(|| damaged("no pack signature"))?;
@@ -185,7 +207,7 @@ impl PackIndex {
     }
 }
 
-/// Where each file of a pack lies in it: offset from the start of the pack, and length.
+/// Where each file of a pack lies in it: offset from the start of the pack, and stored length.
 pub type Header = BTreeMap<String, (usize, usize)>;
 
 /// A pack read, with its decoded header.
@@ -217,7 +239,7 @@ impl PackReader {
     /// `file` out of `pack` if the pack was read before (`None`: read it and call [`extract`]).
     ///
     /// [`extract`]: PackReader::extract
-    pub fn cached(&self, pack: &str, file: &str) -> Option<Option<Bytes>> {
+    pub fn cached(&self, pack: &str, file: &str) -> Option<Result<Option<Bytes>, PackError>> {
         let mut cache = self.cache.lock().ok()?;
         let at = cache.iter().position(|(name, _, _)| name == pack)?;
         let entry = cache.remove(at);
@@ -230,7 +252,7 @@ impl PackReader {
     /// pack does not hold it.
     pub fn extract(&self, pack: &str, bytes: Bytes, file: &str) -> Result<Option<Bytes>, PackError> {
         let header = decode(&bytes).map_err(|e| PackError(format!("{pack}: {e}")))?;
-        let found = slice(&bytes, &header, file);
+        let found = slice(&bytes, &header, file).map_err(|e| PackError(format!("{pack}: {e}")))?;
         if let Ok(mut cache) = self.cache.lock() {
             cache.retain(|(name, _, _)| name != pack);
             cache.push((pack.to_string(), bytes, header));
@@ -260,7 +282,7 @@ pub async fn read<L: LooseFiles + ?Sized>(
 ) -> Result<Option<Bytes>, PlatformError> {
     if let Some((reader, pack)) = reader.and_then(|r| r.locate(file).map(|pack| (r, pack))) {
         let found = match reader.cached(pack, file) {
-            Some(found) => found,
+            Some(found) => found.map_err(|e| PlatformError(format!("{pack}: {e}")))?,
             None => match loose.read_loose(pack).await? {
                 Some(bytes) => reader.extract(pack, bytes, file).map_err(|e| PlatformError(e.to_string()))?,
                 None => None,
@@ -273,8 +295,9 @@ pub async fn read<L: LooseFiles + ?Sized>(
     loose.read_loose(file).await
 }
 
-fn slice(pack: &Bytes, header: &Header, file: &str) -> Option<Bytes> {
-    header.get(file).map(|(offset, len)| pack.slice(*offset..*offset + *len))
+/// `file` out of `pack`, expanded; `Ok(None)` when the pack does not hold it.
+fn slice(pack: &Bytes, header: &Header, file: &str) -> Result<Option<Bytes>, PackError> {
+    header.get(file).map(|(offset, len)| expand(&pack[*offset..*offset + *len]).map(Bytes::from)).transpose()
 }
 
 #[cfg(test)]
@@ -286,21 +309,39 @@ mod tests {
         let pack = encode(&[("a.html", b"<p>a</p>"), ("b/c.json", b"{}"), ("empty.md", b"")]);
         let header = decode(&pack).expect("decodes");
         let bytes = Bytes::from(pack);
-        assert_eq!(slice(&bytes, &header, "a.html").as_deref(), Some(&b"<p>a</p>"[..]));
-        assert_eq!(slice(&bytes, &header, "b/c.json").as_deref(), Some(&b"{}"[..]));
-        assert_eq!(slice(&bytes, &header, "empty.md").as_deref(), Some(&b""[..]));
-        assert!(slice(&bytes, &header, "d").is_none());
-        assert!(decode(b"PORTALPACK1\n\x05\x00\x00\x00[]").is_err(), "truncated");
+        let get = |file| slice(&bytes, &header, file).expect("expands");
+        assert_eq!(get("a.html").as_deref(), Some(&b"<p>a</p>"[..]));
+        assert_eq!(get("b/c.json").as_deref(), Some(&b"{}"[..]));
+        assert_eq!(get("empty.md").as_deref(), Some(&b""[..]));
+        assert!(get("d").is_none());
+        assert!(decode(b"PORTALPACK2\n\x05\x00\x00\x00[]").is_err(), "truncated");
+        assert!(decode(b"PORTALPACK1\n\x02\x00\x00\x00[]").is_err(), "an older format");
         assert!(decode(b"not a pack").is_err());
     }
 
     #[test]
+    fn a_pack_stores_its_files_compressed_and_expands_them() {
+        let page = "<li><a href=\"/news/x\">A record of the news</a></li>\n".repeat(200);
+        let pack = encode(&[("news.html", page.as_bytes()), ("tiny.json", b"{}")]);
+        assert!(pack.len() < page.len() / 4, "{} bytes for a page of {}", pack.len(), page.len());
+        assert_eq!(members(&pack).expect("members"), vec![("news.html".into(), page.into_bytes()), ("tiny.json".into(), b"{}".to_vec())]);
+        let header = decode(&pack).expect("decodes");
+        let (offset, len) = header["tiny.json"];
+        assert_eq!(&pack[offset..offset + len], compress(b"{}").as_slice(), "the spool's copy, as it is");
+        let mut damaged = pack.clone();
+        damaged[offset] = 0xff;
+        assert!(members(&damaged).is_err(), "a damaged file is an error, not other bytes");
+    }
+
+
+    #[test]
     fn a_pack_laid_out_then_filled_is_the_pack_encoded() {
         let files: [(&str, &[u8]); 3] = [("a.html", b"<p>a</p>"), ("b/c.json", b"{}"), ("d.md", b"# d")];
-        let lengths: Vec<(&str, usize)> = files.iter().map(|(name, bytes)| (*name, bytes.len())).collect();
+        let stored: Vec<Vec<u8>> = files.iter().map(|(_, bytes)| compress(bytes)).collect();
+        let lengths: Vec<(&str, usize)> = files.iter().zip(&stored).map(|((name, _), s)| (*name, s.len())).collect();
         let (mut pack, starts) = layout(&lengths);
-        pack.resize(starts[2] + 3, 0);
-        for ((_, bytes), start) in files.iter().zip(&starts).rev() {
+        pack.resize(starts[2] + stored[2].len(), 0);
+        for (bytes, start) in stored.iter().zip(&starts).rev() {
             pack[*start..*start + bytes.len()].copy_from_slice(bytes);
         }
         assert_eq!(pack, encode(&files));
@@ -349,8 +390,8 @@ mod tests {
         assert_eq!(reader.locate("b"), Some("p"));
         assert!(reader.cached("p", "b").is_none(), "not read yet");
         assert_eq!(reader.extract("p", pack, "b").expect("pack").as_deref(), Some(&b"22"[..]));
-        assert_eq!(reader.cached("p", "a"), Some(Some(Bytes::from_static(b"1"))));
-        assert_eq!(reader.cached("p", "c"), Some(None));
+        assert_eq!(reader.cached("p", "a"), Some(Ok(Some(Bytes::from_static(b"1")))));
+        assert_eq!(reader.cached("p", "c"), Some(Ok(None)));
     }
 
     struct Uploaded(BTreeMap<String, Bytes>, std::cell::Cell<usize>);

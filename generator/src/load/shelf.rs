@@ -33,6 +33,13 @@ pub struct Place {
     len: u32,
 }
 
+impl Place {
+    /// How many bytes lie there.
+    pub fn len(self) -> u64 {
+        u64::from(self.len)
+    }
+}
+
 /// An unnamed file of records (or of other bytes a build puts aside: see `build::write::spool`), removed
 /// by the system when the build ends (or dies).
 #[derive(Debug)]

@@ -62,8 +62,9 @@ impl Upload {
 }
 
 /// A pack a clean build writes: its file and its members, as indices into the build's files. It is
-/// laid out from its members' names and sizes and filled from the members as written
-/// ([`PlannedPack::assembly`]), so the build never holds a second copy of every small file.
+/// laid out from its members' names and stored sizes and filled from the members' compressed
+/// copies in the spool ([`PlannedPack::assembly`]), so the build never holds a second copy of
+/// every small file, and never writes one at full size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedPack {
     /// The pack's file.
@@ -73,14 +74,18 @@ pub struct PlannedPack {
 }
 
 impl PlannedPack {
-    /// How the pack is made from its members among `made`, the files written.
-    pub fn assembly(&self, made: &[Written]) -> Assembly {
-        let lengths: Vec<(&str, usize)> =
-            self.members.iter().map(|&i| (made[i].file.as_str(), made[i].len as usize)).collect();
+    /// How the pack is made from its members among `files`, the files written.
+    pub fn assembly(&self, files: &Outputs) -> Result<Assembly> {
+        let made = files.made();
+        let lengths: Vec<(&str, usize)> = self
+            .members
+            .iter()
+            .map(|&i| Ok((made[i].file.as_str(), files.stored_len(i)? as usize)))
+            .collect::<Result<_>>()?;
         let (head, starts) = packs::layout(&lengths);
         let len = (head.len() + lengths.iter().map(|(_, len)| len).sum::<usize>()) as u64;
         let pieces = self.members.iter().zip(starts).map(|(&i, start)| (i, start as u64)).collect();
-        Assembly { file: OutFile::internal(self.file.clone(), head).in_group(Group::Layout), len, pieces }
+        Ok(Assembly { file: OutFile::internal(self.file.clone(), head).in_group(Group::Layout), len, pieces })
     }
 }
 
@@ -92,7 +97,7 @@ pub fn prepare(files: &mut Outputs, layout: Layout) -> Result<Upload> {
     let mut upload = Upload { split, ..Upload::default() };
     if loose > layout.pack_over {
         let (in_packs, big, planned, index) = plan_packs(files.made(), &upload.split);
-        let assemblies = planned.iter().map(|pack| pack.assembly(files.made())).collect();
+        let assemblies = planned.iter().map(|pack| pack.assembly(files)).collect::<Result<_>>()?;
         files.assemble(assemblies)?;
         files.push(index);
         upload = Upload { packed: true, in_packs, big, ..upload };
@@ -287,11 +292,11 @@ mod tests {
         assert!(from_spool.len() > 1, "{} packs", from_spool.len());
         let mut members = Vec::new();
         for (_, pack) in &from_spool {
-            let header = packs::decode(pack).expect("a pack");
-            for (name, (at, len)) in header {
-                members.push((name, pack[at..at + len].to_vec()));
-            }
+            members.extend(packs::members(pack).expect("a pack"));
         }
+        let stored: usize = from_spool.iter().map(|(_, pack)| pack.len()).sum();
+        let written: usize = files.iter().filter(|f| f.file != "tags/big.html").map(|f| f.bytes.len()).sum();
+        assert!(stored < written, "the packs hold {stored} bytes of {written} written: not a second copy");
         members.sort();
         let listing = members.iter().find(|(name, _)| name == "news/page/2.html").expect("the listing is packed");
         let text = String::from_utf8_lossy(&listing.1);

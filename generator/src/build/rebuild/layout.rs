@@ -181,8 +181,7 @@ fn regions(index: &PackIndex, touched: &BTreeSet<&str>) -> Vec<(usize, usize)> {
 fn read_pack(out: &Path, pack: &str) -> Result<Vec<(String, Vec<u8>)>> {
     let path = out.join(pack);
     let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-    let header = packs::decode(&bytes).with_context(|| format!("reading {}", path.display()))?;
-    Ok(header.into_iter().map(|(name, (offset, len))| (name, bytes[offset..offset + len].to_vec())).collect())
+    packs::members(&bytes).with_context(|| format!("reading {}", path.display()))
 }
 
 /// Packs of `members` (a run starting at a natural boundary, all small): the pack files and

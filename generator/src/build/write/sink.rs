@@ -320,6 +320,17 @@ impl Outputs {
         Ok(())
     }
 
+    /// How many bytes a pack stores the `i`th file written in ([`packs::compress`]): its copy's
+    /// in the spool, or (without one) its file's, compressed.
+    pub fn stored_len(&self, i: usize) -> Result<u64> {
+        let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
+        let from = Sources { folder, made: &self.made, spool: self.spool.as_ref() };
+        match (from.spool, self.made[i].spooled) {
+            (Some(_), Some(place)) => Ok(place.len()),
+            _ => Ok(from.stored(i)?.len() as u64),
+        }
+    }
+
     /// The bytes of a file written (read back from the staging folder).
     pub fn read(&self, file: &str) -> Result<Vec<u8>> {
         let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
@@ -327,8 +338,9 @@ impl Outputs {
         read_file(&path)
     }
 
-    /// Writes files made of a head and of copies of files written (packs): each is laid out at
-    /// once, then each file written is copied in at its place, read from the spool in the order
+    /// Writes files made of a head and of copies of files written as a pack stores them (packs:
+    /// [`packs::compress`]): each is laid out at once, then each file written is copied in at its
+    /// place, read from the spool in the order
     /// the copies lie there (at a million records the output is larger than the memory that
     /// caches it, and reading the loose files back would cost a disk read each). Files without a
     /// copy (pages whose links were rewritten afterwards, or no spool) are read from the staging
@@ -383,7 +395,7 @@ impl Outputs {
     }
 }
 
-/// A file made of a head and of copies of files written ([`Outputs::assemble`]).
+/// A file made of a head and of copies of files written, as a pack stores them ([`Outputs::assemble`]).
 pub struct Assembly {
     /// Its name, type and group; its bytes are the head, what comes before the first copy.
     pub file: OutFile,
@@ -418,14 +430,15 @@ struct Sources<'a> {
 }
 
 impl Sources<'_> {
-    /// The bytes of the `i`th file written: its copy in the spool, or the file.
-    fn read(&self, i: usize) -> Result<Vec<u8>> {
+    /// The `i`th file written as a pack stores it: its copy in the spool as it lies there, or the
+    /// file compressed.
+    fn stored(&self, i: usize) -> Result<Vec<u8>> {
         let written = &self.made[i];
         if let (Some(spool), Some(place)) = (self.spool, written.spooled) {
-            return spool.get(place);
+            return spool.stored(place);
         }
         let path = self.folder.join(&written.file);
-        read_file(&path)
+        Ok(packs::compress(&read_file(&path)?))
     }
 }
 
@@ -434,7 +447,7 @@ impl Sources<'_> {
 fn copy_in(from: Sources<'_>, targets: &[PathBuf], pieces: &[Piece]) -> Result<()> {
     let mut read: Vec<(&Piece, Vec<u8>)> = Vec::with_capacity(pieces.len());
     for piece in pieces {
-        read.push((piece, from.read(piece.made)?));
+        read.push((piece, from.stored(piece.made)?));
     }
     read.sort_unstable_by_key(|(piece, _)| (piece.target, piece.at));
     for group in read.chunk_by(|(a, _), (b, _)| a.target == b.target) {

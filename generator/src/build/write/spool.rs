@@ -3,11 +3,13 @@
 //! made last. Reading the loose files back then costs a disk read each once the output outgrows the
 //! memory that caches it (a million records write some 38 GB); the copies, compressed (LZ4, about a
 //! third of the bytes) into one unnamed file of the build cache, are read back in the order they were
-//! written instead, a stream the disk serves quickly.
+//! written instead, a stream the disk serves quickly. A copy is kept as a pack stores a file
+//! ([`packs::compress`]), so a pack is filled with the copies as they lie here.
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use portal_core::dist::packs;
 
 use crate::load::shelf::{Place, Shelf};
 
@@ -25,13 +27,18 @@ impl Spool {
 
     /// Sets aside a copy of `bytes`.
     pub fn keep(&self, bytes: &[u8]) -> Result<Place> {
-        self.shelf.put_bytes(&lz4_flex::compress_prepend_size(bytes))
+        self.shelf.put_bytes(&packs::compress(bytes))
     }
 
     /// The bytes set aside at `place`.
     pub fn get(&self, place: Place) -> Result<Vec<u8>> {
-        let packed = self.shelf.get_bytes(place)?;
-        lz4_flex::decompress_size_prepended(&packed).context("reading a copy back from the build's spool")
+        let stored = self.stored(place)?;
+        packs::expand(&stored).map_err(|e| anyhow::anyhow!("reading a copy back from the build's spool: {e}"))
+    }
+
+    /// The copy at `place` as a pack stores it.
+    pub fn stored(&self, place: Place) -> Result<Vec<u8>> {
+        self.shelf.get_bytes(place)
     }
 }
 
