@@ -21,6 +21,7 @@ use crate::http::query::Query;
 use crate::http::ratelimit::Decision;
 use crate::http::{Method, Request, Response};
 use crate::platform::{internal, Platform, PlatformError};
+use crate::routing::normalize_path;
 use crate::routing::{self, Handler, Serve};
 use crate::search::SearchIndex;
 use crate::state::State;
@@ -293,19 +294,6 @@ fn page_without_slash(request: &Request, path: &str) -> Option<String> {
         Some(query) => format!("{trimmed}?{query}"),
         None => trimmed.to_string(),
     })
-}
-
-/// Decodes percent-escapes and drops a trailing slash, so `/api/%73ervices/` is `/api/services`.
-pub fn normalize_path(raw: &str) -> String {
-    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
-    let trimmed = decoded.trim_end_matches('/');
-    if trimmed.is_empty() {
-        "/".to_string()
-    } else if trimmed.starts_with('/') {
-        trimmed.to_string()
-    } else {
-        format!("/{trimmed}")
-    }
 }
 
 /// `/api/<one segment>` is `collection_not_found` (with a suggestion); anything else `not_found`

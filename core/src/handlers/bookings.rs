@@ -38,7 +38,7 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
     owned.extend(BOOKING.fields.iter().map(|f| (f.name, mail_value(f, &text(f.name), ctx))));
     let values: Vec<(&str, &str)> = owned.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let office = first_address(&[&site.notifications.bookings_to, &site.contact.email]);
-    let from = sender(ctx.app);
+    let from = sender(&ctx.app.manifest().site);
     let visitor = Envelope { from: from.clone(), to: vec![email.clone()], reply_to: office.clone() };
     let confirmation = compose(ctx.platform, "booking-visitor", visitor, &values).await?;
     let mut mails = Vec::new();

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::content::text::escape;
 use crate::content::time::DateTime;
 use crate::forms::markup::{FormView, HONEYPOT};
 use crate::forms::{Form, BOOKING, VOICE};
@@ -14,7 +15,6 @@ use crate::handlers::voices::Refused;
 use crate::handlers::{bookings, page, voices, Ctx};
 use crate::http::problem::{ErrorCode, FieldError, Problem};
 use crate::http::{Method, Response};
-use crate::pages::shell::escape;
 use crate::platform::Platform;
 
 /// Where a form is, and where its confirmation is.

@@ -40,7 +40,7 @@ pub async fn document<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem
     check_parameters(&ctx.query, &DOCUMENT_PARAMETERS)?;
     if wants_json(&ctx.query)? || ctx.query.get("f").is_none() {
         // Every OGC document's file is its path with `.json`, which also answers as its alias.
-        let path = crate::app::normalize_path(&ctx.request.path);
+        let path = crate::routing::normalize_path(&ctx.request.path);
         return serve(ctx.app, ctx.platform, ctx.request, path.strip_suffix(".json").unwrap_or(&path)).await;
     }
     Err(Problem::bad_request("`f` may only be `json` here: these documents are JSON."))

@@ -9,6 +9,8 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
+use crate::content::i18n::Strings;
+use crate::content::text::escape;
 use crate::content::{HelpPage, SearchSettings};
 use crate::handlers::files::read_json;
 use crate::handlers::page;
@@ -16,8 +18,6 @@ use crate::handlers::search::{asked, Asked, MAX_LIMIT};
 use crate::handlers::Ctx;
 use crate::http::problem::Problem;
 use crate::http::Response;
-use crate::pages::i18n::Strings;
-use crate::pages::shell::escape;
 use crate::platform::{internal, Platform};
 use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};

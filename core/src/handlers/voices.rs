@@ -59,7 +59,7 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
     let id = format!("v-{}", request_id(ctx, 20));
     let mut mails = Vec::new();
     if let Some(to) = first_address(&[&site.notifications.voices_to, &site.contact.email]) {
-        let envelope = Envelope { from: sender(ctx.app), to: vec![to], reply_to: None };
+        let envelope = Envelope { from: sender(&ctx.app.manifest().site), to: vec![to], reply_to: None };
         let values =
             [("id", id.as_str()), ("title", &title), ("author", &author), ("content", &content), ("site", &site.title)];
         mails.push(compose(ctx.platform, "voice-editors", envelope, &values).await?);

@@ -9,13 +9,13 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
+use crate::content::i18n::Strings;
+use crate::content::text::escape;
 use crate::content::url_policy::web_address;
 use crate::handlers::files::{prefers_markdown, MARKDOWN};
 use crate::handlers::{page, weather, weather_alerts, Ctx};
 use crate::http::problem::Problem;
 use crate::http::Response;
-use crate::pages::i18n::Strings;
-use crate::pages::shell::escape;
 use crate::pages::weather_chart::{chart, Day, Labels};
 use crate::platform::Platform;
 use crate::queries::alert_feed::Alert;

@@ -5,3 +5,16 @@ mod matcher;
 mod table;
 
 pub use table::*;
+
+/// Decodes percent-escapes and drops a trailing slash, so `/api/%73ervices/` is `/api/services`.
+pub fn normalize_path(raw: &str) -> String {
+    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+    let trimmed = decoded.trim_end_matches('/');
+    if trimmed.is_empty() {
+        "/".to_string()
+    } else if trimmed.starts_with('/') {
+        trimmed.to_string()
+    } else {
+        format!("/{trimmed}")
+    }
+}

@@ -36,8 +36,8 @@ use super::schema::{schema, words, WEIGHTS};
 use super::stopwords::stop_words;
 use super::{engine, SearchError, SearchIndex};
 use crate::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
+use crate::content::i18n::Strings;
 use crate::content::{HelpPage, SiteConfig};
-use crate::pages::i18n::Strings;
 
 /// The folder of the static search in `dist/`, and its URL path.
 pub const DIR: &str = "find";

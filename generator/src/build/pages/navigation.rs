@@ -7,8 +7,8 @@
 //! (`collections.<name>.label|description`), so a Kiswahili site says "Habari" rather than "news".
 
 use portal_core::content::collections::COLLECTIONS;
+use portal_core::content::i18n::Strings;
 use portal_core::content::MenuItem;
-use portal_core::pages::i18n::Strings;
 use serde_json::Value;
 
 use super::{data, label};
