@@ -199,3 +199,35 @@ fn the_cycle_check_reads_groups_and_finds_a_circle() {
     let found = cycles(&[edge("a", "b"), edge("b", "c"), edge("c", "a"), edge("c", "d")]);
     assert_eq!(found, [vec!["a".to_string(), "b".into(), "c".into()]]);
 }
+
+/// Where page URLs may be written as text: the routing module that owns them, and the record
+/// URLs of `content::collections` (the content model sits below routing).
+const PAGE_URL_OWNERS: [&str; 2] = ["core/src/routing/", "core/src/content/collections.rs"];
+
+#[test]
+fn page_urls_are_written_only_in_the_routing_module() {
+    use portal_core::routing::pages;
+    let urls = [pages::SEARCH, pages::WEATHER, pages::MAP, pages::ENCYCLOPEDIA, pages::DATA, pages::ALERTS];
+    let urls = urls.into_iter().chain(portal_core::routing::FORM_PAGES);
+    let quoted: Vec<String> = urls.flat_map(|url| [format!("\"{url}\""), format!("\"{url}?")]).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found = Vec::new();
+    for source in ["core/src", "generator/src"] {
+        for entry in walkdir::WalkDir::new(root.join(source)).sort_by_file_name().into_iter().filter_map(Result::ok) {
+            let relative = entry.path().strip_prefix(&root).expect("under root").to_string_lossy().replace('\\', "/");
+            if !relative.ends_with(".rs")
+                || relative.ends_with("tests.rs")
+                || PAGE_URL_OWNERS.iter().any(|o| relative.starts_with(o))
+            {
+                continue;
+            }
+            let code = production_code(&std::fs::read_to_string(entry.path()).expect("a readable source file"));
+            for (number, line) in code.lines().enumerate() {
+                if let Some(url) = quoted.iter().find(|url| line.contains(url.as_str())) {
+                    found.push(format!("{relative}:{}: {url}", number + 1));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "take these page URLs from `portal_core::routing::pages`:\n{}", found.join("\n"));
+}

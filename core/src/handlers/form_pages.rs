@@ -16,6 +16,7 @@ use crate::handlers::{bookings, page, voices, Ctx};
 use crate::http::problem::{ErrorCode, FieldError, Problem};
 use crate::http::{Method, Response};
 use crate::platform::Platform;
+use crate::routing::{BOOKING_FORM, VOICE_FORM};
 
 /// Where a form is, and where its confirmation is.
 struct Place {
@@ -26,8 +27,8 @@ struct Place {
     parameter: &'static str,
 }
 
-const VOICE_PAGE: Place = Place { form: &VOICE, url: "/community-voices/new", parameter: "id" };
-const BOOKING_PAGE: Place = Place { form: &BOOKING, url: "/visit", parameter: "reference" };
+const VOICE_PAGE: Place = Place { form: &VOICE, url: VOICE_FORM, parameter: "id" };
+const BOOKING_PAGE: Place = Place { form: &BOOKING, url: BOOKING_FORM, parameter: "reference" };
 
 /// The confirmation page's URL of a form.
 fn sent_url(place: &Place) -> String {

@@ -19,6 +19,7 @@ use crate::handlers::Ctx;
 use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
+use crate::routing::pages::SEARCH;
 use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};
 use crate::search::limits::{self, Refusal, MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
@@ -222,7 +223,7 @@ fn label<'a>(strings: &'a Strings, collection: &'a str) -> &'a str {
 /// The link of a search for `query`.
 fn search_link(query: &str) -> String {
     let query = form_urlencoded::Serializer::new(String::new()).append_pair("q", query).finish();
-    format!("/search?{query}")
+    format!("{SEARCH}?{query}")
 }
 
 /// What the page says of the search: the count, the correction offered or made, and whether the
@@ -434,7 +435,7 @@ fn results(
                 .append_pair("limit", &MAX_LIMIT.to_string())
                 .finish();
             let text = strings.fill("search_page.more", &[("collection", name), ("count", &matched.to_string())]);
-            let _ = writeln!(out, "<p><a href=\"/search?{}\">{}</a></p>", escape(&more), escape(&text));
+            let _ = writeln!(out, "<p><a href=\"{SEARCH}?{}\">{}</a></p>", escape(&more), escape(&text));
         }
         out.push_str("</section>\n");
     }

@@ -19,9 +19,7 @@ use crate::http::Response;
 use crate::pages::weather_chart::{chart, Day, Labels};
 use crate::platform::Platform;
 use crate::queries::alert_feed::Alert;
-
-/// The URL of the page.
-pub const WEATHER_PAGE: &str = "/weather";
+use crate::routing::pages::WEATHER;
 
 /// A reading of "now" the page shows: the upstream's key, its label's key, its unit when the
 /// upstream names none.
@@ -65,13 +63,13 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     if prefers_markdown(ctx.request.header("accept")) {
         let mut twin = markdown(strings, &view);
         // A content page at /weather introduces the twin as it does the page (see `page::render`).
-        if let Some(intro) = ctx.app.manifest().intros.get(WEATHER_PAGE) {
+        if let Some(intro) = ctx.app.manifest().intros.get(WEATHER) {
             twin = intro.introduce_markdown(&crate::pages::markdown::escape(&intro.title), &twin);
         }
         return Ok(Response::new(200).with_body(MARKDOWN, twin).with_header("vary", "Accept"));
     }
     let main = format!("<h1>{}</h1>\n{}", escape(title), html(strings, &view));
-    let response = page::render(ctx.app, ctx.platform, WEATHER_PAGE, 200, title, &main).await;
+    let response = page::render(ctx.app, ctx.platform, WEATHER, 200, title, &main).await;
     Ok(response.with_header("vary", "Accept"))
 }
 
