@@ -198,7 +198,7 @@ impl App {
         match handler {
             None => handlers::files::serve(&self.state, platform, request, path).await,
             Some(handler) => {
-                let ctx = Ctx { app: &self.state, platform, request, params: &params, query, now_ms };
+                let ctx = Ctx { state: &self.state, platform, request, params: &params, query, now_ms };
                 run(handler, &ctx).await
             }
         }
@@ -234,7 +234,9 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::SearchPage => search_page::handle(ctx).await,
         Handler::VoiceForm => submit::once(ctx, form_pages::voice).await,
         Handler::VoiceSent => form_pages::voice_sent(ctx).await,
-        Handler::BookingForm | Handler::BookingSent | Handler::Booking if ctx.app.manifest().site.booking.is_none() => {
+        Handler::BookingForm | Handler::BookingSent | Handler::Booking
+            if ctx.state.manifest().site.booking.is_none() =>
+        {
             Err(Problem::new(
                 ErrorCode::NotFound,
                 "this site takes no bookings: its site.yaml has no `booking:` settings (docs/content.md#site-yaml)",

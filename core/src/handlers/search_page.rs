@@ -38,7 +38,7 @@ const PAGE_LIMIT: usize = 3;
 
 /// Answers `/search`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
-    let strings = &ctx.app.manifest().strings;
+    let strings = &ctx.state.manifest().strings;
     let mut asked = asked(ctx)?;
     if ctx.query.get("limit").is_none() {
         asked.limit = PAGE_LIMIT;
@@ -50,13 +50,13 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let mut main = format!("<h1>{}</h1>\n{}", escape(strings.get("search_page.title")), form(strings, &asked.query));
     match limits::terms(&asked.query) {
         Ok(terms) => {
-            let index = ctx.app.search_index(ctx.platform).await?;
-            let forms = index.page_forms(&ctx.app.manifest().site);
+            let index = ctx.state.search_index(ctx.platform).await?;
+            let forms = index.page_forms(&ctx.state.manifest().site);
             let forgiven = index
                 .forgiving(&terms, &asked.scope, asked.limit, &forms)
                 .map_err(internal(ctx.platform, "searching"))?;
             let highlight = Highlight::new(&forgiven.words, &forms);
-            let manifest = ctx.app.manifest();
+            let manifest = ctx.state.manifest();
             let help = manifest.help.as_ref();
             let settings = &manifest.site.search;
             let asks = help.is_some()
@@ -78,7 +78,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
             let _ = writeln!(main, "<p role=\"status\">{}</p>", escape(&refused(strings, refusal)));
         }
     }
-    Ok(page::render(ctx.app, ctx.platform, &ctx.request.path, 200, strings.get("search_page.title"), &main).await)
+    Ok(page::render(ctx.state, ctx.platform, &ctx.request.path, 200, strings.get("search_page.title"), &main).await)
 }
 
 /// What the page says of a query it does not search (docs/spec/api-spec.md#limits): the form
@@ -132,7 +132,7 @@ async fn details<P: Platform>(
     for (i, (hits, _)) in forgiven.found.iter().enumerate() {
         for hit in hits {
             let file = if excerpted.get(i).copied().unwrap_or(false) {
-                let asset = ctx.app.asset(ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
+                let asset = ctx.state.asset(ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
                 asset.ok().flatten().map(|asset| asset.file.clone())
             } else {
                 None
@@ -297,7 +297,7 @@ fn named_collections(strings: &Strings, scope: &[String], query: &str) -> Vec<St
 /// The first records of `collection`'s listing (its first JSON page) and how many it has in all;
 /// `None` when it cannot be read.
 async fn listing<P: Platform>(ctx: &Ctx<'_, P>, collection: &str) -> Option<(Vec<Hit>, usize)> {
-    let page = read_json(ctx.app, ctx.platform, &format!("/api/{collection}")).await.ok()??;
+    let page = read_json(ctx.state, ctx.platform, &format!("/api/{collection}")).await.ok()??;
     let items = page.get("data")?.get(collection)?.as_array()?;
     let total = page.get("total").and_then(Value::as_u64).map_or(items.len(), |t| t as usize);
     let hits = items
@@ -445,7 +445,7 @@ fn results(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::forms::Forms;
+    use crate::search::word_forms::Forms;
     use serde_json::json;
 
     fn hit(title: &str) -> Hit {

@@ -229,7 +229,7 @@ fn skills(content: &Content) -> Result<Vec<OutFile>> {
 fn llms_txt(content: &Content, model: &Model) -> String {
     let site = &content.site;
     let base = site.base();
-    let limits = portal_core::http::ratelimit::Limits::default();
+    let limits = portal_core::http::ratelimit::RateLimit::default();
     let mut out = format!("# {}\n\n> {}\n\n", site.title, site.description.trim());
     out.push_str(&format!(
         "A public, read-only content and data API (no key needed; {limit} requests per {window} seconds per address). \
