@@ -21,6 +21,7 @@ use crate::http::query::Query;
 use crate::http::ratelimit::Decision;
 use crate::http::{Method, Request, Response};
 use crate::platform::{internal, Platform, PlatformError};
+use crate::routing::normalize_path;
 use crate::routing::{self, Handler, Serve};
 use crate::search::SearchIndex;
 use crate::state::State;
@@ -197,7 +198,7 @@ impl App {
         match handler {
             None => handlers::files::serve(&self.state, platform, request, path).await,
             Some(handler) => {
-                let ctx = Ctx { app: &self.state, platform, request, params: &params, query, now_ms };
+                let ctx = Ctx { state: &self.state, platform, request, params: &params, query, now_ms };
                 run(handler, &ctx).await
             }
         }
@@ -233,7 +234,9 @@ async fn run<P: Platform>(handler: Handler, ctx: &Ctx<'_, P>) -> Result<Response
         Handler::SearchPage => search_page::handle(ctx).await,
         Handler::VoiceForm => submit::once(ctx, form_pages::voice).await,
         Handler::VoiceSent => form_pages::voice_sent(ctx).await,
-        Handler::BookingForm | Handler::BookingSent | Handler::Booking if ctx.app.manifest().site.booking.is_none() => {
+        Handler::BookingForm | Handler::BookingSent | Handler::Booking
+            if ctx.state.manifest().site.booking.is_none() =>
+        {
             Err(Problem::new(
                 ErrorCode::NotFound,
                 "this site takes no bookings: its site.yaml has no `booking:` settings (docs/content.md#site-yaml)",
@@ -293,19 +296,6 @@ fn page_without_slash(request: &Request, path: &str) -> Option<String> {
         Some(query) => format!("{trimmed}?{query}"),
         None => trimmed.to_string(),
     })
-}
-
-/// Decodes percent-escapes and drops a trailing slash, so `/api/%73ervices/` is `/api/services`.
-pub fn normalize_path(raw: &str) -> String {
-    let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
-    let trimmed = decoded.trim_end_matches('/');
-    if trimmed.is_empty() {
-        "/".to_string()
-    } else if trimmed.starts_with('/') {
-        trimmed.to_string()
-    } else {
-        format!("/{trimmed}")
-    }
 }
 
 /// `/api/<one segment>` is `collection_not_found` (with a suggestion); anything else `not_found`

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use bytes::Bytes;
 
 use crate::forms::{idempotency, mail_quota};
-use crate::http::ratelimit::{Decision, Limits, MemoryStore, Window};
+use crate::http::ratelimit::{Decision, MemoryStore, RateLimit, Window};
 use crate::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 
 /// A platform whose world is a few maps.
@@ -44,7 +44,7 @@ impl Default for FakePlatform {
         FakePlatform {
             files: RefCell::default(),
             now_ms: RefCell::new(1_790_000_000_000),
-            limiter: RefCell::new(MemoryStore::new(Limits::default(), 10_000)),
+            limiter: RefCell::new(MemoryStore::new(RateLimit::default(), 10_000)),
             cache: RefCell::default(),
             upstreams: RefCell::default(),
             fetched: RefCell::default(),

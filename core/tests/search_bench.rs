@@ -151,7 +151,7 @@ fn distinct_queries_over_a_corpus() {
     let mut slowest: Vec<(f64, &str, usize)> = Vec::new();
     let mut matched = 0usize;
     let forgiving = std::env::var_os("PORTAL_BENCH_FORGIVING").is_some();
-    let forms = portal_core::search::forms::Forms::new(["en", "fr"]);
+    let forms = portal_core::search::word_forms::Forms::new(["en", "fr"]);
     let search = |q: &str| -> Vec<(Vec<portal_core::search::Hit>, usize)> {
         if forgiving {
             index.forgiving(&words(q), &scope, 10, &forms).expect("search").found

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use portal_core::dist::packs::{self, LooseFiles, PackReader, PACK_INDEX};
 use portal_core::forms::mail_quota;
-use portal_core::http::ratelimit::{Decision, Limits};
+use portal_core::http::ratelimit::{Decision, RateLimit};
 use portal_core::platform::{Platform, PlatformError, Submission, UpstreamRequest, UpstreamResponse};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -30,7 +30,7 @@ thread_local! {
 /// The platform of one Worker request.
 pub struct EdgePlatform {
     env: Env,
-    limits: Limits,
+    limits: RateLimit,
     /// The request's context, for delivering mail after the answer is sent.
     ctx: Option<Rc<Context>>,
 }
@@ -44,8 +44,8 @@ impl EdgePlatform {
     /// `RATE_WINDOW_SECONDS` vars (60 per 60 s when absent, docs/spec/api-spec.md#rate-limit).
     pub fn new(env: Env, ctx: Option<Rc<Context>>) -> worker::Result<Self> {
         let var = |name: &str| env.var(name).ok().and_then(|v| v.to_string().parse::<u64>().ok());
-        let defaults = Limits::default();
-        let limits = Limits {
+        let defaults = RateLimit::default();
+        let limits = RateLimit {
             limit: var("RATE_LIMIT").map_or(defaults.limit, |v| v as u32),
             window_ms: var("RATE_WINDOW_SECONDS").map_or(defaults.window_ms, |s| s.max(1) * 1000),
         };

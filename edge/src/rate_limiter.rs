@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use portal_core::http::ratelimit::{Limits, Window};
+use portal_core::http::ratelimit::{RateLimit, Window};
 use serde::{Deserialize, Serialize};
 use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
 
@@ -41,7 +41,7 @@ impl DurableObject for RateLimitWindow {
             Some(window) => Some(window),
             None => self.state.storage().get::<Window>(STORAGE_KEY).await.ok().flatten(),
         };
-        let limits = Limits { limit: ask.limit, window_ms: ask.window_ms };
+        let limits = RateLimit { limit: ask.limit, window_ms: ask.window_ms };
         let (window, decision) = Window::check(current, ask.now_ms, limits, ask.cost);
         self.window.set(Some(window));
         self.state.storage().put(STORAGE_KEY, window).await?;

@@ -11,7 +11,7 @@ use portal::progress::Progress;
 use portal::report::{self, Format};
 use portal::serve::{self, ServerState};
 use portal::submissions;
-use portal_core::http::ratelimit::Limits;
+use portal_core::http::ratelimit::RateLimit;
 
 /// Builds and servers allocate many small, short-lived values (template contexts, header strings):
 /// mimalloc serves them faster than the system allocator.
@@ -203,14 +203,14 @@ struct ServeArgs {
     #[arg(long, conflicts_with = "dist")]
     drafts: bool,
     /// Requests per window and client address.
-    #[arg(long, default_value_t = Limits::default().limit)]
+    #[arg(long, default_value_t = RateLimit::default().limit)]
     rate_limit: u32,
     /// Peers whose X-Forwarded-For, X-Real-IP and CF-Connecting-IP name the client: CIDRs or
     /// addresses separated by commas, or `none` (then the connection's peer is always the client).
     #[arg(long, default_value = portal_core::http::client_identity::LOOPBACK, value_parser = portal_core::http::client_identity::TrustedProxies::parse)]
     trusted_proxies: portal_core::http::client_identity::TrustedProxies,
     /// Rate-limit window length in seconds.
-    #[arg(long, default_value_t = Limits::default().window_ms / 1000)]
+    #[arg(long, default_value_t = RateLimit::default().window_ms / 1000)]
     rate_window: u64,
 }
 
@@ -410,7 +410,7 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let limits = Limits { limit: args.rate_limit, window_ms: args.rate_window.max(1) * 1000 };
+    let limits = RateLimit { limit: args.rate_limit, window_ms: args.rate_window.max(1) * 1000 };
     let result = runtime.block_on(async {
         let state = ServerState::open(dist, &args.state, limits, args.trusted_proxies.clone()).await?;
         let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))

@@ -83,7 +83,7 @@ pub fn templates(overrides: Option<&Path>) -> Result<Tera> {
     let sources = sources(overrides)?;
     let mut tera = Tera::default();
     // Escapes `&`, `<`, `>` and quotes but leaves `/` readable in URLs (tera's default escapes it).
-    tera.set_escape_fn(portal_core::pages::shell::escape);
+    tera.set_escape_fn(portal_core::content::text::escape);
     tera.add_raw_templates(sources).map_err(|e| anyhow::Error::new(template_error(&e, overrides)))?;
     Ok(tera)
 }

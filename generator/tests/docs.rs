@@ -1,6 +1,7 @@
 //! The documentation holds together: every relative link of the README, CONTRIBUTING.md and
 //! `docs/` names a file that exists (and, into a markdown file, an anchor it has), and every long
-//! option `portal --help` and each command's `--help` print is in `docs/cli.md`.
+//! option `portal --help` and each command's `--help` print is in `docs/cli.md`; and the map of the
+//! code (docs/architecture.md) names only paths that exist, and every module of core and the generator.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
@@ -280,4 +281,69 @@ fn the_option_check_reads_clap_help() {
     let found: Vec<String> = long_options(help).into_iter().collect();
     assert_eq!(found, ["--content", "--help", "--split-over"]);
     assert!(mentions("`--out DIR`", "--out") && !mentions("`--outbox`", "--out"));
+}
+
+/// The paths `text` names in code spans that end in `.rs` or `/` (a file or folder of the
+/// repository), leaving out placeholders (`<tag>.rs`) and globs.
+fn named_paths(text: &str) -> BTreeSet<String> {
+    let spans = text.split('`').skip(1).step_by(2);
+    spans
+        .filter(|span| span.ends_with(".rs") || span.ends_with('/'))
+        .filter(|span| !span.contains(['<', '*', ' ', ':']))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every file and folder of the repository's sources and docs, relative to `root`, with `/`.
+fn repository_paths(root: &Path) -> Vec<String> {
+    let skipped = ["target", ".git", "node_modules", ".venv"];
+    let walk = walkdir::WalkDir::new(root).into_iter().filter_entry(|e| {
+        !skipped.iter().any(|s| e.file_name() == *s) && !e.file_name().to_string_lossy().starts_with(".dist")
+    });
+    walk.filter_map(Result::ok)
+        .filter_map(|e| Some(e.path().strip_prefix(root).ok()?.to_string_lossy().replace('\\', "/")))
+        .collect()
+}
+
+/// Whether `named` (a path as a table of the map writes it, relative to its section's folder) is
+/// a path of the repository: a file or folder whose path ends with it.
+fn exists(named: &str, paths: &[String]) -> bool {
+    let named = named.trim_end_matches('/');
+    paths.iter().any(|path| path == named || path.ends_with(&format!("/{named}")))
+}
+
+#[test]
+fn every_path_the_architecture_names_exists() {
+    let root = root();
+    let text = std::fs::read_to_string(root.join("docs/architecture.md")).expect("docs/architecture.md");
+    let paths = repository_paths(&root);
+    let missing: Vec<String> = named_paths(&text).into_iter().filter(|named| !exists(named, &paths)).collect();
+    assert!(missing.is_empty(), "docs/architecture.md names paths that do not exist: {missing:?}");
+}
+
+#[test]
+fn the_architecture_names_every_module_of_core_and_the_generator() {
+    let root = root();
+    let named = named_paths(&std::fs::read_to_string(root.join("docs/architecture.md")).expect("architecture.md"));
+    let mut unnamed = Vec::new();
+    for source in ["core/src", "generator/src"] {
+        for entry in std::fs::read_dir(root.join(source)).expect("a source folder").map(|e| e.expect("an entry")) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let name = if entry.path().is_dir() { format!("{name}/") } else { name };
+            if !named.contains(&name) && !named.contains(&format!("{source}/{name}")) {
+                unnamed.push(format!("{source}/{name}"));
+            }
+        }
+    }
+    unnamed.sort();
+    assert!(unnamed.is_empty(), "docs/architecture.md does not name: {unnamed:?}");
+}
+
+#[test]
+fn the_map_check_reads_code_spans_and_suffixes() {
+    let named = named_paths("`a.rs`, `b/`, `<tag>.rs`, `c.json`, `d::e`, `x/y.rs`");
+    assert_eq!(named, BTreeSet::from(["a.rs".to_string(), "b/".into(), "x/y.rs".into()]));
+    let paths = ["core/src/x/y.rs".to_string(), "core/src/b".into()];
+    assert!(exists("x/y.rs", &paths) && exists("b/", &paths));
+    assert!(!exists("y/y.rs", &paths) && !exists("src/x/", &["core/src/xx".to_string()]));
 }

@@ -14,7 +14,7 @@ use portal::build::{build, BuildOptions};
 use portal::progress::Progress;
 use portal::serve::{router, ServerState};
 use portal_core::http::client_identity::{TrustedProxies, LOOPBACK};
-use portal_core::http::ratelimit::Limits;
+use portal_core::http::ratelimit::RateLimit;
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -32,7 +32,7 @@ async fn state(dir: &Path) -> Arc<ServerState> {
         offline: false,
     };
     build(&options, &Progress::hidden(), false).expect("the fixture builds");
-    ServerState::open(out, &dir.join("state"), Limits::default(), TrustedProxies::parse(LOOPBACK).expect("valid"))
+    ServerState::open(out, &dir.join("state"), RateLimit::default(), TrustedProxies::parse(LOOPBACK).expect("valid"))
         .await
         .expect("the build opens")
 }

@@ -14,9 +14,9 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, OffsetDateTime, PrimitiveDateTime, UtcOffset};
 
+use crate::content::i18n::Strings;
 use crate::content::time::{parse_date, rfc3339};
 use crate::content::SiteConfig;
-use crate::pages::i18n::Strings;
 
 /// Other spellings of an event's times, each read as the key it stands for (docs/content.md#events).
 pub const ALIASES: &[(&str, &str)] =

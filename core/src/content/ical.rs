@@ -13,9 +13,9 @@ use time::macros::format_description;
 use time::{Duration, OffsetDateTime};
 
 use crate::content::event::{self, Moment, Status, ZoneFn};
+use crate::content::i18n::Strings;
 use crate::content::time::parse_content_date;
 use crate::content::SiteConfig;
-use crate::pages::i18n::Strings;
 
 /// The longest line, in octets, without its CRLF.
 const MAX_LINE: usize = 75;

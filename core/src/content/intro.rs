@@ -23,7 +23,7 @@ impl Intro {
     pub fn introduce(&self, main: &str) -> String {
         let own = format!(
             "<h1>{}</h1>\n<div class=\"intro\">\n{}</div>\n",
-            crate::pages::shell::escape(&self.title),
+            crate::content::text::escape(&self.title),
             self.html
         );
         match heading_span(main) {

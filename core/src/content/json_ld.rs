@@ -12,8 +12,8 @@
 use serde_json::{json, Value};
 
 use crate::content::event::{self, Status, ZoneFn};
+use crate::content::i18n::Strings;
 use crate::content::{plain, Entry, Record, SiteConfig};
-use crate::pages::i18n::Strings;
 
 /// JSON as the text of a `<script>` element: `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026`
 /// (the same JSON to a parser), so no value can close the element or open a comment.

@@ -12,12 +12,14 @@ mod entry;
 mod error;
 pub mod event;
 pub mod help;
+pub mod i18n;
 pub mod ical;
 mod intro;
 pub mod json_ld;
 pub mod language;
 pub mod license;
 pub mod limits;
+pub mod offline;
 pub mod phone;
 pub mod plain;
 mod record;
@@ -36,6 +38,6 @@ pub use record::{
     d2_order, is_valid_slug, known_keys, scalar_text, sort_records, Issue, Record, KNOWN_KEYS, RESERVED_KEYS,
 };
 pub use site::{
-    Api, Booking, Cms, CmsApp, CmsBackend, Contact, DataSource, FrontMatter, Markdown, MenuItem, Notifications,
-    Pagination, Rss, SearchSettings, SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,
+    Api, Booking, CacheSettings, Cms, CmsApp, CmsBackend, Contact, DataSource, FrontMatter, Markdown, MenuItem,
+    Notifications, Pagination, Rss, SearchSettings, SiteConfig, Upstreams, DEFAULT_PAGE_SIZE,
 };

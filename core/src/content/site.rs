@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::offline::OfflineSettings;
+
 /// The site settings.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -53,7 +55,7 @@ pub struct SiteConfig {
     pub front_matter: FrontMatter,
     /// How long caches may keep built files (`Cache-Control`).
     #[serde(default)]
-    pub cache: crate::http::cache_control::CacheSettings,
+    pub cache: CacheSettings,
     /// Who may call the MCP endpoint from a browser.
     #[serde(default)]
     pub mcp: Mcp,
@@ -67,8 +69,8 @@ pub struct SiteConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme_color: Option<String>,
     /// Reading offline: the web app manifest, the service worker and its budget (docs/offline.md).
-    #[serde(default, skip_serializing_if = "crate::pages::offline::OfflineSettings::is_default")]
-    pub offline: crate::pages::offline::OfflineSettings,
+    #[serde(default, skip_serializing_if = "OfflineSettings::is_default")]
+    pub offline: OfflineSettings,
     /// The zone times are shown in: an offset from UTC (`+03:00`) or an IANA zone name
     /// (`Africa/Kampala`, its summer time kept); unset: each time in the offset it was written with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -177,7 +179,7 @@ impl SearchSettings {
 impl SiteConfig {
     /// How a slug in a value reads on pages and in form choices: site.yaml `labels`, else the
     /// interface text's `labels.<slug>`; `None` when neither names it.
-    pub fn label<'a>(&'a self, slug: &str, strings: &'a crate::pages::i18n::Strings) -> Option<&'a str> {
+    pub fn label<'a>(&'a self, slug: &str, strings: &'a crate::content::i18n::Strings) -> Option<&'a str> {
         let from_text = || strings.lookup("labels")?.get(slug)?.as_str();
         self.labels.get(slug).map(String::as_str).or_else(from_text)
     }
@@ -185,7 +187,7 @@ impl SiteConfig {
     /// A zone's name: the site's label of its slug (site.yaml `labels:`, else the interface text's),
     /// else the slug in words with its short codes in capitals (`zone-b` is "Zone B", `block-c12`
     /// "Block C12"). Text that is not a slug is shown as written.
-    pub fn zone_name(&self, zone: &str, strings: &crate::pages::i18n::Strings) -> String {
+    pub fn zone_name(&self, zone: &str, strings: &crate::content::i18n::Strings) -> String {
         if let Some(label) = self.label(zone, strings) {
             return label.to_string();
         }
@@ -242,6 +244,33 @@ pub struct Cms {
     /// The OAuth application id GitLab and Gitea sign in with (PKCE, no secret).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app_id: Option<String>,
+}
+
+/// `site.yaml` `cache:` how long built files may be kept (the policy is
+/// [`crate::http::cache_control`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheSettings {
+    /// Seconds a built file is fresh.
+    #[serde(default = "default_max_age")]
+    pub max_age: u32,
+    /// Seconds after that in which a cache may answer with the stale copy while it revalidates.
+    #[serde(default = "default_stale_while_revalidate")]
+    pub stale_while_revalidate: u32,
+}
+
+impl Default for CacheSettings {
+    fn default() -> Self {
+        CacheSettings { max_age: default_max_age(), stale_while_revalidate: default_stale_while_revalidate() }
+    }
+}
+
+fn default_max_age() -> u32 {
+    300
+}
+
+fn default_stale_while_revalidate() -> u32 {
+    86_400
 }
 
 impl Default for Cms {

@@ -13,6 +13,24 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+/// Escapes the five HTML-significant characters (text and attribute values alike), and drops
+/// the control characters no content text keeps ([`replacement`]): what is written per
+/// request (a search query) and the inline SVG of charts are then clean XML too.
+pub fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.extend(replacement(c)),
+        }
+    }
+    out
+}
+
 /// What becomes of `c`: `None` to remove it, `Some(' ')` for a space, `Some(c)` to keep it.
 pub fn replacement(c: char) -> Option<char> {
     match c {

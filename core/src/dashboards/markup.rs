@@ -7,9 +7,9 @@ use super::numbers::Format;
 use super::shape::{Cell, Chart, Figure, Part, Section, Snapshot, Table};
 use super::svg::{describe, draw, Pen};
 use super::units;
-use crate::pages::i18n::Strings;
+use crate::content::i18n::Strings;
+use crate::content::text::escape;
 use crate::pages::markdown::escape as md;
-use crate::pages::shell::escape;
 
 /// The sections of `snapshot` as HTML, each headed by an `<h2>`.
 pub fn snapshot_html(snapshot: &Snapshot, strings: &Strings) -> String {

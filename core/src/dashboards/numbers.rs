@@ -1,7 +1,7 @@
 //! Numbers as the interface language writes them: digits grouped by `numbers.group`, the
 //! fraction after `numbers.decimal` (see `templates/i18n/<lang>.yaml`).
 
-use crate::pages::i18n::Strings;
+use crate::content::i18n::Strings;
 use serde_json::Value;
 
 /// How numbers are written: the group separator and the decimal mark.

@@ -11,8 +11,8 @@ use std::fmt::Write;
 
 use super::numbers::Format;
 use super::shape::{Chart, Kind};
-use crate::pages::i18n::Strings;
-use crate::pages::shell::escape;
+use crate::content::i18n::Strings;
+use crate::content::text::escape;
 
 /// The drawing's width in SVG units; it scales to its box.
 const WIDTH: f64 = 400.0;

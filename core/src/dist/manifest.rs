@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::content::i18n::Strings;
 use crate::content::{MenuItem, SiteConfig};
 use crate::dist::stable_hash::fnv1a;
-use crate::pages::i18n::Strings;
 
 /// Where the manifest lives inside the build folder.
 pub const MANIFEST_FILE: &str = "_portal/manifest.json";

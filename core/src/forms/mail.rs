@@ -5,9 +5,9 @@
 //! renders mails at request time so they are stored with the submission; delivering them is the
 //! platform's outbox's job.
 
+use crate::content::SiteConfig;
 use crate::http::problem::Problem;
 use crate::platform::{internal, Mail, Platform};
-use crate::state::State;
 
 /// Where the build puts the mail templates, relative to the build folder.
 pub const MAIL_DIR: &str = "_portal/mail";
@@ -29,7 +29,7 @@ pub fn render(template: &str, values: &[(&str, &str)], html: bool) -> String {
         let name = after[..end].trim();
         let value = values.iter().find(|(n, _)| *n == name).map_or("", |(_, v)| v);
         if html {
-            out.push_str(&crate::pages::shell::escape(value));
+            out.push_str(&crate::content::text::escape(value));
         } else {
             out.push_str(value);
         }
@@ -91,8 +91,7 @@ async fn read_template<P: Platform>(platform: &P, file: &str) -> Result<String, 
 }
 
 /// The sender of the site's mails: `notifications.from`, else the contact address, else a local one.
-pub fn sender(app: &State) -> String {
-    let site = &app.manifest().site;
+pub fn sender(site: &SiteConfig) -> String {
     [&site.notifications.from, &site.contact.email]
         .into_iter()
         .find(|a| !a.trim().is_empty())

@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::forms::ids::{base32, digest};
-use crate::http::ratelimit::{Limits, Window};
+use crate::http::ratelimit::{RateLimit, Window};
 
 /// Confirmations one recipient address may be sent per [`RECIPIENT_WINDOW_MS`].
 pub const PER_RECIPIENT: u32 = 3;
@@ -132,13 +132,13 @@ impl Ask {
     }
 
     /// Each key's quota, limits and cost, in the order of [`Ask::keys`].
-    fn charges(&self) -> Vec<(Quota, Limits, u32)> {
+    fn charges(&self) -> Vec<(Quota, RateLimit, u32)> {
         match self {
             Ask::Confirmation { .. } => {
-                vec![(Quota::Recipient, Limits { limit: PER_RECIPIENT, window_ms: RECIPIENT_WINDOW_MS }, 1)]
+                vec![(Quota::Recipient, RateLimit { limit: PER_RECIPIENT, window_ms: RECIPIENT_WINDOW_MS }, 1)]
             }
             Ask::Send { mails, per_hour, window_ms, .. } => {
-                vec![(Quota::Site, Limits { limit: *per_hour, window_ms: *window_ms }, *mails)]
+                vec![(Quota::Site, RateLimit { limit: *per_hour, window_ms: *window_ms }, *mails)]
             }
         }
     }

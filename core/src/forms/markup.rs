@@ -7,11 +7,11 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
+use crate::content::i18n::Strings;
+use crate::content::text::escape;
 use crate::content::SiteConfig;
 use crate::forms::{Field, Form, Input};
 use crate::http::problem::FieldError;
-use crate::pages::i18n::Strings;
-use crate::pages::shell::escape;
 
 /// The name of the honeypot field: visually hidden, labelled "leave this empty"; people leave it
 /// empty, form-filling bots do not.

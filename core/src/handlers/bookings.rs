@@ -28,7 +28,7 @@ pub struct Accepted {
 
 /// Validates a booking, then stores it with the visitor's confirmation and the site's copy.
 pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) -> Result<Accepted, Refused> {
-    let site = &ctx.app.manifest().site;
+    let site = &ctx.state.manifest().site;
     let today = (ctx.now_ms / 86_400_000) as i64;
     let booking = BOOKING.validate(body, site, today).map_err(Refused::Fields)?;
     let reference = format!("BK-{}", request_id(ctx, 12).to_uppercase());
@@ -38,7 +38,7 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
     owned.extend(BOOKING.fields.iter().map(|f| (f.name, mail_value(f, &text(f.name), ctx))));
     let values: Vec<(&str, &str)> = owned.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let office = first_address(&[&site.notifications.bookings_to, &site.contact.email]);
-    let from = sender(ctx.app);
+    let from = sender(&ctx.state.manifest().site);
     let visitor = Envelope { from: from.clone(), to: vec![email.clone()], reply_to: office.clone() };
     let confirmation = compose(ctx.platform, "booking-visitor", visitor, &values).await?;
     let mut mails = Vec::new();
@@ -53,7 +53,7 @@ pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) ->
 /// A field's value as the mails say it: a choice by the label the form showed it with
 /// (docs/content.md#facts: site.yaml `labels:`, else the interface text's), other values as given.
 fn mail_value<P: Platform>(field: &Field, value: &str, ctx: &Ctx<'_, P>) -> String {
-    let manifest = ctx.app.manifest();
+    let manifest = ctx.state.manifest();
     match field.input {
         Input::Choice(_) => manifest.site.label(value, &manifest.strings).unwrap_or(value).to_string(),
         _ => value.to_string(),

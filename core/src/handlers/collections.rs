@@ -79,7 +79,7 @@ pub fn stats(counts: &[(&str, usize)]) -> Value {
 
 /// The records of a collection as the build listed them.
 pub async fn records<P: Platform>(ctx: &Ctx<'_, P>, name: &str) -> Result<Vec<Value>, Problem> {
-    let listing = read_json(ctx.app, ctx.platform, &format!("/api/{name}")).await?;
+    let listing = read_json(ctx.state, ctx.platform, &format!("/api/{name}")).await?;
     let mut listing = listing.ok_or_else(|| Problem::not_found(format!("The collection `{name}` was not built.")))?;
     match listing.pointer_mut(&format!("/data/{name}")).map(Value::take) {
         Some(Value::Array(records)) => Ok(records),

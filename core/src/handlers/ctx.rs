@@ -7,8 +7,8 @@ use crate::state::State;
 
 /// Everything a handler may look at: the build, the platform, the request and its parsed parts.
 pub struct Ctx<'a, P> {
-    /// The build.
-    pub app: &'a State,
+    /// The build's state (manifest head, route index, catalog, search index).
+    pub state: &'a State,
     /// The platform (files, state, clock).
     pub platform: &'a P,
     /// The request.

@@ -36,8 +36,8 @@ async fn filters<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Filters, Problem> {
             // The length as sent, as the OpenAPI document's `maxLength` counts it.
             let sent = ctx.query.get("q").unwrap_or(q);
             let terms = bounded_terms(sent).map_err(|refusal| Problem::bad_request(refusal.message("q")))?;
-            let index = ctx.app.search_index(ctx.platform).await?;
-            let catalog = ctx.app.catalog(ctx.platform).await?;
+            let index = ctx.state.search_index(ctx.platform).await?;
+            let catalog = ctx.state.catalog(ctx.platform).await?;
             let (hits, _) = index
                 .search(&terms, ENCYCLOPEDIA, catalog.entries.len().max(1))
                 .map_err(internal(ctx.platform, "searching the encyclopedia"))?;
@@ -64,7 +64,7 @@ pub async fn list<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     };
     let filters = filters(ctx).await?;
     let order = order.unwrap_or(if filters.matches.is_some() { Sort::Relevance } else { Sort::Title });
-    let catalog = ctx.app.catalog(ctx.platform).await?;
+    let catalog = ctx.state.catalog(ctx.platform).await?;
     let mut entries = filters.apply(&catalog);
     sort(&mut entries, order);
     let total = entries.len();
@@ -106,7 +106,7 @@ fn page_link<P>(ctx: &Ctx<'_, P>, page: i64) -> String {
 /// Counts under the list's filters.
 pub async fn facet_counts<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let filters = filters(ctx).await?;
-    let catalog = ctx.app.catalog(ctx.platform).await?;
+    let catalog = ctx.state.catalog(ctx.platform).await?;
     Ok(Response::json(&success(json!({"facets": facets(&filters.apply(&catalog))}))))
 }
 
@@ -117,7 +117,7 @@ pub async fn suggestions<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Prob
         .query
         .text("q")
         .ok_or_else(|| Problem::bad_request("`q` is required: the beginning of a title or alias."))?;
-    let catalog = ctx.app.catalog(ctx.platform).await?;
+    let catalog = ctx.state.catalog(ctx.platform).await?;
     Ok(Response::json(&success(json!({
         "query": q,
         "suggestions": suggest(&catalog, q, limit as usize),

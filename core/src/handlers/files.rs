@@ -105,7 +105,7 @@ pub async fn read_json_file<P: Platform>(platform: &P, file: &str) -> Result<Opt
 /// `/pages/<slug>` answers 301 to the page's canonical URL `/<slug>` (docs/spec/api-spec.md#collection-endpoints).
 pub async fn redirect_page<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let slug = ctx.params.slug.clone().unwrap_or_default();
-    if ctx.app.asset(ctx.platform, &format!("/api/pages/{slug}")).await?.is_none() {
+    if ctx.state.asset(ctx.platform, &format!("/api/pages/{slug}")).await?.is_none() {
         return Err(Problem::not_found(format!("There is no page `{slug}`.")));
     }
     Ok(Response::redirect(301, &format!("/{slug}")))

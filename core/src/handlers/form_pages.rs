@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::content::text::escape;
 use crate::content::time::DateTime;
 use crate::forms::markup::{FormView, HONEYPOT};
 use crate::forms::{Form, BOOKING, VOICE};
@@ -14,8 +15,8 @@ use crate::handlers::voices::Refused;
 use crate::handlers::{bookings, page, voices, Ctx};
 use crate::http::problem::{ErrorCode, FieldError, Problem};
 use crate::http::{Method, Response};
-use crate::pages::shell::escape;
 use crate::platform::Platform;
+use crate::routing::{BOOKING_FORM, VOICE_FORM};
 
 /// Where a form is, and where its confirmation is.
 struct Place {
@@ -26,8 +27,8 @@ struct Place {
     parameter: &'static str,
 }
 
-const VOICE_PAGE: Place = Place { form: &VOICE, url: "/community-voices/new", parameter: "id" };
-const BOOKING_PAGE: Place = Place { form: &BOOKING, url: "/visit", parameter: "reference" };
+const VOICE_PAGE: Place = Place { form: &VOICE, url: VOICE_FORM, parameter: "id" };
+const BOOKING_PAGE: Place = Place { form: &BOOKING, url: BOOKING_FORM, parameter: "reference" };
 
 /// The confirmation page's URL of a form.
 fn sent_url(place: &Place) -> String {
@@ -108,7 +109,7 @@ async fn show<P: Platform>(
     values: &Map<String, Value>,
     errors: &[FieldError],
 ) -> Response {
-    let manifest = ctx.app.manifest();
+    let manifest = ctx.state.manifest();
     let strings = &manifest.strings;
     let today = DateTime::from_unix((ctx.now_ms / 1000) as i64).date();
     let key = fresh_key(ctx);
@@ -120,7 +121,7 @@ async fn show<P: Platform>(
         escape(strings.get(&format!("forms.{}.lead", place.form.id))),
         view.render()
     );
-    page::render(ctx.app, ctx.platform, &ctx.request.path, status, &title, &main).await
+    page::render(ctx.state, ctx.platform, &ctx.request.path, status, &title, &main).await
 }
 
 /// A new idempotency key for a rendering of a form: a random UUID, or, on a platform without a
@@ -139,7 +140,7 @@ async fn sent<P: Platform>(ctx: &Ctx<'_, P>, place: &Place, valid: fn(&str) -> b
     let Some(id) = ctx.query.get(place.parameter).filter(|id| valid(id)) else {
         return Err(Problem::not_found(format!("{} names no submission.", sent_url(place))));
     };
-    let strings = &ctx.app.manifest().strings;
+    let strings = &ctx.state.manifest().strings;
     let title = strings.get(&format!("forms.{}.sent_title", place.form.id)).to_string();
     let message = strings.fill(&format!("forms.{}.sent", place.form.id), &[(place.parameter, id)]);
     let main = format!(
@@ -148,7 +149,7 @@ async fn sent<P: Platform>(ctx: &Ctx<'_, P>, place: &Place, valid: fn(&str) -> b
         escape(&message),
         escape(strings.get("forms.back"))
     );
-    Ok(page::render(ctx.app, ctx.platform, &ctx.request.path, 200, &title, &main).await)
+    Ok(page::render(ctx.state, ctx.platform, &ctx.request.path, 200, &title, &main).await)
 }
 
 #[cfg(test)]

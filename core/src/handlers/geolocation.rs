@@ -63,7 +63,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
         return Ok(answer("edge", location));
     }
     let unavailable = |why: &str| Upstream::Geolocation.unavailable(why);
-    let Some(template) = ctx.app.manifest().site.upstreams.geolocation.clone() else {
+    let Some(template) = ctx.state.manifest().site.upstreams.geolocation.clone() else {
         return Err(unavailable("no geolocation source is configured"));
     };
     let address = client_identity::address(ctx.request);

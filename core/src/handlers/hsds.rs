@@ -42,7 +42,7 @@ fn check_parameters(ctx: &Ctx<'_, impl Platform>, kind: Kind) -> Result<(), Prob
 pub async fn list<P: Platform>(ctx: &Ctx<'_, P>, kind: Kind) -> Result<Response, Problem> {
     check_parameters(ctx, kind)?;
     let paging = Paging::of(&ctx.query)?;
-    let data = ctx.app.hsds(ctx.platform).await?;
+    let data = ctx.state.hsds(ctx.platform).await?;
     let all = data.items(kind);
     let words = match (kind, ctx.query.get("search")) {
         (Kind::Services, _) | (_, None) => None,
@@ -107,7 +107,7 @@ fn mentions(kind: Kind, item: &Value, searched: &[String]) -> bool {
 /// One item of `kind` by its id, fully nested.
 pub async fn item<P: Platform>(ctx: &Ctx<'_, P>, kind: Kind) -> Result<Response, Problem> {
     let id = ctx.params.name.as_deref().unwrap_or_default();
-    let data = ctx.app.hsds(ctx.platform).await?;
+    let data = ctx.state.hsds(ctx.platform).await?;
     match data.find(kind, id) {
         Some(item) => Ok(Response::json(item)),
         None => Err(Problem::not_found(format!(
@@ -175,9 +175,9 @@ async fn services<'d, P: Platform>(ctx: &Ctx<'_, P>, data: &'d Dataset) -> Resul
 /// The ids of the services the site's search finds for `query`.
 async fn search<P: Platform>(ctx: &Ctx<'_, P>, query: &str, limit: usize) -> Result<Vec<String>, Problem> {
     let terms = limits::terms(query).map_err(|refusal| Problem::bad_request(refusal.message("search")))?;
-    let index = ctx.app.search_index(ctx.platform).await?;
+    let index = ctx.state.search_index(ctx.platform).await?;
     let (hits, _) =
         index.search(&terms, "services", limit.max(1)).map_err(internal(ctx.platform, "searching services"))?;
-    let base = ctx.app.manifest().site.base();
+    let base = ctx.state.manifest().site.base();
     Ok(hits.iter().map(|hit| id_of(&format!("{base}{}", hit.url))).collect())
 }

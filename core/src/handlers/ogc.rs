@@ -40,8 +40,8 @@ pub async fn document<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem
     check_parameters(&ctx.query, &DOCUMENT_PARAMETERS)?;
     if wants_json(&ctx.query)? || ctx.query.get("f").is_none() {
         // Every OGC document's file is its path with `.json`, which also answers as its alias.
-        let path = crate::app::normalize_path(&ctx.request.path);
-        return serve(ctx.app, ctx.platform, ctx.request, path.strip_suffix(".json").unwrap_or(&path)).await;
+        let path = crate::routing::normalize_path(&ctx.request.path);
+        return serve(ctx.state, ctx.platform, ctx.request, path.strip_suffix(".json").unwrap_or(&path)).await;
     }
     Err(Problem::bad_request("`f` may only be `json` here: these documents are JSON."))
 }
@@ -75,7 +75,7 @@ pub async fn items<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
         .filter(|(name, _)| !matches!(*name, "limit" | "offset" | "f"))
         .map(|(name, value)| (name.to_string(), value.to_string()))
         .collect();
-    let base = ctx.app.manifest().site.base();
+    let base = ctx.state.manifest().site.base();
     let body = ogc::items(Items { base, collection, matched, paging, kept, json });
     Ok(Response::new(200).with_body(if json { JSON } else { GEOJSON }, body.to_string()))
 }
@@ -90,6 +90,6 @@ pub async fn item<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let Some(feature) = find(&all, id) else {
         return Err(Problem::not_found(format!("The feature collection `{collection}` has no feature `{id}`.")));
     };
-    let body = ogc::item(ctx.app.manifest().site.base(), collection, feature);
+    let body = ogc::item(ctx.state.manifest().site.base(), collection, feature);
     Ok(Response::new(200).with_body(GEOJSON, body.to_string()))
 }

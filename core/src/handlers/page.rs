@@ -65,9 +65,9 @@ pub async fn problem<P: Platform>(app: &State, platform: &P, problem: Problem) -
     let title = strings.get("page_errors.title");
     let main = format!(
         "<h1>{}</h1>\n<p>{}</p>\n<p><a href=\"/\">{}</a></p>\n",
-        crate::pages::shell::escape(title),
-        crate::pages::shell::escape(&text),
-        crate::pages::shell::escape(strings.get("forms.back"))
+        crate::content::text::escape(title),
+        crate::content::text::escape(&text),
+        crate::content::text::escape(strings.get("forms.back"))
     );
     // An error page is nobody's introduction: it is rendered at no URL of its own.
     let mut response = render(app, platform, "", problem.code.status(), title, &main).await;

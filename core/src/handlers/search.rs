@@ -94,7 +94,7 @@ async fn answer<P: Platform>(ctx: &Ctx<'_, P>, asked: &Asked, terms: &[String]) 
             return Ok(format!("{head}{CACHED_TAIL}"));
         }
     }
-    let index = ctx.app.search_index(ctx.platform).await?;
+    let index = ctx.state.search_index(ctx.platform).await?;
     let found = index.search_collections(terms, scope, *limit).map_err(internal(ctx.platform, "searching"))?;
     let body = Body { query, scope, found: &found };
     let text = serde_json::to_string(&body).map_err(internal(ctx.platform, "writing a search answer"))?;

@@ -9,6 +9,8 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
+use crate::content::i18n::Strings;
+use crate::content::text::escape;
 use crate::content::{HelpPage, SearchSettings};
 use crate::handlers::files::read_json;
 use crate::handlers::page;
@@ -16,9 +18,8 @@ use crate::handlers::search::{asked, Asked, MAX_LIMIT};
 use crate::handlers::Ctx;
 use crate::http::problem::Problem;
 use crate::http::Response;
-use crate::pages::i18n::Strings;
-use crate::pages::shell::escape;
 use crate::platform::{internal, Platform};
+use crate::routing::pages::SEARCH;
 use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};
 use crate::search::limits::{self, Refusal, MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
@@ -37,7 +38,7 @@ const PAGE_LIMIT: usize = 3;
 
 /// Answers `/search`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
-    let strings = &ctx.app.manifest().strings;
+    let strings = &ctx.state.manifest().strings;
     let mut asked = asked(ctx)?;
     if ctx.query.get("limit").is_none() {
         asked.limit = PAGE_LIMIT;
@@ -49,13 +50,13 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
     let mut main = format!("<h1>{}</h1>\n{}", escape(strings.get("search_page.title")), form(strings, &asked.query));
     match limits::terms(&asked.query) {
         Ok(terms) => {
-            let index = ctx.app.search_index(ctx.platform).await?;
-            let forms = index.page_forms(&ctx.app.manifest().site);
+            let index = ctx.state.search_index(ctx.platform).await?;
+            let forms = index.page_forms(&ctx.state.manifest().site);
             let forgiven = index
                 .forgiving(&terms, &asked.scope, asked.limit, &forms)
                 .map_err(internal(ctx.platform, "searching"))?;
             let highlight = Highlight::new(&forgiven.words, &forms);
-            let manifest = ctx.app.manifest();
+            let manifest = ctx.state.manifest();
             let help = manifest.help.as_ref();
             let settings = &manifest.site.search;
             let asks = help.is_some()
@@ -77,7 +78,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
             let _ = writeln!(main, "<p role=\"status\">{}</p>", escape(&refused(strings, refusal)));
         }
     }
-    Ok(page::render(ctx.app, ctx.platform, &ctx.request.path, 200, strings.get("search_page.title"), &main).await)
+    Ok(page::render(ctx.state, ctx.platform, &ctx.request.path, 200, strings.get("search_page.title"), &main).await)
 }
 
 /// What the page says of a query it does not search (docs/spec/api-spec.md#limits): the form
@@ -131,7 +132,7 @@ async fn details<P: Platform>(
     for (i, (hits, _)) in forgiven.found.iter().enumerate() {
         for hit in hits {
             let file = if excerpted.get(i).copied().unwrap_or(false) {
-                let asset = ctx.app.asset(ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
+                let asset = ctx.state.asset(ctx.platform, &record_api_path(&hit.collection, &hit.slug)).await;
                 asset.ok().flatten().map(|asset| asset.file.clone())
             } else {
                 None
@@ -222,7 +223,7 @@ fn label<'a>(strings: &'a Strings, collection: &'a str) -> &'a str {
 /// The link of a search for `query`.
 fn search_link(query: &str) -> String {
     let query = form_urlencoded::Serializer::new(String::new()).append_pair("q", query).finish();
-    format!("/search?{query}")
+    format!("{SEARCH}?{query}")
 }
 
 /// What the page says of the search: the count, the correction offered or made, and whether the
@@ -296,7 +297,7 @@ fn named_collections(strings: &Strings, scope: &[String], query: &str) -> Vec<St
 /// The first records of `collection`'s listing (its first JSON page) and how many it has in all;
 /// `None` when it cannot be read.
 async fn listing<P: Platform>(ctx: &Ctx<'_, P>, collection: &str) -> Option<(Vec<Hit>, usize)> {
-    let page = read_json(ctx.app, ctx.platform, &format!("/api/{collection}")).await.ok()??;
+    let page = read_json(ctx.state, ctx.platform, &format!("/api/{collection}")).await.ok()??;
     let items = page.get("data")?.get(collection)?.as_array()?;
     let total = page.get("total").and_then(Value::as_u64).map_or(items.len(), |t| t as usize);
     let hits = items
@@ -434,7 +435,7 @@ fn results(
                 .append_pair("limit", &MAX_LIMIT.to_string())
                 .finish();
             let text = strings.fill("search_page.more", &[("collection", name), ("count", &matched.to_string())]);
-            let _ = writeln!(out, "<p><a href=\"/search?{}\">{}</a></p>", escape(&more), escape(&text));
+            let _ = writeln!(out, "<p><a href=\"{SEARCH}?{}\">{}</a></p>", escape(&more), escape(&text));
         }
         out.push_str("</section>\n");
     }
@@ -444,7 +445,7 @@ fn results(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::forms::Forms;
+    use crate::search::word_forms::Forms;
     use serde_json::json;
 
     fn hit(title: &str) -> Hit {

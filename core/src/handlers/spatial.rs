@@ -16,7 +16,7 @@ pub use crate::http::media::GEOJSON;
 
 async fn features<P: Platform>(ctx: &Ctx<'_, P>, names: &[&'static str]) -> Result<Vec<Value>, Problem> {
     let collection =
-        read_json(ctx.app, ctx.platform, "/api/v1/spatial.json").await?.unwrap_or_else(|| json!({"features": []}));
+        read_json(ctx.state, ctx.platform, "/api/v1/spatial.json").await?.unwrap_or_else(|| json!({"features": []}));
     let all = collection["features"].as_array().cloned().unwrap_or_default();
     filter(&all, &requested(&ctx.query, names))
 }

@@ -55,7 +55,7 @@ pub async fn store<P: Platform>(
         received_at: received_at.clone(),
         data,
         mails,
-        mail_per_hour: ctx.app.manifest().site.mail.max_per_hour,
+        mail_per_hour: ctx.state.manifest().site.mail.max_per_hour,
     };
     ctx.platform.store_submission(&submission).await.map_err(internal(ctx.platform, "storing a submission"))?;
     Ok(received_at)

@@ -15,7 +15,7 @@ use bytes::Bytes;
 use crate::handlers::Ctx;
 use crate::platform::{Platform, UpstreamRequest, UpstreamResponse};
 
-pub use crate::http::upstream::{Failure, Upstream, FAILURE_MEMORY_SECS, MAX_BODY_BYTES};
+pub use crate::http::upstream::{Failure, Upstream, FAILURE_MEMORY_SECS, MAX_ANSWER_BYTES};
 
 /// GETs `url` of `upstream`: from the cache when a fresh answer is there; else, unless it failed
 /// moments ago, by one fetch shared with every request asking for `url` meanwhile. An answer is
@@ -29,7 +29,7 @@ pub async fn get<P: Platform>(
     accept: &str,
     usable: impl Fn(&[u8]) -> bool,
 ) -> Result<Bytes, Failure> {
-    let settings = &ctx.app.manifest().site.upstreams;
+    let settings = &ctx.state.manifest().site.upstreams;
     let key = format!("upstream\u{1f}{url}");
     if settings.cache_seconds > 0 {
         if let Some(cached) = ctx.platform.cache_get(&key).await {
@@ -41,7 +41,7 @@ pub async fn get<P: Platform>(
         return Err(Failure::Remembered);
     }
     let outcome = if ctx.platform.shares_work_across_requests() {
-        ctx.app.upstream_fetches().run(url, || fetch(ctx, url, accept)).await
+        ctx.state.upstream_fetches().run(url, || fetch(ctx, url, accept)).await
     } else {
         fetch(ctx, url, accept).await
     };
@@ -69,8 +69,8 @@ async fn fetch<P: Platform>(ctx: &Ctx<'_, P>, url: &str, accept: &str) -> Result
             ("accept".into(), accept.into()),
             ("user-agent".into(), format!("portal/{}", env!("CARGO_PKG_VERSION"))),
         ],
-        timeout_ms: ctx.app.manifest().site.upstreams.timeout_ms,
-        max_bytes: MAX_BODY_BYTES,
+        timeout_ms: ctx.state.manifest().site.upstreams.timeout_ms,
+        max_bytes: MAX_ANSWER_BYTES,
     };
     let response = ctx.platform.fetch(request).await.map_err(|_| Failure::Unreachable)?;
     if !(200..300).contains(&response.status) {
@@ -82,11 +82,11 @@ async fn fetch<P: Platform>(ctx: &Ctx<'_, P>, url: &str, accept: &str) -> Result
     Ok(response.body)
 }
 
-/// Whether an answer is over [`MAX_BODY_BYTES`], by what it declared or what was read.
+/// Whether an answer is over [`MAX_ANSWER_BYTES`], by what it declared or what was read.
 fn too_large(response: &UpstreamResponse) -> bool {
     let declared = response.headers.iter().find(|(name, _)| name == "content-length");
     let declared = declared.and_then(|(_, value)| value.trim().parse::<u64>().ok());
-    response.body.len() > MAX_BODY_BYTES || declared.is_some_and(|length| length > MAX_BODY_BYTES as u64)
+    response.body.len() > MAX_ANSWER_BYTES || declared.is_some_and(|length| length > MAX_ANSWER_BYTES as u64)
 }
 
 #[cfg(test)]
@@ -110,15 +110,16 @@ mod tests {
     fn ask(app: &State, platform: &FakePlatform) -> Result<Bytes, Failure> {
         let request = Request::new(Method::Get, "/api/weather-alerts");
         let params = Params::default();
-        let ctx = Ctx { app, platform, request: &request, params: &params, query: Query::parse(None), now_ms: 0 };
+        let ctx =
+            Ctx { state: app, platform, request: &request, params: &params, query: Query::parse(None), now_ms: 0 };
         block_on(get(&ctx, Upstream::WeatherAlerts, URL, "application/xml", |body| body.starts_with(b"<rss")))
     }
 
     #[test]
     fn an_answer_over_the_cap_is_a_failure() {
-        let platform = FakePlatform::default().with_upstream(URL, 200, vec![b'x'; MAX_BODY_BYTES + 1]);
+        let platform = FakePlatform::default().with_upstream(URL, 200, vec![b'x'; MAX_ANSWER_BYTES + 1]);
         assert_eq!(ask(&app(0), &platform), Err(Failure::TooLarge));
-        let platform = FakePlatform::default().with_upstream(URL, 200, vec![b'x'; MAX_BODY_BYTES]);
+        let platform = FakePlatform::default().with_upstream(URL, 200, vec![b'x'; MAX_ANSWER_BYTES]);
         assert!(ask(&app(0), &platform).is_ok());
     }
 

@@ -52,14 +52,14 @@ impl From<Refused> for Problem {
 /// Validates a voice's fields, then stores it with the editors' mail; answers once it is durable.
 pub async fn accept<P: Platform>(ctx: &Ctx<'_, P>, body: &Map<String, Value>) -> Result<Accepted, Refused> {
     let today = (ctx.now_ms / 86_400_000) as i64;
-    let site = &ctx.app.manifest().site;
+    let site = &ctx.state.manifest().site;
     let data = VOICE.validate(body, site, today).map_err(Refused::Fields)?;
     let text = |name: &str| data.get(name).and_then(Value::as_str).unwrap_or_default().to_string();
     let (title, author, content) = (text("title"), text("author"), text("content"));
     let id = format!("v-{}", request_id(ctx, 20));
     let mut mails = Vec::new();
     if let Some(to) = first_address(&[&site.notifications.voices_to, &site.contact.email]) {
-        let envelope = Envelope { from: sender(ctx.app), to: vec![to], reply_to: None };
+        let envelope = Envelope { from: sender(&ctx.state.manifest().site), to: vec![to], reply_to: None };
         let values =
             [("id", id.as_str()), ("title", &title), ("author", &author), ("content", &content), ("site", &site.title)];
         mails.push(compose(ctx.platform, "voice-editors", envelope, &values).await?);

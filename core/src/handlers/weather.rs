@@ -72,7 +72,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
 /// the seasonal fallback; shared with the `/weather` page, which shows the same data.
 pub async fn forecast<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, Problem> {
     let now = DateTime::from_unix((ctx.now_ms / 1000) as i64);
-    if let Some(url) = ctx.app.manifest().site.upstreams.weather.clone() {
+    if let Some(url) = ctx.state.manifest().site.upstreams.weather.clone() {
         let read = |bytes: &[u8]| serde_json::from_slice::<Value>(bytes).ok().and_then(|v| from_open_meteo(&v, now));
         if let Ok(bytes) = upstream::get(ctx, Upstream::Weather, &url, "application/json", |b| read(b).is_some()).await
         {

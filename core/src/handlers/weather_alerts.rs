@@ -26,7 +26,7 @@ pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> 
 /// The alerts of the configured feed (`None` when the site configures none); a feed that fails is
 /// the 503 problem. Shared with the `/weather` page, which shows the same alerts.
 pub async fn alerts<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Option<Vec<Alert>>, Problem> {
-    let Some(url) = ctx.app.manifest().site.upstreams.weather_alerts.clone() else { return Ok(None) };
+    let Some(url) = ctx.state.manifest().site.upstreams.weather_alerts.clone() else { return Ok(None) };
     let accept = "application/rss+xml, application/atom+xml, application/xml;q=0.9";
     let feed = Upstream::WeatherAlerts;
     let read = |bytes: &[u8]| alert_feed::parse(&String::from_utf8_lossy(bytes));

@@ -9,19 +9,17 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
+use crate::content::i18n::Strings;
+use crate::content::text::escape;
 use crate::content::url_policy::web_address;
 use crate::handlers::files::{prefers_markdown, MARKDOWN};
 use crate::handlers::{page, weather, weather_alerts, Ctx};
 use crate::http::problem::Problem;
 use crate::http::Response;
-use crate::pages::i18n::Strings;
-use crate::pages::shell::escape;
 use crate::pages::weather_chart::{chart, Day, Labels};
 use crate::platform::Platform;
 use crate::queries::alert_feed::Alert;
-
-/// The URL of the page.
-pub const WEATHER_PAGE: &str = "/weather";
+use crate::routing::pages::WEATHER;
 
 /// A reading of "now" the page shows: the upstream's key, its label's key, its unit when the
 /// upstream names none.
@@ -60,18 +58,18 @@ struct View {
 /// Answers `/weather`.
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
     let view = View { forecast: weather::forecast(ctx).await.ok(), alerts: weather_alerts::alerts(ctx).await };
-    let strings = &ctx.app.manifest().strings;
+    let strings = &ctx.state.manifest().strings;
     let title = strings.get("weather.title");
     if prefers_markdown(ctx.request.header("accept")) {
         let mut twin = markdown(strings, &view);
         // A content page at /weather introduces the twin as it does the page (see `page::render`).
-        if let Some(intro) = ctx.app.manifest().intros.get(WEATHER_PAGE) {
+        if let Some(intro) = ctx.state.manifest().intros.get(WEATHER) {
             twin = intro.introduce_markdown(&crate::pages::markdown::escape(&intro.title), &twin);
         }
         return Ok(Response::new(200).with_body(MARKDOWN, twin).with_header("vary", "Accept"));
     }
     let main = format!("<h1>{}</h1>\n{}", escape(title), html(strings, &view));
-    let response = page::render(ctx.app, ctx.platform, WEATHER_PAGE, 200, title, &main).await;
+    let response = page::render(ctx.state, ctx.platform, WEATHER, 200, title, &main).await;
     Ok(response.with_header("vary", "Accept"))
 }
 

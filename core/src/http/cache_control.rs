@@ -14,8 +14,7 @@
 //! - Answers about the caller itself (its location) are [`PRIVATE`]: a shared cache must never hand
 //!   one client's location to another.
 
-use serde::{Deserialize, Serialize};
-
+use crate::content::{offline, CacheSettings};
 use crate::http::{Method, Response};
 
 /// Seconds an answer computed per request may be kept.
@@ -31,38 +30,13 @@ pub const PRIVATE: &str = "private, no-store";
 /// The value for files named by a hash of their bytes.
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
-/// `site.yaml` `cache:` how long built files may be kept.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CacheSettings {
-    /// Seconds a built file is fresh.
-    #[serde(default = "default_max_age")]
-    pub max_age: u32,
-    /// Seconds after that in which a cache may answer with the stale copy while it revalidates.
-    #[serde(default = "default_stale_while_revalidate")]
-    pub stale_while_revalidate: u32,
-}
-
-impl Default for CacheSettings {
-    fn default() -> Self {
-        CacheSettings { max_age: default_max_age(), stale_while_revalidate: default_stale_while_revalidate() }
-    }
-}
-
-fn default_max_age() -> u32 {
-    300
-}
-
-fn default_stale_while_revalidate() -> u32 {
-    86_400
-}
-
+// The setting is content's (`site.yaml`); what it means for a response is this policy's.
 impl CacheSettings {
     /// The value for a built file at `file` (relative to the build folder).
     pub fn for_file(&self, file: &str) -> String {
         // Checked on every visit, so a new build's worker and precache list reach readers.
-        if file == crate::pages::offline::SERVICE_WORKER {
-            return crate::pages::offline::SERVICE_WORKER_CACHE_CONTROL.to_string();
+        if file == offline::SERVICE_WORKER {
+            return offline::SERVICE_WORKER_CACHE_CONTROL.to_string();
         }
         if is_fingerprinted(file) {
             return IMMUTABLE.to_string();

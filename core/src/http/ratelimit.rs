@@ -10,17 +10,17 @@ use std::collections::HashMap;
 
 /// The budget: `limit` requests per `window_ms` per client address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub struct RateLimit {
     /// Requests admitted per window.
     pub limit: u32,
     /// Window length in milliseconds.
     pub window_ms: u64,
 }
 
-impl Default for Limits {
+impl Default for RateLimit {
     /// 60 requests per 60 seconds (docs/spec/api-spec.md#rate-limit).
     fn default() -> Self {
-        Limits { limit: 60, window_ms: 60_000 }
+        RateLimit { limit: 60, window_ms: 60_000 }
     }
 }
 
@@ -59,13 +59,13 @@ impl Decision {
 
 impl Window {
     /// Whether the window has run out at `now_ms`.
-    pub fn expired(&self, now_ms: u64, limits: Limits) -> bool {
+    pub fn expired(&self, now_ms: u64, limits: RateLimit) -> bool {
         now_ms >= self.start_ms.saturating_add(limits.window_ms)
     }
 
     /// Admits or refuses one request costing `cost` (at least 1) at `now_ms`, opening a new window
     /// when `current` is absent or over. A refused request leaves the window as it was.
-    pub fn check(current: Option<Window>, now_ms: u64, limits: Limits, cost: u32) -> (Window, Decision) {
+    pub fn check(current: Option<Window>, now_ms: u64, limits: RateLimit, cost: u32) -> (Window, Decision) {
         let mut window = match current {
             Some(window) if !window.expired(now_ms, limits) => window,
             _ => Window { start_ms: now_ms, count: 0 },
@@ -94,7 +94,7 @@ impl Window {
 /// dropped (their clients start afresh), so memory stays bounded under any number of addresses.
 #[derive(Debug)]
 pub struct MemoryStore {
-    limits: Limits,
+    limits: RateLimit,
     max_entries: usize,
     windows: HashMap<String, Window>,
     next_sweep: usize,
@@ -102,13 +102,13 @@ pub struct MemoryStore {
 
 impl MemoryStore {
     /// A store for `limits` holding at most `max_entries` windows.
-    pub fn new(limits: Limits, max_entries: usize) -> Self {
+    pub fn new(limits: RateLimit, max_entries: usize) -> Self {
         let max_entries = max_entries.max(1);
         MemoryStore { limits, max_entries, windows: HashMap::new(), next_sweep: 1024.min(max_entries) }
     }
 
     /// The store's limits.
-    pub fn limits(&self) -> Limits {
+    pub fn limits(&self) -> RateLimit {
         self.limits
     }
 
@@ -157,7 +157,7 @@ impl MemoryStore {
 mod tests {
     use super::*;
 
-    const LIMITS: Limits = Limits { limit: 3, window_ms: 10_000 };
+    const LIMITS: RateLimit = RateLimit { limit: 3, window_ms: 10_000 };
 
     #[test]
     fn admits_the_limit_then_refuses_until_the_window_ends() {
@@ -189,7 +189,7 @@ mod tests {
 
     #[test]
     fn memory_stays_bounded_under_a_million_addresses() {
-        let mut store = MemoryStore::new(Limits::default(), 100_000);
+        let mut store = MemoryStore::new(RateLimit::default(), 100_000);
         let mut most = 0;
         for i in 0..1_000_000u64 {
             store.check(&format!("10.{}.{}.{}", i >> 16 & 255, i >> 8 & 255, i & 255), 1_000 + i / 1000, 1);
@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn policy_names_limit_and_window() {
-        let (_, decision) = Window::check(None, 0, Limits::default(), 1);
+        let (_, decision) = Window::check(None, 0, RateLimit::default(), 1);
         assert_eq!(decision.policy(), "60;w=60");
     }
 }

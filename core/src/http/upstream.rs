@@ -6,7 +6,7 @@ use crate::http::problem::{ErrorCode, Problem};
 
 /// The largest upstream answer read (2 MiB); a larger one is a failure, like an upstream that is
 /// down (no feed or forecast is that big, and the cache's budget is shared).
-pub const MAX_BODY_BYTES: usize = 2 << 20;
+pub const MAX_ANSWER_BYTES: usize = 2 << 20;
 
 /// How long a failure is remembered, in seconds (never longer than `upstreams.cache_seconds`, so
 /// a site that turns the cache off asks every time).
@@ -52,7 +52,7 @@ pub enum Failure {
     Unreachable,
     /// An answer other than 2xx.
     Status(u16),
-    /// An answer over [`MAX_BODY_BYTES`].
+    /// An answer over [`MAX_ANSWER_BYTES`].
     TooLarge,
     /// It failed a moment ago, and is not asked again yet.
     Remembered,
@@ -71,7 +71,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Unreachable => f.write_str("it did not answer in time"),
             Failure::Status(status) => write!(f, "it answered with status {status}"),
-            Failure::TooLarge => write!(f, "its answer is over the {} MiB limit", MAX_BODY_BYTES >> 20),
+            Failure::TooLarge => write!(f, "its answer is over the {} MiB limit", MAX_ANSWER_BYTES >> 20),
             Failure::Remembered => {
                 write!(f, "it failed moments ago and is asked again within {FAILURE_MEMORY_SECS} seconds")
             }

@@ -18,7 +18,7 @@ use std::fmt::Write;
 use serde_json::{Map, Value};
 
 use crate::content::taxonomy::slug;
-use crate::pages::shell::escape;
+use crate::content::text::escape;
 use crate::queries::spatial::representative_point;
 
 /// How many colours (and marker shapes) the theme has for categories; further ones repeat them

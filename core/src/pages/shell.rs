@@ -20,23 +20,7 @@ pub const DESCRIPTION_MARKER: &str = "<!--portal:description-->";
 
 pub use crate::http::media::HTML;
 
-/// Escapes the five HTML-significant characters (text and attribute values alike), and drops
-/// the control characters no content text keeps ([`crate::content::text`]): what is written per
-/// request (a search query) and the inline SVG of charts are then clean XML too.
-pub fn escape(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.extend(crate::content::text::replacement(c)),
-        }
-    }
-    out
-}
+use crate::content::text::escape;
 
 /// What a page rendered per request puts into the shell.
 pub struct Filling<'a> {

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::pages::shell::escape;
+use crate::content::text::escape;
 
 /// One day of the chart.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -11,6 +11,9 @@ use crate::agents::openapi::{
 };
 use crate::queries::hsds::Kind;
 
+use super::files::FileRule;
+use super::pages::{ALERTS, BOOKING_FORM, DATA, ENCYCLOPEDIA, MAP, SEARCH, VOICE_FORM, WEATHER};
+
 /// Which handler answers a dynamic operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Handler {
@@ -88,87 +91,6 @@ pub enum Serve {
     Handler(Handler),
 }
 
-/// Where the build writes the file of a URL path: the one rule the build, the servers and the
-/// nginx snippet follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileRule {
-    /// The path with an extension: `/api/news` is `api/news.json`.
-    Extension(&'static str),
-    /// The path itself: `/llms.txt` is `llms.txt`.
-    AsIs,
-    /// A page: `/` is `index.html`, `/a/b` is `a/b.html` (a file named after its URL, so relative
-    /// links resolve alike on the web and in an unpacked copy).
-    Page,
-    /// The path without a last segment, with an extension: `/api/encyclopedia/water/jsonld` is
-    /// `api/encyclopedia/water.jsonld`.
-    ReplaceLast(&'static str),
-    /// A file published as it is when its last segment has an extension (`/media/well.jpg`,
-    /// typed by it), else a page.
-    PageOrAsIs,
-}
-
-impl FileRule {
-    /// The file of `path` (a route's path, starting with `/`), and its media type when the rule
-    /// rather than the route decides it (a file published as it is).
-    pub fn apply(self, path: &str) -> (String, Option<&'static str>) {
-        let trimmed = path.trim_start_matches('/');
-        match self {
-            FileRule::Extension(extension) => (format!("{trimmed}.{extension}"), None),
-            FileRule::AsIs => (trimmed.to_string(), None),
-            FileRule::Page => (page_file(path), None),
-            FileRule::ReplaceLast(extension) => {
-                let parent = trimmed.rsplit_once('/').map_or(trimmed, |(parent, _)| parent);
-                (format!("{parent}.{extension}"), None)
-            }
-            FileRule::PageOrAsIs => {
-                let last = trimmed.rsplit('/').next().unwrap_or(trimmed);
-                if last.contains('.') {
-                    (trimmed.to_string(), Some(media::of_file(last)))
-                } else {
-                    (page_file(path), None)
-                }
-            }
-        }
-    }
-}
-
-/// The routes whose file [`FileRule::apply`] could name `file` (`services/clinic.html` is the
-/// file of `/services/clinic`, `api/encyclopedia/water.jsonld` of `/api/encyclopedia/water/jsonld`):
-/// candidates, for answering a built file at its own path too. A file with no extension is only
-/// ever its own route, so it has none.
-pub fn routes_of_file(file: &str) -> Vec<String> {
-    if file == "index.html" {
-        return vec!["/".to_string()];
-    }
-    let last = file.rsplit('/').next().unwrap_or(file);
-    let Some((stem, extension)) = last.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()) else {
-        return Vec::new();
-    };
-    let parent = &file[..file.len() - last.len()];
-    vec![format!("/{parent}{stem}"), format!("/{parent}{stem}/{extension}")]
-}
-
-/// The file of the HTML page served at `route`: `/` is `index.html`, `/a/b` is `a/b.html`.
-pub fn page_file(route: &str) -> String {
-    match route.trim_matches('/') {
-        "" => "index.html".to_string(),
-        path => format!("{path}.html"),
-    }
-}
-
-/// The file and media type of what the build writes for `path`, by the route table: `None` when
-/// no route serves `path` from a file.
-pub fn output(path: &str) -> Option<(String, &'static str)> {
-    let (route, _) = find(path)?;
-    let operation = route.operation("GET")?;
-    let rule = match operation.serve {
-        Serve::File(rule) | Serve::FileUnlessQuery(rule, ..) | Serve::FileUnlessAnyQuery(rule, _) => rule,
-        Serve::Handler(_) => return None,
-    };
-    let (file, media) = rule.apply(path);
-    Some((file, media.unwrap_or(operation.content_type)))
-}
-
 /// One method on one route.
 #[derive(Debug, Clone, Copy)]
 pub struct Operation {
@@ -204,8 +126,7 @@ pub struct Route {
 }
 
 use crate::http::media::{
-    self, API_CATALOG, CALENDAR, CSV, GEOJSON, HTML, JSON, JSON_LD, MARKDOWN, OPENAPI, OPENAPI_30, RSS, SCHEMA_JSON,
-    TEXT,
+    API_CATALOG, CALENDAR, CSV, GEOJSON, HTML, JSON, JSON_LD, MARKDOWN, OPENAPI, OPENAPI_30, RSS, SCHEMA_JSON, TEXT,
 };
 
 /// A JSON file at `<path>.json`.
@@ -338,13 +259,6 @@ macro_rules! hsds_segment {
         "taxonomy_terms"
     };
 }
-
-/// The story form's page.
-pub const VOICE_FORM: &str = "/community-voices/new";
-/// The booking form's page.
-pub const BOOKING_FORM: &str = "/visit";
-/// The pages of the forms, which pages link and the sitemap lists.
-pub const FORM_PAGES: [&str; 2] = [VOICE_FORM, BOOKING_FORM];
 
 /// A built OGC API - Features document: a query goes to the handler, which refuses a parameter
 /// the document does not take (docs/spec/api-spec.md#ogc).
@@ -791,7 +705,7 @@ pub const ROUTES: &[Route] = &[
     route!("/", "pages", [page("getHomePage", "The home page.")]),
     route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
     route!(
-        "/search",
+        SEARCH,
         "pages",
         [limited(dynamic_page(
             "getSearchPage",
@@ -826,7 +740,7 @@ pub const ROUTES: &[Route] = &[
         ]
     ),
     route!(
-        "/weather",
+        WEATHER,
         "pages",
         [dynamic_page(
             "getWeatherPage",
@@ -834,11 +748,11 @@ pub const ROUTES: &[Route] = &[
             Handler::WeatherPage
         )]
     ),
-    route!("/map", "pages", [page("getMapPage", "A map of every published place, with the places by category.")]),
+    route!(MAP, "pages", [page("getMapPage", "A map of every published place, with the places by category.")]),
     route!("/map/category/{name}", "pages", [page("getMapCategoryPage", "The map of one category's places.")]),
     route!("/map/zone/{name}", "pages", [page("getMapZonePage", "The map of one zone's places.")]),
     route!("/places/{name}", "pages", [page("getPlacePage", "One place: its properties and a small map.")]),
-    route!("/encyclopedia", "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
+    route!(ENCYCLOPEDIA, "pages", [page("getEncyclopediaPage", "The encyclopedia index page.")]),
     route!(
         "/encyclopedia/{name}",
         "pages",
@@ -858,13 +772,13 @@ pub const ROUTES: &[Route] = &[
         "pages",
         [page("getCategoryPageNumber", "A further page of a category's records.")]
     ),
-    route!("/data", "pages", [page("getDataPage", "The data pages: each snapshot with its headline figures.")]),
+    route!(DATA, "pages", [page("getDataPage", "The data pages: each snapshot with its headline figures.")]),
     route!(
         "/data/{name}",
         "pages",
         [page("getDataSnapshotPage", "A snapshot's charts, with their numbers in tables.")]
     ),
-    route!("/alerts", "pages", [page("getAlertsPage", "The curated alerts, current ones first.")]),
+    route!(ALERTS, "pages", [page("getAlertsPage", "The curated alerts, current ones first.")]),
     route!(
         "/{collection}/page/{name}",
         "pages",
@@ -923,63 +837,6 @@ pub fn find(path: &str) -> Option<(&'static Route, Params)> {
     crate::routing::matcher::find(path)
 }
 
-/// What a page of the `pages` collection is at its URL (see
-/// docs/content.md#pages-at-generated-urls): a page site authors write at `/services` or `/visit`
-/// introduces the page the site generates there, rather than breaking the build; only a path that
-/// is a file or the API's is refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PageAt {
-    /// A page of its own (the catch-all), or the URL of another record (two records claiming one
-    /// URL are caught where outputs are compared).
-    Own,
-    /// The URL of a page the site generates: the content page becomes its introduction.
-    Introduces {
-        /// The page is rendered per request by a handler (search, forms), not by the build.
-        per_request: bool,
-        /// The site generates the page whatever its content (a collection's listing, `/tags`),
-        /// not only when a term or a further page exists (`/tags/<name>`, `/news/page/2`).
-        always: bool,
-    },
-    /// A path no page may take (a file, the API, a redirect): what it is.
-    Reserved(String),
-}
-
-/// Where the theme's assets live: no page may be published under it.
-pub const ASSETS_PREFIX: &str = "/assets/";
-
-/// What a content page at `url` is (see [`PageAt`]).
-pub fn page_at(url: &str) -> PageAt {
-    let reserved = |what: &str| PageAt::Reserved(what.to_string());
-    if is_api_path(url) {
-        return reserved("a path of the API");
-    }
-    if url.starts_with(ASSETS_PREFIX) {
-        return reserved("where the theme's files are published");
-    }
-    let Some((route, _)) = find(url) else { return reserved("not a path any page can be served at") };
-    let Some(operation) = route.operation("GET").filter(|_| route.tag == "pages") else {
-        return reserved(&format!("`{}`", route.pattern));
-    };
-    match operation.serve {
-        Serve::File(FileRule::PageOrAsIs) if FileRule::PageOrAsIs.apply(url).1.is_some() => {
-            reserved("the path of a file (its last part has an extension)")
-        }
-        _ if operation.content => PageAt::Own,
-        Serve::Handler(Handler::PageRedirect) => reserved("redirected to the page at the site's root"),
-        Serve::Handler(_) => PageAt::Introduces { per_request: true, always: true },
-        _ => PageAt::Introduces {
-            per_request: false,
-            always: !route.pattern.contains("{name}") && !GENERATED_FOR_SOME_SITES.contains(&route.pattern),
-        },
-    }
-}
-
-/// Built pages the site generates only when it has what they show: `/data` for data snapshots,
-/// `/alerts` for alerts, `/map` for places. Without that, a content page at the same URL (a
-/// privacy page `pages/data.md`) is a page of its own rather than the introduction of an empty one
-/// (docs/content.md#pages-at-generated-urls).
-pub const GENERATED_FOR_SOME_SITES: &[&str] = &["/data", "/alerts", "/map"];
-
 impl Route {
     /// The operation for `method` (HEAD is served by GET).
     pub fn operation(&self, method: &str) -> Option<&'static Operation> {
@@ -1004,6 +861,8 @@ impl Route {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::media;
+    use crate::routing::*;
 
     fn pattern_of(path: &str) -> Option<&'static str> {
         find(path).map(|(route, _)| route.pattern)

@@ -12,7 +12,7 @@
 //!    Lucene's light stemmer's prefixes. Bare `ب ل ف ك` are kept: too many words start with them
 //!    (`بيت`, `لبنان`, `فريق`) for a rule without a dictionary.
 //!
-//! Suffixes and word forms are left to the search page's Snowball stemmer ([`super::forms`]).
+//! Suffixes and word forms are left to the search page's Snowball stemmer ([`super::word_forms`]).
 
 /// Attached prefixes removed when at least [`MIN_REST`] letters remain, longest first.
 const ARTICLES: [&str; 6] = ["وال", "بال", "كال", "فال", "لل", "ال"];

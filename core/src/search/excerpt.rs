@@ -8,7 +8,7 @@
 use tantivy::tokenizer::TokenStream;
 
 use super::schema::{analyzer, MAX_WORD_BYTES};
-use crate::pages::shell::escape;
+use crate::content::text::escape;
 
 /// About how many characters an excerpt holds.
 pub const EXCERPT_CHARS: usize = 180;

@@ -5,7 +5,7 @@
 //!    field), with the lowest weight.
 //! 1. Stop words of the languages ([`super::stopwords`]: where, is, the, wapi, où...) do not count.
 //! 2. A word also matches its other forms in the site's language and in the records' languages
-//!    ([`super::forms`]), ranked below the word as written.
+//!    ([`super::word_forms`]), ranked below the word as written.
 //! 3. A document needs only some of the words: those with the most of them come first (as
 //!    Meilisearch's "words" rule), then by score (BM25 per field, title and summary first), so an
 //!    extra word never knocks out the page that answers.
@@ -19,12 +19,12 @@
 
 use std::collections::BTreeMap;
 
-use super::forms::Forms;
 use super::known::is_known_word;
 use super::limits::{self, MAX_CORRECTED_WORDS, MAX_PARTIAL_WORDS};
 use super::matching::Leniency;
 use super::stopwords::meaningful;
 use super::synonyms::Synonyms;
+use super::word_forms::Forms;
 use super::{engine, Hit, SearchError, SearchIndex};
 use crate::content::did_you_mean::transposition_distance;
 use crate::content::SiteConfig;
@@ -219,7 +219,7 @@ fn nearest(word: &str, near: &BTreeMap<String, u64>) -> Option<Nearest> {
 pub struct Highlight<'a> {
     words: &'a [String],
     forms: &'a Forms,
-    of: Vec<Option<super::forms::WordForms>>,
+    of: Vec<Option<super::word_forms::WordForms>>,
     synonyms: Vec<String>,
 }
 

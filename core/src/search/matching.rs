@@ -43,11 +43,11 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, InvertedIndexReader, Score, Searcher, Term};
 
 use super::collector::{Bucket, Ranked, TopK};
-use super::forms::{Forms, WordForms};
 use super::lexicon::Lexicon;
 use super::limits;
 use super::query::PREFIX_DISCOUNT;
 use super::schema::{Fields, API_FIELDS, PREFIX_CHARS, TEXT_FIELDS};
+use super::word_forms::{Forms, WordForms};
 
 /// The searched text fields, in [`Fields::weighted`] order (the API's are the first
 /// [`API_FIELDS`]).

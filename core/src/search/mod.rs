@@ -11,11 +11,11 @@ pub mod collector;
 pub mod excerpt;
 pub mod facts;
 pub mod forgiving;
-pub mod forms;
 pub mod known;
 pub mod lexicon;
 pub mod limits;
 pub mod matching;
+pub mod word_forms;
 // Made by `portal build` only, never in the Worker.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod offline;

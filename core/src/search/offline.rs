@@ -9,7 +9,7 @@
 //! - `find/t/<n>.json`, the words, split in ranges of at most about [`CHUNK_BYTES`]: each folded
 //!   word that the index, the word lists ([`super::known`]) or the synonyms know maps to its
 //!   postings (per document: in which fields it is, and its BM25 score summed over them, computed
-//!   here as [`super::matching`] computes it), its other forms in the index ([`super::forms`],
+//!   here as [`super::matching`] computes it), its other forms in the index ([`super::word_forms`],
 //!   stemmed here: the browser needs no stemmer) and its other words ([`super::synonyms`]); a
 //!   prefix of at most [`PREFIX_ENTRY_CHARS`] characters also maps to the documents with a word
 //!   that starts with it (in which fields), as the index's prefix twins do.
@@ -39,8 +39,8 @@ use super::schema::{schema, words, WEIGHTS};
 use super::stopwords::stop_words;
 use super::{engine, SearchError, SearchIndex};
 use crate::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
+use crate::content::i18n::Strings;
 use crate::content::{HelpPage, SiteConfig};
-use crate::pages::i18n::Strings;
 
 /// The folder of the static search in `dist/`, and its URL path.
 pub const DIR: &str = "find";

@@ -47,7 +47,7 @@ pub struct Fields {
     /// the lowest weight, not by the API.
     pub facts: Field,
     /// The record's `language` (BCP 47, as written; absent when the record names none): exact, not
-    /// stored. The search page stems words in the languages it finds here ([`super::forms`]).
+    /// stored. The search page stems words in the languages it finds here ([`super::word_forms`]).
     pub language: Field,
     /// The prefix twins of `title`, `summary`, `tags`, `body` and `facts`, in that order: each word
     /// cut to [`PREFIX_CHARS`] characters ([`PREFIX_ANALYZER`]; documents only: no frequencies, no

@@ -658,8 +658,8 @@ mod offline_files {
     use serde_json::{json, Map, Value};
 
     use super::*;
+    use crate::content::i18n::Strings;
     use crate::content::SiteConfig;
-    use crate::pages::i18n::Strings;
     use crate::search::matching::Leniency;
     use crate::search::offline::{chunk_at, files, Site, GROUP_CHUNKS, MANIFEST};
     use crate::search::schema::WEIGHTS;

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use portal_core::content::did_you_mean::nearest;
+use portal_core::content::i18n::Strings;
 use portal_core::content::ContentError;
-use portal_core::pages::i18n::Strings;
 use serde_json::Value;
 
 use super::front_matter::{to_json, yaml_object};

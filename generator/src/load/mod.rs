@@ -22,8 +22,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use portal_core::content::collections::{nearest_collection, COLLECTIONS};
+use portal_core::content::i18n::Strings;
 use portal_core::content::{sort_records, ContentError, Entry, Record, SiteConfig};
-use portal_core::pages::i18n::Strings;
 use rayon::prelude::*;
 
 use crate::progress::Progress;

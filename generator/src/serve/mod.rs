@@ -22,7 +22,7 @@ use axum::Router;
 use portal_core::app::App;
 use portal_core::http::body::{check_declared_length, check_host, Interrupted};
 use portal_core::http::client_identity::TrustedProxies;
-use portal_core::http::ratelimit::{Limits, MemoryStore};
+use portal_core::http::ratelimit::{MemoryStore, RateLimit};
 use portal_core::http::MAX_BODY_BYTES;
 use portal_core::http::{Method, Request, Response};
 use tower_http::compression::predicate::{NotForContentType, Predicate};
@@ -58,7 +58,7 @@ impl ServerState {
     /// Loads the build in `dist` (a build folder, or a snapshot archive made by `portal snapshot`),
     /// opens the store in `state` and starts delivering its outbox (to `PORTAL_SMTP_URL`, else
     /// `.eml` files under `<state>/mail/`).
-    pub async fn open(dist: PathBuf, state: &Path, limits: Limits, trusted: TrustedProxies) -> Result<Arc<Self>> {
+    pub async fn open(dist: PathBuf, state: &Path, limits: RateLimit, trusted: TrustedProxies) -> Result<Arc<Self>> {
         let limiter = Arc::new(Mutex::new(MemoryStore::new(limits, MAX_RATE_LIMIT_ENTRIES)));
         let archive = if dist.is_file() {
             let snapshot = crate::snapshot::open(&dist)?;

@@ -35,7 +35,7 @@ pub async fn complete<P: Platform>(ctx: &Ctx<'_, P>, params: &Value) -> Result<V
                 },
                 ("/encyclopedia/{slug}", "slug") => {
                     let catalog =
-                        ctx.app.catalog(ctx.platform).await.map_err(|p| RpcError::new(INTERNAL_ERROR, p.detail))?;
+                        ctx.state.catalog(ctx.platform).await.map_err(|p| RpcError::new(INTERNAL_ERROR, p.detail))?;
                     catalog.entries.iter().map(|e| e.slug.clone()).collect()
                 }
                 _ => return Err(invalid(&format!("No resource template `{uri}` has an argument `{argument}`."))),
@@ -51,7 +51,7 @@ pub async fn complete<P: Platform>(ctx: &Ctx<'_, P>, params: &Value) -> Result<V
 
 /// The slugs of a collection's published records, in listing order.
 async fn slugs<P: Platform>(ctx: &Ctx<'_, P>, collection: &str) -> Result<Vec<String>, RpcError> {
-    let listing = read_json(ctx.app, ctx.platform, &format!("/api/{collection}"))
+    let listing = read_json(ctx.state, ctx.platform, &format!("/api/{collection}"))
         .await
         .map_err(|p| RpcError::new(INTERNAL_ERROR, p.detail))?;
     let records = listing.as_ref().and_then(|l| l["data"][collection].as_array()).cloned().unwrap_or_default();

@@ -33,7 +33,7 @@ pub const SERVER_CARD: &str = "/.well-known/mcp/server-card.json";
 
 /// Answers GET (the discovery document, or 405 to a client asking for a stream) and POST (JSON-RPC).
 pub async fn handle<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
-    if !transport::origin_allowed(ctx.request, &ctx.app.manifest().site) {
+    if !transport::origin_allowed(ctx.request, &ctx.state.manifest().site) {
         let error = RpcError::new(INVALID_REQUEST, "Forbidden: this Origin may not use the MCP endpoint (site.yaml mcp.allowed_origins lists the origins that may).");
         let mut body = error.response(Value::Null);
         if let Value::Object(members) = &mut body {
@@ -113,7 +113,7 @@ async fn answer<P: Platform>(ctx: &Ctx<'_, P>, message: Value, within: Option<Re
     match dispatch(ctx, revision, &method, &params).await {
         Ok(mut result) => {
             if stateless {
-                server::decorate(&mut result, &ctx.app.manifest().site, &method);
+                server::decorate(&mut result, &ctx.state.manifest().site, &method);
             }
             Some((200, jsonrpc::result(id, result)))
         }
@@ -138,7 +138,7 @@ fn discovery<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Response, Problem> {
         )
         .with_header("allow", "GET, HEAD, POST, OPTIONS"));
     }
-    let site = &ctx.app.manifest().site;
+    let site = &ctx.state.manifest().site;
     let base = site.base();
     let mut document = json!({
         "name": server::title(site),
@@ -161,7 +161,7 @@ async fn dispatch<P: Platform>(
     method: &str,
     params: &Value,
 ) -> Result<Value, RpcError> {
-    let site = &ctx.app.manifest().site;
+    let site = &ctx.state.manifest().site;
     let string = |member: &str| {
         params
             .get(member)

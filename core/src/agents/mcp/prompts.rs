@@ -18,7 +18,7 @@ fn skill_route(name: &str) -> String {
 }
 
 async fn skills<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Vec<Value>, RpcError> {
-    let index = read_json(ctx.app, ctx.platform, INDEX).await.map_err(|p| RpcError::new(INTERNAL_ERROR, p.detail))?;
+    let index = read_json(ctx.state, ctx.platform, INDEX).await.map_err(|p| RpcError::new(INTERNAL_ERROR, p.detail))?;
     Ok(match index.map(|mut index| index["skills"].take()) {
         Some(Value::Array(skills)) => skills,
         _ => Vec::new(),
@@ -57,7 +57,7 @@ pub async fn get<P: Platform>(ctx: &Ctx<'_, P>, name: &str) -> Result<Value, Rpc
     };
     let skill = skills.iter().find(|s| s["name"] == name).ok_or_else(unknown)?;
     let asset = ctx
-        .app
+        .state
         .asset(ctx.platform, &skill_route(name))
         .await
         .map_err(|problem| RpcError::new(INTERNAL_ERROR, problem.detail))?

@@ -16,7 +16,7 @@ use crate::platform::Platform;
 /// The prefix of resource URIs: the site's address, or the address the request came to when the
 /// site has none.
 pub fn base<P>(ctx: &Ctx<'_, P>) -> String {
-    let base = ctx.app.manifest().site.base();
+    let base = ctx.state.manifest().site.base();
     if base.is_empty() {
         format!("http://{}", ctx.request.header("host").unwrap_or("localhost"))
     } else {
@@ -94,13 +94,13 @@ pub async fn list<P: Platform>(ctx: &Ctx<'_, P>, cursor: Option<&str>) -> Result
 
 /// One page of a source's items and its number of pages.
 async fn page_of<P: Platform>(ctx: &Ctx<'_, P>, name: &str, page: usize) -> Result<(Vec<Value>, usize), RpcError> {
-    let size = ctx.app.manifest().site.api.page_size.max(1);
+    let size = ctx.state.manifest().site.api.page_size.max(1);
     if name == ENCYCLOPEDIA {
-        let catalog = ctx.app.catalog(ctx.platform).await.map_err(internal)?;
+        let catalog = ctx.state.catalog(ctx.platform).await.map_err(internal)?;
         let items = catalog.entries.iter().skip((page - 1) * size).take(size).map(|e| e.item.clone()).collect();
         return Ok((items, catalog.entries.len().div_ceil(size)));
     }
-    let listing = read_json(ctx.app, ctx.platform, &format!("/api/{name}/_page/{page}")).await.map_err(internal)?;
+    let listing = read_json(ctx.state, ctx.platform, &format!("/api/{name}/_page/{page}")).await.map_err(internal)?;
     let Some(mut listing) = listing else { return Ok((Vec::new(), 0)) };
     let pages = listing["totalPages"].as_u64().unwrap_or(0) as usize;
     let items = match listing["data"][name].take() {
@@ -145,7 +145,7 @@ pub async fn read<P: Platform>(ctx: &Ctx<'_, P>, revision: Revision, uri: &str) 
     let path = uri.strip_prefix(base.as_str()).unwrap_or(uri);
     let path = path.split(['?', '#']).next().unwrap_or("");
     let (collection, slug) = record_at(path).ok_or_else(not_found)?;
-    let detail = read_json(ctx.app, ctx.platform, &record_api_path(collection, &slug)).await.map_err(internal)?;
+    let detail = read_json(ctx.state, ctx.platform, &record_api_path(collection, &slug)).await.map_err(internal)?;
     let mut detail = detail.ok_or_else(not_found)?;
     let record = match detail["data"]["entry"].take() {
         Value::Null => detail["data"][collection][0].take(),
@@ -160,7 +160,7 @@ pub async fn read<P: Platform>(ctx: &Ctx<'_, P>, revision: Revision, uri: &str) 
 
 /// The markdown twin of the page at `url`, if the build wrote one.
 async fn twin<P: Platform>(ctx: &Ctx<'_, P>, url: &str) -> Result<Option<String>, RpcError> {
-    let asset = ctx.app.asset(ctx.platform, url).await.map_err(internal)?;
+    let asset = ctx.state.asset(ctx.platform, url).await.map_err(internal)?;
     let Some(file) = asset.and_then(|asset| asset.markdown.clone()) else { return Ok(None) };
     let bytes =
         ctx.platform.read_file(&file).await.map_err(|e| internal(crate::platform::internal(ctx.platform, &file)(e)))?;

@@ -268,7 +268,14 @@ fn delegated<'b, P>(
     params: &'b Params,
     pairs: Vec<(String, String)>,
 ) -> Ctx<'b, P> {
-    Ctx { app: ctx.app, platform: ctx.platform, request, params, query: Query::from_pairs(pairs), now_ms: ctx.now_ms }
+    Ctx {
+        state: ctx.state,
+        platform: ctx.platform,
+        request,
+        params,
+        query: Query::from_pairs(pairs),
+        now_ms: ctx.now_ms,
+    }
 }
 
 async fn search_portal<P: Platform>(ctx: &Ctx<'_, P>, args: &Map<String, Value>) -> Result<Value, ToolError> {
@@ -302,8 +309,8 @@ async fn search_portal<P: Platform>(ctx: &Ctx<'_, P>, args: &Map<String, Value>)
 async fn forgiving_search<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, ToolError> {
     let asked = search::asked(ctx)?;
     let terms = limits::terms(&asked.query).map_err(|refusal| ToolError(refusal.message("query")))?;
-    let index = ctx.app.search_index(ctx.platform).await?;
-    let forms = index.page_forms(&ctx.app.manifest().site);
+    let index = ctx.state.search_index(ctx.platform).await?;
+    let forms = index.page_forms(&ctx.state.manifest().site);
     let forgiven =
         index.forgiving(&terms, &asked.scope, asked.limit, &forms).map_err(internal(ctx.platform, "searching"))?;
     let mut answer = search::hits_document(&asked.query, &asked.scope, &forgiven.found);
@@ -313,7 +320,7 @@ async fn forgiving_search<P: Platform>(ctx: &Ctx<'_, P>) -> Result<Value, ToolEr
         }
         map.insert("corrected".into(), json!(forgiven.corrected));
         map.insert("partial".into(), json!(forgiven.partial));
-        let manifest = ctx.app.manifest();
+        let manifest = ctx.state.manifest();
         let settings = &manifest.site.search;
         let asks = HelpWords::new(&settings.help_words, settings.help_words_replace).asks_for_help(&asked.query);
         if let Some(help) = manifest.help.as_ref().filter(|_| asks) {
@@ -394,7 +401,7 @@ async fn get_portal_encyclopedia_entry<P: Platform>(
     let detail = if slug.contains('/') {
         None
     } else {
-        read_json(ctx.app, ctx.platform, &format!("/api/encyclopedia/{slug}")).await?
+        read_json(ctx.state, ctx.platform, &format!("/api/encyclopedia/{slug}")).await?
     };
     let Some(mut detail) = detail else {
         return Err(ToolError(format!(

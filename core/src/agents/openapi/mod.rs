@@ -24,7 +24,7 @@ use serde_json::{json, Map, Value};
 use crate::content::{Booking, SiteConfig};
 use crate::http::deprecation;
 use crate::http::problem::ErrorCode;
-use crate::http::ratelimit::Limits;
+use crate::http::ratelimit::RateLimit;
 use crate::routing::{Operation, Route, ROUTES};
 use crate::{API_VERSION, SUPPORTED_API_VERSIONS};
 
@@ -70,7 +70,7 @@ pub fn document(site: &SiteConfig, facts: &Facts) -> Value {
 }
 
 fn info(site: &SiteConfig) -> Value {
-    let limits = Limits::default();
+    let limits = RateLimit::default();
     let mut info = json!({
         "title": format!("{} API", if site.title.is_empty() { "portal" } else { &site.title }),
         "version": API_VERSION,
@@ -145,7 +145,7 @@ fn operation(route: &Route, op: &Operation, description: Description) -> Value {
         operation["requestBody"] = body;
     }
     if op.rate_limited {
-        let limits = Limits::default();
+        let limits = RateLimit::default();
         operation["description"] = json!(format!(
             "Counts against the client's budget of {} requests per {} seconds.",
             limits.limit,

@@ -15,10 +15,10 @@ use base64::Engine;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use crate::content::text::escape;
 use crate::http::cache_control::NO_STORE;
 use crate::http::media::HTML;
 use crate::http::Response;
-use crate::pages::shell::escape;
 
 /// What the popup's final message starts with (then `success:` or `error:` and a JSON object).
 pub const MESSAGE_PREFIX: &str = "authorization:github:";

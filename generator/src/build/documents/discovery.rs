@@ -15,6 +15,7 @@ use portal_core::content::SiteConfig;
 use portal_core::http::deprecation::{DEPRECATIONS, MINIMUM_NOTICE};
 use portal_core::http::envelope::success;
 use portal_core::http::headers::{static_security, HTML_LINKS, STATIC_FILES, STATIC_SANDBOXED};
+use portal_core::routing::pages;
 use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -228,7 +229,7 @@ fn skills(content: &Content) -> Result<Vec<OutFile>> {
 fn llms_txt(content: &Content, model: &Model) -> String {
     let site = &content.site;
     let base = site.base();
-    let limits = portal_core::http::ratelimit::Limits::default();
+    let limits = portal_core::http::ratelimit::RateLimit::default();
     let mut out = format!("# {}\n\n> {}\n\n", site.title, site.description.trim());
     out.push_str(&format!(
         "A public, read-only content and data API (no key needed; {limit} requests per {window} seconds per address). \
@@ -270,7 +271,7 @@ fn llms_txt(content: &Content, model: &Model) -> String {
         // Data snapshots: their JSON and the page that draws them (docs/content.md#data-pages).
         out.push_str("\n## Data\n\n");
         for name in content.datasets.keys() {
-            let page = if name == "alerts" { "/alerts".to_string() } else { format!("/data/{name}") };
+            let page = if name == "alerts" { pages::ALERTS.to_string() } else { format!("{}/{name}", pages::DATA) };
             let json = crate::load::data::json_url(name);
             out.push_str(&format!("- [{name}]({base}{json}): a data snapshot as JSON; as a page at {base}{page}\n"));
         }
@@ -306,9 +307,7 @@ fn people_pages(content: &Content) -> String {
              `{base}/places/<id>` with a `geo:` link\n"
         ));
     }
-    if crate::build::pages::sitemap::rendered_pages(content)
-        .contains(&portal_core::handlers::weather_page::WEATHER_PAGE)
-    {
+    if crate::build::pages::sitemap::rendered_pages(content).contains(&portal_core::routing::pages::WEATHER) {
         out.push_str(&format!("- [Weather]({base}/weather): the forecast and the weather alerts as a page\n"));
     }
     out

@@ -69,7 +69,7 @@ mod tests {
     #[test]
     fn an_svg_favicon_is_drawn_at_each_size() {
         let svg = br##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" fill="#0b5cad"/></svg>"##;
-        for size in portal_core::pages::offline::ICON_SIZES {
+        for size in portal_core::content::offline::ICON_SIZES {
             let icon = decoded(&png(svg, size).unwrap_or_default());
             assert_eq!(icon.dimensions(), (size, size));
             assert_eq!(icon.get_pixel(size / 2, size / 2).0, [0x0b, 0x5c, 0xad, 255]);

@@ -2,7 +2,7 @@
 //! network drops. With the theme's pages: the web app manifest, its icons and the offline page.
 //! Once every file is written (their sizes known): the service worker, carrying its precache list
 //! within the site's budget, and each listing's list of record pages for "Save for offline".
-//! The names of the files are core's (`portal_core::pages::offline`).
+//! The names of the files are core's (`portal_core::content::offline`).
 
 mod icons;
 pub mod precache;
@@ -10,10 +10,10 @@ pub mod precache;
 use std::path::Path;
 
 use anyhow::Result;
+use portal_core::content::offline::{self as names, OfflineSettings};
 use portal_core::content::HelpPage;
 use portal_core::content::SiteConfig;
 use portal_core::dist::manifest::Manifest;
-use portal_core::pages::offline::{self as names, OfflineSettings};
 use portal_core::routing::page_file;
 use serde_json::json;
 use sha2::{Digest, Sha256};

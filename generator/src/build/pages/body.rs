@@ -12,8 +12,8 @@
 
 use std::ops::Range;
 
+use portal_core::content::i18n::Strings;
 use portal_core::content::phone;
-use portal_core::pages::i18n::Strings;
 
 use super::figure::PAGE_SIZES;
 use crate::html::{self, attributes, escape_attribute, start_tags};

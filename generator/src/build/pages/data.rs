@@ -17,10 +17,10 @@ use crate::sanitize::markdown::{escape, link};
 
 /// The snapshot of the alerts, which has a page of its own rather than charts.
 pub const ALERTS: &str = "alerts";
-/// The URL of the index of data pages.
-pub const DATA_URL: &str = "/data";
 /// The URL of the alerts page.
-pub const ALERTS_URL: &str = "/alerts";
+pub use portal_core::routing::pages::ALERTS as ALERTS_URL;
+/// The URL of the index of data pages.
+pub use portal_core::routing::pages::DATA as DATA_URL;
 
 /// The snapshots that get a data page, by name, read by the rule.
 pub fn snapshots<'a>(r: &Renderer<'a>) -> Vec<(&'a str, Snapshot)> {

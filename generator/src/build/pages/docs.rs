@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 use portal_core::http::problem::ErrorCode;
-use portal_core::http::ratelimit::Limits;
+use portal_core::http::ratelimit::RateLimit;
 use portal_core::routing::ROUTES;
 use portal_core::{API_VERSION, SUPPORTED_API_VERSIONS};
 use serde_json::{json, Value};
@@ -58,7 +58,7 @@ pub fn render(r: &Renderer) -> Result<[OutFile; 2]> {
     for c in ErrorCode::ALL {
         md.push_str(&format!("- `{}` ({}): {}. {}\n", c.as_str(), c.status(), c.title(), c.resolution()));
     }
-    let limits = Limits::default();
+    let limits = RateLimit::default();
     let mut context = Context::new();
     context.insert("sections", &sections);
     context.insert("pages", &html_pages);

@@ -108,5 +108,5 @@ fn index(r: &Renderer) -> Result<[OutFile; 2]> {
             md.push_str(&format!("- {}\n", link(e["title"].as_str().unwrap_or(""), e["url"].as_str().unwrap_or(""))));
         }
     }
-    r.generated("encyclopedia.html", "/encyclopedia", context, md)
+    r.generated("encyclopedia.html", portal_core::routing::pages::ENCYCLOPEDIA, context, md)
 }

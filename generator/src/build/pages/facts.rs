@@ -15,11 +15,11 @@
 
 use portal_core::content::collections::COLLECTIONS;
 use portal_core::content::event::{self, Moment, ZoneFn};
+use portal_core::content::i18n::Strings;
 pub use portal_core::content::phone::{self, is_phone_key, telephone};
+use portal_core::content::text::escape;
 use portal_core::content::time::parse_content_date;
 use portal_core::content::{Record, SiteConfig};
-use portal_core::pages::i18n::Strings;
-use portal_core::pages::shell::escape;
 use serde_json::{json, Map, Value};
 
 use super::{label, words};

@@ -21,7 +21,7 @@ use crate::load::{spatial, Content};
 use crate::sanitize::markdown::{escape, link};
 
 /// The map page's URL.
-pub const MAP: &str = "/map";
+pub use portal_core::routing::pages::MAP;
 
 /// The width of the map's drawing: it scales to the screen, so a narrow one keeps markers and
 /// names large enough on a phone.

@@ -27,10 +27,10 @@ use std::collections::{BTreeMap, HashSet};
 
 use anyhow::Result;
 use portal_core::content::collections::PAGES;
+use portal_core::content::i18n::{direction, Strings};
 use portal_core::content::time::DateTime;
 use portal_core::content::Record;
 use portal_core::http::cache_control::fingerprinted;
-use portal_core::pages::i18n::{direction, Strings};
 use portal_core::routing::page_file;
 use rayon::prelude::*;
 use serde_json::Value;
@@ -128,8 +128,8 @@ impl<'a> Renderer<'a> {
         base.insert("booking_link", &false);
         base.insert("theme_color", &preview::theme_colour(content));
         base.insert("offline", &content.site.offline.enabled);
-        base.insert("manifest_url", &format!("/{}", portal_core::pages::offline::WEB_MANIFEST));
-        base.insert("touch_icon", &format!("/{}", portal_core::pages::offline::icon_file(192)));
+        base.insert("manifest_url", &format!("/{}", portal_core::content::offline::WEB_MANIFEST));
+        base.insert("touch_icon", &format!("/{}", portal_core::content::offline::icon_file(192)));
         Ok(Renderer {
             tera,
             content,
@@ -231,7 +231,7 @@ fn local_date(strings: Strings) -> impl tera::Filter {
 /// ([`words::keep_codes`]).
 fn text_filter(value: &Value, _: &std::collections::HashMap<String, Value>) -> tera::Result<Value> {
     let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
-    Ok(Value::String(words::keep_codes(&portal_core::pages::shell::escape(&text))))
+    Ok(Value::String(words::keep_codes(&portal_core::content::text::escape(&text))))
 }
 
 /// `robots.txt`: everything may be crawled, except a drafts preview, which nothing may.

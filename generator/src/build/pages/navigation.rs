@@ -7,8 +7,8 @@
 //! (`collections.<name>.label|description`), so a Kiswahili site says "Habari" rather than "news".
 
 use portal_core::content::collections::COLLECTIONS;
+use portal_core::content::i18n::Strings;
 use portal_core::content::MenuItem;
-use portal_core::pages::i18n::Strings;
 use serde_json::Value;
 
 use super::{data, label};
@@ -43,7 +43,10 @@ pub fn main_menu(content: &Content, model: &Model) -> Vec<MenuItem> {
         .map(|name| MenuItem { title: collection_label(strings, name), url: format!("/{name}") })
         .collect();
     if !model.entries.is_empty() {
-        items.push(MenuItem { title: strings.get("nav.encyclopedia").to_string(), url: "/encyclopedia".into() });
+        items.push(MenuItem {
+            title: strings.get("nav.encyclopedia").to_string(),
+            url: portal_core::routing::pages::ENCYCLOPEDIA.into(),
+        });
     }
     if content.datasets.keys().any(|name| name != data::ALERTS) {
         items.push(MenuItem { title: strings.get("nav.data").to_string(), url: data::DATA_URL.into() });
@@ -54,8 +57,8 @@ pub fn main_menu(content: &Content, model: &Model) -> Vec<MenuItem> {
     if !content.features.is_empty() {
         items.push(MenuItem { title: strings.get("map.title").to_string(), url: super::map::MAP.into() });
     }
-    if super::sitemap::rendered_pages(content).contains(&portal_core::handlers::weather_page::WEATHER_PAGE) {
-        let url = portal_core::handlers::weather_page::WEATHER_PAGE.into();
+    if super::sitemap::rendered_pages(content).contains(&portal_core::routing::pages::WEATHER) {
+        let url = portal_core::routing::pages::WEATHER.into();
         items.push(MenuItem { title: strings.get("weather.title").to_string(), url });
     }
     items

@@ -3,7 +3,7 @@
 //! its address and language; and the site's icon. Added to every built page after its template
 //! rendered, so a theme of the site's own gets them too.
 
-use portal_core::pages::shell::escape;
+use portal_core::content::text::escape;
 
 use crate::load::Content;
 

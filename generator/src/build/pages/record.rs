@@ -9,10 +9,10 @@ use std::collections::HashMap;
 
 use anyhow::Result;
 use portal_core::content::collections::PAGES;
+use portal_core::content::i18n::direction;
 use portal_core::content::taxonomy::{slug, Taxonomy};
+use portal_core::content::text::escape as html_escape;
 use portal_core::content::Record;
-use portal_core::pages::i18n::direction;
-use portal_core::pages::shell::escape as html_escape;
 use serde_json::{json, Value};
 use tera::Context;
 

@@ -59,7 +59,7 @@ pub fn rendered_pages(content: &crate::load::Content) -> Vec<&'static str> {
         pages.retain(|page| *page != portal_core::routing::BOOKING_FORM);
     }
     if content.site.upstreams.weather.is_some() || content.weather_fallback.is_some() {
-        pages.push(portal_core::handlers::weather_page::WEATHER_PAGE);
+        pages.push(portal_core::routing::pages::WEATHER);
     }
     pages
 }

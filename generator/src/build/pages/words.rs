@@ -3,7 +3,7 @@
 //! (`size_kb: 95` is "95 KB"). Each rule reads the key and value alone, so it holds for records,
 //! places and alerts the theme was never written against.
 
-use portal_core::pages::i18n::Strings;
+use portal_core::content::i18n::Strings;
 use serde_json::Value;
 
 use super::record::autonym;

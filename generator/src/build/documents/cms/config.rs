@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use portal_core::content::collections::{COLLECTIONS, ENCYCLOPEDIA};
+use portal_core::content::i18n::Strings;
 use portal_core::content::{Cms, CmsApp, CmsBackend, ContentError, SiteConfig, ENTRY_KEYS, KNOWN_KEYS};
-use portal_core::pages::i18n::Strings;
 use serde_yaml::{Mapping, Value};
 
 use super::shape::{merge_keys, Shape};

@@ -9,9 +9,9 @@ pub mod config;
 pub mod shape;
 
 use anyhow::Result;
+use portal_core::content::text::escape;
 use portal_core::content::{Cms, SiteConfig};
 use portal_core::http::headers::CMS_ADMIN;
-use portal_core::pages::shell::escape;
 
 use crate::build::model::Model;
 use crate::build::write::file::OutFile;

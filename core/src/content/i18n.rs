@@ -62,11 +62,11 @@ impl Strings {
         while let Some((at, mark, markup)) =
             marks.iter().filter_map(|(mark, markup)| Some((rest.find(mark.as_str())?, mark, *markup))).min()
         {
-            out.push_str(&crate::pages::shell::escape(&rest[..at]));
+            out.push_str(&crate::content::text::escape(&rest[..at]));
             out.push_str(markup);
             rest = &rest[at + mark.len()..];
         }
-        out.push_str(&crate::pages::shell::escape(rest));
+        out.push_str(&crate::content::text::escape(rest));
         out
     }
 
