@@ -22,7 +22,7 @@ fn owners() -> BTreeMap<&'static str, String> {
         ("MIN_QUERY_CHARS", portal_core::search::limits::MIN_QUERY_CHARS.to_string()),
         ("MAX_QUERY_CHARS", portal_core::search::limits::MAX_QUERY_CHARS.to_string()),
         ("MAX_QUERY_WORDS", portal_core::search::limits::MAX_QUERY_WORDS.to_string()),
-        ("OFFLINE_BUDGET", portal_core::pages::offline::DEFAULT_BUDGET.to_string()),
+        ("OFFLINE_BUDGET", portal_core::content::offline::DEFAULT_BUDGET.to_string()),
     ])
 }
 

@@ -51,6 +51,10 @@ def test_every_served_file_reaches_the_worker_with_the_same_bytes():
         assert f"_portal/packs/{pack.name}" in uploaded
         packed.update(pack_members(pack))
     assert packed, "the conformance build is packed"
+    # Each byte once (docs/deploying.md#deploy-limits): the packs hold their files compressed, not
+    # a second copy of the loose files at their full size.
+    stored = sum(p.stat().st_size for p in (dist / "_portal" / "packs").glob("*.pack"))
+    assert stored < 0.6 * sum(len(data) for data in packed.values()), stored
     for name, data in packed.items():
         assert (dist / name).read_bytes() == data, name
         assert name not in uploaded, f"{name} is packed, its loose copy stays home"

@@ -17,8 +17,9 @@
 //! file's name, offset after the header, and length), then the files, each compressed: an LZ4
 //! block preceded by its uncompressed length (a little-endian `u32`; `lz4_flex`'s
 //! `compress_prepend_size`, Python's `lz4.block`). So a pack is not a second copy of the loose
-//! files at their full size: it holds the bytes the build's spool already has, about a third of
-//! them (docs/deploying.md#deploy-limits), and the Worker expands a file as it reads it.
+//! files at their full size: it holds the bytes the build's spool already has, a little over half
+//! as many on realistic content (docs/deploying.md#deploy-limits), and the Worker expands a file
+//! as it reads it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
@@ -142,9 +143,16 @@ pub fn compress(bytes: &[u8]) -> Vec<u8> {
     lz4_flex::compress_prepend_size(bytes)
 }
 
-/// A file stored in a pack, as written.
+/// A file stored in a pack, as written; an error when it does not expand to the length it
+/// says it has (LZ4 has no checksum: a damaged file is caught here or by its block's own checks).
 pub fn expand(stored: &[u8]) -> Result<Vec<u8>, PackError> {
-    lz4_flex::decompress_size_prepended(stored).map_err(|e| PackError(format!("not a pack: a damaged file: {e}")))
+    let damaged = |why: String| PackError(format!("not a pack: a damaged file: {why}"));
+    let said = stored.get(..4).and_then(|b| <[u8; 4]>::try_from(b).ok()).ok_or_else(|| damaged("truncated".into()))?;
+    let bytes = lz4_flex::decompress_size_prepended(stored).map_err(|e| damaged(e.to_string()))?;
+    if bytes.len() != u32::from_le_bytes(said) as usize {
+        return Err(damaged(format!("{} bytes where it says {}", bytes.len(), u32::from_le_bytes(said))));
+    }
+    Ok(bytes)
 }
 
 /// The files of a pack as written, in path order.
@@ -324,7 +332,10 @@ mod tests {
         let page = "<li><a href=\"/news/x\">A record of the news</a></li>\n".repeat(200);
         let pack = encode(&[("news.html", page.as_bytes()), ("tiny.json", b"{}")]);
         assert!(pack.len() < page.len() / 4, "{} bytes for a page of {}", pack.len(), page.len());
-        assert_eq!(members(&pack).expect("members"), vec![("news.html".into(), page.into_bytes()), ("tiny.json".into(), b"{}".to_vec())]);
+        assert_eq!(
+            members(&pack).expect("members"),
+            vec![("news.html".into(), page.into_bytes()), ("tiny.json".into(), b"{}".to_vec())]
+        );
         let header = decode(&pack).expect("decodes");
         let (offset, len) = header["tiny.json"];
         assert_eq!(&pack[offset..offset + len], compress(b"{}").as_slice(), "the spool's copy, as it is");
@@ -332,7 +343,6 @@ mod tests {
         damaged[offset] = 0xff;
         assert!(members(&damaged).is_err(), "a damaged file is an error, not other bytes");
     }
-
 
     #[test]
     fn a_pack_laid_out_then_filled_is_the_pack_encoded() {

@@ -35,7 +35,7 @@ pub struct Place {
 
 impl Place {
     /// How many bytes lie there.
-    pub fn len(self) -> u64 {
+    pub fn bytes(self) -> u64 {
         u64::from(self.len)
     }
 }

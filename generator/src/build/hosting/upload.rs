@@ -294,9 +294,6 @@ mod tests {
         for (_, pack) in &from_spool {
             members.extend(packs::members(pack).expect("a pack"));
         }
-        let stored: usize = from_spool.iter().map(|(_, pack)| pack.len()).sum();
-        let written: usize = files.iter().filter(|f| f.file != "tags/big.html").map(|f| f.bytes.len()).sum();
-        assert!(stored < written, "the packs hold {stored} bytes of {written} written: not a second copy");
         members.sort();
         let listing = members.iter().find(|(name, _)| name == "news/page/2.html").expect("the listing is packed");
         let text = String::from_utf8_lossy(&listing.1);

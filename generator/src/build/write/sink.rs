@@ -326,7 +326,7 @@ impl Outputs {
         let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
         let from = Sources { folder, made: &self.made, spool: self.spool.as_ref() };
         match (from.spool, self.made[i].spooled) {
-            (Some(_), Some(place)) => Ok(place.len()),
+            (Some(_), Some(place)) => Ok(place.bytes()),
             _ => Ok(from.stored(i)?.len() as u64),
         }
     }

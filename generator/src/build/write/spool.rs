@@ -1,10 +1,11 @@
 //! Copies of the files a big build packs, set aside as they are written (docs/deploying.md#memory).
 //! A pack holds its files in path order, which is not the order they are made in, so the packs are
 //! made last. Reading the loose files back then costs a disk read each once the output outgrows the
-//! memory that caches it (a million records write some 38 GB); the copies, compressed (LZ4, about a
-//! third of the bytes) into one unnamed file of the build cache, are read back in the order they were
-//! written instead, a stream the disk serves quickly. A copy is kept as a pack stores a file
-//! ([`packs::compress`]), so a pack is filled with the copies as they lie here.
+//! memory that caches it (a million records write some 38 GB); the copies, compressed (LZ4, a
+//! little over half of the bytes on realistic content) into one unnamed file of the build cache,
+//! are read back in the order they were written instead, a stream the disk serves quickly. A copy
+//! is kept as a pack stores a file ([`packs::compress`]), so a pack is filled with the copies as
+//! they lie here.
 
 use std::path::Path;
 
