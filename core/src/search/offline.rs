@@ -14,7 +14,7 @@
 //!   prefix of at most [`PREFIX_ENTRY_CHARS`] characters also maps to the documents with a word
 //!   that starts with it (in which fields), as the index's prefix twins do.
 //! - `find/v/<n>.json` the index's words with how many documents have them (for typos, ordered by
-//!   [`vocabulary_key`]),
+//!   `vocabulary_key`),
 //!   `find/k/<n>.json` the word lists (a word of a language is never corrected), `find/d/<n>.json`
 //!   what a hit shows ([`DOCS_PER_FRAGMENT`] documents a file), `find/l/<collection>.json` the
 //!   first records of a collection a query names.
