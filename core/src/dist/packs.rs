@@ -147,10 +147,10 @@ pub fn compress(bytes: &[u8]) -> Vec<u8> {
 /// says it has (LZ4 has no checksum: a damaged file is caught here or by its block's own checks).
 pub fn expand(stored: &[u8]) -> Result<Vec<u8>, PackError> {
     let damaged = |why: String| PackError(format!("not a pack: a damaged file: {why}"));
-    let said = stored.get(..4).and_then(|b| <[u8; 4]>::try_from(b).ok()).ok_or_else(|| damaged("truncated".into()))?;
-    let bytes = lz4_flex::decompress_size_prepended(stored).map_err(|e| damaged(e.to_string()))?;
-    if bytes.len() != u32::from_le_bytes(said) as usize {
-        return Err(damaged(format!("{} bytes where it says {}", bytes.len(), u32::from_le_bytes(said))));
+    let (said, block) = lz4_flex::block::uncompressed_size(stored).map_err(|e| damaged(e.to_string()))?;
+    let bytes = lz4_flex::block::decompress(block, said).map_err(|e| damaged(e.to_string()))?;
+    if bytes.len() != said {
+        return Err(damaged(format!("{} bytes where it says {said}", bytes.len())));
     }
     Ok(bytes)
 }

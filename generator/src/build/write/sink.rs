@@ -323,12 +323,11 @@ impl Outputs {
     /// How many bytes a pack stores the `i`th file written in ([`packs::compress`]): its copy's
     /// in the spool, or (without one) its file's, compressed.
     pub fn stored_len(&self, i: usize) -> Result<u64> {
-        let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
-        let from = Sources { folder, made: &self.made, spool: self.spool.as_ref() };
-        match (from.spool, self.made[i].spooled) {
-            (Some(_), Some(place)) => Ok(place.bytes()),
-            _ => Ok(from.stored(i)?.len() as u64),
+        if let (Some(_), Some(place)) = (&self.spool, self.made[i].spooled) {
+            return Ok(place.bytes());
         }
+        let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
+        Ok(Sources { folder, made: &self.made, spool: None }.stored(i)?.len() as u64)
     }
 
     /// The bytes of a file written (read back from the staging folder).
