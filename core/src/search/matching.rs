@@ -948,18 +948,16 @@ impl Engine {
         every: bool,
     ) {
         let width = scratch.width;
-        let bounds: Vec<f64> = (0..clauses.len()).map(|index| bound(segment, clauses, scratch, index)).collect();
-        let mut order: Vec<usize> = (0..clauses.len()).filter(|&i| bounds[i] > 0.0).collect();
-        order.sort_by(|&a, &b| bounds[b].total_cmp(&bounds[a]).then(a.cmp(&b)));
-        let mut rest: f64 = order.iter().map(|&i| bounds[i]).sum();
-        // Per word, its clauses not yet gone through: a document not scored yet has no other words.
-        let mut left = vec![0usize; clauses.last().map_or(0, |c| c.word + 1)];
-        order.iter().for_each(|&i| left[clauses[i].word] += 1);
-        // The clauses' bits of the 64 documents at hand, gathered once for all of them.
+        let ahead = Ahead::new(segment, clauses, scratch);
+        // The clauses' bits of the 64 documents at hand: all of them (to score), and from the
+        // clause at hand on in `ahead`'s order (to bound).
         let mut window = vec![0u64; clauses.len()];
-        for &clause in &order {
-            rest -= bounds[clause];
-            left[clauses[clause].word] -= 1;
+        let mut from_here = vec![0u64; ahead.order.len()];
+        for (at, &clause) in ahead.order.iter().enumerate() {
+            // A document not scored yet has none of the clauses gone through.
+            if top.threshold().is_some_and(|worst| !could_beat(ahead.reach_from(at), worst)) {
+                break;
+            }
             for w in 0..width {
                 let wanted = if every { scratch.every[w] } else { scratch.matches[w] };
                 let candidates = wanted & scratch.clauses[clause * width + w] & !scratch.scored[w];
@@ -967,23 +965,25 @@ impl Engine {
                     continue;
                 }
                 scratch.scored[w] |= candidates;
+                for (bits, &index) in from_here[at..].iter_mut().zip(&ahead.order[at..]) {
+                    *bits = scratch.clauses[index * width + w];
+                }
+                let worst = top.threshold();
+                // Often none of the 64 can get in: then none is looked at one by one.
+                if worst.is_some_and(|worst| !could_beat(ahead.reach(at, &from_here, candidates), worst)) {
+                    continue;
+                }
                 for (index, bits) in window.iter_mut().enumerate() {
                     *bits = scratch.clauses[index * width + w];
                 }
                 for_each_doc(w, candidates, |doc| {
                     let mask = 1u64 << (doc & 63);
-                    if let Some(worst) = top.threshold() {
-                        if !could_beat(reach(clauses, &window, &bounds, mask), worst) {
-                            return;
-                        }
+                    if top.threshold().is_some_and(|worst| !could_beat(ahead.reach(at, &from_here, mask), worst)) {
+                        return;
                     }
                     let (words, score) = self.score(segment, clauses, scratch, &window, doc);
                     top.offer(Ranked { words, score, address: DocAddress::new(ordinal as u32, doc as u32) });
                 });
-            }
-            let words_left = left.iter().filter(|&&n| n > 0).count() as u32;
-            if top.threshold().is_some_and(|worst| !could_beat((words_left, rest.max(0.0)), worst)) {
-                break;
             }
         }
     }
@@ -1034,18 +1034,53 @@ impl Engine {
     }
 }
 
-/// The most a document whose clauses' bits are `mask` in `window` can reach: how many words it
-/// has, and the sum of its clauses' bounds.
-fn reach(clauses: &[Clause], window: &[u64], bounds: &[f64], mask: u64) -> (u32, f64) {
-    let (mut words, mut best, mut last) = (0, 0.0, None);
-    for ((clause, bits), bound) in clauses.iter().zip(window).zip(bounds) {
-        if bits & mask != 0 {
-            best += bound;
-            words += u32::from(last != Some(clause.word));
-            last = Some(clause.word);
+/// The clauses of one segment that match something, best bound first, and what they can add to a
+/// score: the MaxScore order of [`Engine::rank`].
+struct Ahead {
+    /// Clause indexes, highest bound first.
+    order: Vec<usize>,
+    /// Per position of `order`, its clause's bound and its word (as a bit).
+    bounds: Vec<f64>,
+    words: Vec<u64>,
+    /// Per position, the sum of the bounds from it on, and their words (one more, empty, at the end).
+    rest: Vec<f64>,
+    words_from: Vec<u64>,
+}
+
+impl Ahead {
+    fn new(segment: &SegmentView, clauses: &[Clause], scratch: &Scratch) -> Self {
+        let all: Vec<f64> = (0..clauses.len()).map(|index| bound(segment, clauses, scratch, index)).collect();
+        let mut order: Vec<usize> = (0..clauses.len()).filter(|&i| all[i] > 0.0).collect();
+        order.sort_by(|&a, &b| all[b].total_cmp(&all[a]).then(a.cmp(&b)));
+        let bounds: Vec<f64> = order.iter().map(|&i| all[i]).collect();
+        let words: Vec<u64> = order.iter().map(|&i| 1u64 << (clauses[i].word % 64)).collect();
+        let (mut rest, mut words_from) = (vec![0.0; order.len() + 1], vec![0u64; order.len() + 1]);
+        for at in (0..order.len()).rev() {
+            rest[at] = rest[at + 1] + bounds[at];
+            words_from[at] = words_from[at + 1] | words[at];
         }
+        Ahead { order, bounds, words, rest, words_from }
     }
-    (words, best)
+
+    /// The most a document with none of the clauses before position `at` can reach.
+    fn reach_from(&self, at: usize) -> (u32, f64) {
+        (self.words_from[at].count_ones(), self.rest[at])
+    }
+
+    /// The most the documents `mask` can reach, when none has a clause before position `at` and
+    /// `from_here` holds the bits of the clauses from `at` on (in this order): how many words they
+    /// have, and the sum of their clauses' bounds.
+    #[inline]
+    fn reach(&self, at: usize, from_here: &[u64], mask: u64) -> (u32, f64) {
+        let (mut words, mut best) = (0u64, 0.0);
+        for ((bits, bound), word) in from_here[at..].iter().zip(&self.bounds[at..]).zip(&self.words[at..]) {
+            if bits & mask != 0 {
+                best += bound;
+                words |= word;
+            }
+        }
+        (words.count_ones(), best)
+    }
 }
 
 /// Whether a document with `words` of the words and a score of at most `best` could rank above
