@@ -1,4 +1,5 @@
-"""Collection endpoints (docs/spec/api-spec.md#collection-endpoints)."""
+"""Collection endpoints (docs/spec/api-spec.md#collection-endpoints): the envelope and record shape;
+paging, drafts and unknown records are cases of tests/cases/requests.json (test_cases.py)."""
 
 import pytest
 
@@ -40,42 +41,6 @@ def test_a_record_detail_adds_html(client):
     record = body["data"]["news"][0]
     assert record["slug"] == "water-points-reopen"
     assert "<strong>Zone B</strong>" in record["html"]
-
-
-def test_nested_slugs_are_addressable(client):
-    assert client.get("/api/docs/api/getting-started").json()["data"]["docs"][0]["slug"] == "api/getting-started"
-
-
-def test_an_unknown_slug_is_not_found(client):
-    problem(client.get("/api/news/no-such-story"), 404, "not_found")
-
-
-def test_drafts_are_never_served(client):
-    problem(client.get("/api/news/secret-plan"), 404, "not_found")
-    assert "secret-plan" not in client.get("/api/news").text
-
-
-@pytest.mark.parametrize(
-    "query,count,first",
-    [("limit=2", 2, "pinned"), ("limit=2&offset=1", 2, "water-points-reopen"), ("offset=3", 1, "undated-notice"), ("offset=10", 0, None)],
-)
-def test_limit_and_offset_page_through_a_collection(client, query, count, first):
-    body = client.get(f"/api/news?{query}").json()
-    assert body["count"] == count and body["total"] == 4
-    records = body["data"]["news"]
-    assert len(records) == count
-    if first:
-        assert records[0]["id"] == first
-
-
-@pytest.mark.parametrize("query", ["limit=0", "limit=1001", "limit=abc", "offset=-1", "offset=x"])
-def test_a_bad_limit_or_offset_is_bad_request(client, query):
-    doc = problem(client.get(f"/api/news?{query}"), 400, "bad_request")
-    assert query.split("=")[0] in doc["detail"]
-
-
-def test_unknown_query_parameters_are_ignored(client):
-    assert client.get("/api/news?utm_source=x").json()["count"] == 4
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@
 //! docs/development.md for how to add a test.
 
 mod actions;
+mod cases;
 mod cms_auth;
 mod collections;
 mod discovery;
