@@ -67,23 +67,6 @@ def test_limit_caps_hits_per_collection_and_totals_count_all(client):
     assert body["totals"]["resources"] == 2
 
 
-@pytest.mark.parametrize("limit", ["0", "51", "ten", "-1"])
-def test_a_limit_out_of_bounds_is_bad_request(client, limit):
-    problem(client.get("/api/search", params={"q": "water", "limit": limit}), 400, "bad_request")
-
-
-@pytest.mark.parametrize("q", [None, "", "c", " c ", "é"])
-def test_a_query_under_two_characters_is_bad_request(client, q):
-    params = {} if q is None else {"q": q}
-    doc = problem(client.get("/api/search", params=params), 400, "bad_request")
-    assert "2 characters" in doc["detail"]
-
-
-def test_an_unknown_collection_is_bad_request_naming_it(client):
-    doc = problem(client.get("/api/search", params={"q": "water", "collections": "news,weather-stations"}), 400, "bad_request")
-    assert "weather-stations" in doc["detail"]
-
-
 def test_drafts_are_never_found(client):
     assert search(client, q="unpublished")["totalResults"] == 0
     assert search(client, q="never appear")["totalResults"] == 0

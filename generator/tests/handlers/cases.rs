@@ -202,3 +202,22 @@ fn a_case_that_does_not_hold_is_reported() {
     let wrong = unmet(&send(&site, &case, &request), &merged(&case, &request));
     assert_eq!(wrong.len(), 3, "{wrong:?}");
 }
+
+/// A heading's anchor as the docs' links write it (lowercase, words joined by `-`).
+fn anchor(heading: &str) -> String {
+    let kept: String = heading.chars().filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-').collect();
+    kept.trim().to_lowercase().replace(' ', "-")
+}
+
+#[test]
+fn every_case_names_a_section_of_the_docs_that_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for case in cases() {
+        let spec = case["spec"].as_str().unwrap_or_default();
+        let (file, section) = spec.split_once('#').unwrap_or_else(|| panic!("{spec}: a file and #section"));
+        let text = std::fs::read_to_string(root.join(file)).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let anchors: Vec<String> =
+            text.lines().filter_map(|l| l.strip_prefix('#')).map(|h| anchor(h.trim_start_matches('#'))).collect();
+        assert!(anchors.iter().any(|a| a == section), "{}: {spec} is no heading", case["name"]);
+    }
+}

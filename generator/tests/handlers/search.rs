@@ -74,31 +74,6 @@ fn collections_and_limit_restrict_the_answer() {
 }
 
 #[test]
-fn a_query_under_two_characters_is_a_bad_request() {
-    let site = Site::new();
-    for query in ["", "?q=", "?q=c", "?q=%20c%20", "?q=%C3%A9"] {
-        let doc = problem(&site.get(&format!("/api/search{query}")), 400, "bad_request");
-        assert!(doc["detail"].as_str().unwrap_or_default().contains("2 characters"), "{query}: {doc}");
-    }
-}
-
-#[test]
-fn a_limit_out_of_bounds_is_a_bad_request() {
-    let site = Site::new();
-    for limit in ["0", "51", "ten", "-1"] {
-        problem(&site.get(&format!("/api/search?q=water&limit={limit}")), 400, "bad_request");
-    }
-}
-
-#[test]
-fn an_unknown_collection_is_a_bad_request_naming_it() {
-    let site = Site::new();
-    let doc = problem(&site.get("/api/search?q=water&collections=news,weather-stations"), 400, "bad_request");
-    assert!(doc["detail"].as_str().unwrap_or_default().contains("weather-stations"), "{doc}");
-    problem(&site.get("/api/search?q=water&collections=news,,docs"), 400, "bad_request");
-}
-
-#[test]
 fn drafts_are_never_found() {
     let site = Site::new();
     assert_eq!(search(&site, "q=unpublished")["totalResults"], 0);
