@@ -8,12 +8,16 @@
                                    # million records (about 74 GB of disk; one run each from 1M,
                                    # Hugo stopped after 30 minutes)
 
+BENCH_PORTAL=path/to/portal runs a release build made elsewhere (bench/run then builds none).
+
 Each figure is measured side by side with its reference in the same run (Hugo for builds, nginx for
 serving, the clean build for rebuilds) and reported as a ratio, because the machines are shared and
 noisy. Nothing here asserts a time; all traffic goes to 127.0.0.1.
 
-1. Build: `portal build` against Hugo (bench/hugo) on the same synthetic corpus (bench/corpus.py) at
-   each size: wall time and peak memory from /usr/bin/time -v, medians over --runs runs.
+1. Build: `portal build` against two Hugo sites on the same synthetic corpus (bench/corpus.py) at
+   each size: plain Hugo (bench/hugo, a page per record) and equal-work Hugo (bench/hugo-equal, what
+   portal renders per record and per listing); wall time and peak memory from /usr/bin/time -v,
+   medians over --runs runs, the files and bytes each writes, and bench/floor.py on portal's output.
 2. Rebuild: one changed record, `portal build` into the last build, against the clean build.
 3. Deploy: the files a Worker deploy uploads (scripts/count-uploads.mjs, wrangler's own filter).
 4. Watch: one changed record at 10k records through `portal serve --watch`, until the API shows it.
