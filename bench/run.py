@@ -5,7 +5,7 @@
     bench/run --sizes 1000,10000 --no-edge --no-realistic   # a quicker pass
     bench/run --only build --sizes 100000,300000,1000000 --out BENCHMARKS-scale.md
                                    # the scale pass: memory per record as the site grows, and a
-                                   # million records (about 74 GB of disk; one run each from 1M,
+                                   # million records (about 130 GB of disk; one run each from 1M,
                                    # Hugo stopped after 30 minutes)
 
 BENCH_PORTAL=path/to/portal runs a release build made elsewhere (bench/run then builds none).
@@ -168,7 +168,12 @@ def written(folder):
 
 def bench_floor(dist):
     """bench/floor.py on `dist`: the seconds this machine takes only to create its files, their bytes
-    already in memory (the copy is discarded, not removed, for the reason `discard` gives)."""
+    already in memory (the copy is discarded, not removed, for the reason `discard` gives). None
+    when those bytes would take more than half the memory available (a million records' 38 GB)."""
+    available = next(int(line.split()[1]) * 1024 for line in Path("/proc/meminfo").read_text().splitlines()
+                     if line.startswith("MemAvailable"))
+    if written(dist)[1] > available / 2:
+        return None
     copy = WORK / f"floor-{time.time_ns()}"
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "floor.py"), str(dist), str(copy)],
                          capture_output=True, text=True, check=True).stdout
@@ -575,6 +580,11 @@ def wall_cell(wall, rss, failed):
     return f"{failed} at {wall:.0f} s, {rss:.0f} MiB" if failed else f"{wall:.2f} s"
 
 
+def floor_cells(wall, floor):
+    """The floor and the wall over it, or why there is none (see `bench_floor`)."""
+    return f"{floor:.2f} s | **{ratio(wall, floor)}**" if floor else "too large to hold in memory | –"
+
+
 def build_section(args, builds):
     """The build tables (see `bench_build`)."""
     lines = [
@@ -605,7 +615,7 @@ def build_section(args, builds):
         equal_ratio = "–" if b.get("equal_failed") else f"**{ratio(pw, ew)}**"
         lines.append(f"| {b['size']:,} | {pw:.2f} s | {wall_cell(hw, hm, b.get('hugo_failed'))} | "
                      f"{wall_cell(ew, em, b.get('equal_failed'))} | {equal_ratio} | {plain_ratio} | "
-                     f"{b['floor']:.2f} s | **{ratio(pw, b['floor'])}** | {b['loads'][0]:.1f}–{b['loads'][1]:.1f} |")
+                     f"{floor_cells(pw, b['floor'])} | {b['loads'][0]:.1f}–{b['loads'][1]:.1f} |")
     lines += ["", "What each wrote, per record (N; the N/10 entries are part of the output, not of the divisor; portal's "
               "build cache, which makes the next build into the same folder incremental, lives outside its output), "
               "and peak memory (medians):", "",
