@@ -5,15 +5,19 @@
     bench/run --sizes 1000,10000 --no-edge --no-realistic   # a quicker pass
     bench/run --only build --sizes 100000,300000,1000000 --out BENCHMARKS-scale.md
                                    # the scale pass: memory per record as the site grows, and a
-                                   # million records (about 74 GB of disk; one run each from 1M,
+                                   # million records (about 130 GB of disk; one run each from 1M,
                                    # Hugo stopped after 30 minutes)
+
+BENCH_PORTAL=path/to/portal runs a release build made elsewhere (bench/run then builds none).
 
 Each figure is measured side by side with its reference in the same run (Hugo for builds, nginx for
 serving, the clean build for rebuilds) and reported as a ratio, because the machines are shared and
 noisy. Nothing here asserts a time; all traffic goes to 127.0.0.1.
 
-1. Build: `portal build` against Hugo (bench/hugo) on the same synthetic corpus (bench/corpus.py) at
-   each size: wall time and peak memory from /usr/bin/time -v, medians over --runs runs.
+1. Build: `portal build` against two Hugo sites on the same synthetic corpus (bench/corpus.py) at
+   each size: plain Hugo (bench/hugo, a page per record) and equal-work Hugo (bench/hugo-equal, what
+   portal renders per record and per listing); wall time and peak memory from /usr/bin/time -v,
+   medians over --runs runs, the files and bytes each writes, and bench/floor.py on portal's output.
 2. Rebuild: one changed record, `portal build` into the last build, against the clean build.
 3. Deploy: the files a Worker deploy uploads (scripts/count-uploads.mjs, wrangler's own filter).
 4. Watch: one changed record at 10k records through `portal serve --watch`, until the API shows it.
@@ -52,9 +56,13 @@ import search  # noqa: E402
 import sections  # noqa: E402
 import servers  # noqa: E402
 
-PORTAL = ROOT / "target" / "release" / "portal"
+# BENCH_PORTAL: a release build made elsewhere (bench/run then builds none).
+PORTAL = Path(os.environ.get("BENCH_PORTAL", ROOT / "target" / "release" / "portal"))
 servers.PORTAL = PORTAL  # every server started here runs the release build
 WORK = ROOT / "target" / "bench"
+# portal's build cache, named rather than left to its default beside the content folder's real
+# path: a corpus linked in from another checkout would otherwise get its cache there.
+CACHE = WORK / ".portal" / "cache"
 NO_LIMIT = ["--rate-limit", "4000000000"]
 
 
@@ -81,9 +89,10 @@ def run_timed(command, may_fail=False, timeout=None):
 
 
 # Disk a build of N records needs, per record (bench/corpus.py's synthetic corpus, measured at
-# 100k: the corpus 4.4 KB, portal's output 37 KB, Hugo's 11 KB; at 1M portal's build peaks at 53 KB,
-# its build cache holding the records and the spool beside the output), with a margin.
-DISK_PER_RECORD = {"corpus": 5_000, "portal": 56_000, "hugo": 13_000}
+# 100k: the corpus 4.4 KB, portal's output 37 KB, Hugo's 11 KB, equal-work Hugo's 17 KB; at 1M
+# portal's build peaks at 53 KB, its build cache holding the records and the spool beside the
+# output; bench/floor.py writes a copy of portal's output), with a margin.
+DISK_PER_RECORD = {"corpus": 5_000, "portal": 56_000, "hugo": 13_000, "hugo-equal": 19_000, "floor": 37_000}
 
 
 def check_disk(size):
@@ -93,7 +102,7 @@ def check_disk(size):
     free = shutil.disk_usage(WORK).free
     if free < need:
         sys.exit(f"bench: {size:,} records need about {need / 1e9:.0f} GB of disk under {WORK} "
-                 f"(the corpus, portal's output and Hugo's); {free / 1e9:.0f} GB are free")
+                 f"(the corpus, portal's output, its floor's copy and the Hugo sites'); {free / 1e9:.0f} GB are free")
 
 
 # How long a Hugo build may run before it counts as not finishing (at a million records it runs
@@ -141,43 +150,91 @@ def read_through(folder):
             path.read_bytes()
 
 
+# The two Hugo references (see report()): the plain site renders a page per record, the
+# equal-work site what portal renders per record and per listing.
+HUGO_SITES = {"hugo": ROOT / "bench" / "hugo", "equal": ROOT / "bench" / "hugo-equal"}
+
+
+def written(folder):
+    """(files, bytes) under `folder`, or (0, 0) when a build left none."""
+    files = total = 0
+    if folder.exists():
+        for path in folder.rglob("*"):
+            if path.is_file():
+                files += 1
+                total += path.stat().st_size
+    return files, total
+
+
+def bench_floor(dist):
+    """bench/floor.py on `dist`: the seconds this machine takes only to create its files, their bytes
+    already in memory (the copy is discarded, not removed, for the reason `discard` gives). None
+    when those bytes would take more than half the memory available (a million records' 38 GB)."""
+    available = next(int(line.split()[1]) * 1024 for line in Path("/proc/meminfo").read_text().splitlines()
+                     if line.startswith("MemAvailable"))
+    if written(dist)[1] > available / 2:
+        return None
+    copy = WORK / f"floor-{time.time_ns()}"
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "floor.py"), str(dist), str(copy)],
+                         capture_output=True, text=True, check=True).stdout
+    discard(copy)
+    return float(re.search(r"([\d.]+) s wall", out).group(1))
+
+
 def bench_build(size, runs):
-    """`portal build` and Hugo on the corpus of `size`, alternating, each run into an empty folder
-    of its own (see `discard`): medians of wall time and peak memory. The last run's output stays
-    as WORK/dist-<size> (and hugo-<size>) for the other benchmarks."""
+    """`portal build`, plain Hugo and equal-work Hugo on the corpus of `size`, alternating (each run
+    starts with the next tool, so none always follows the same one), each run into an empty folder
+    of its own (see `discard`): medians of wall time and peak memory, the files and bytes each
+    wrote, and the floor under portal's wall (`bench_floor`, on its last output). The last run's
+    outputs stay as WORK/dist-<size>, hugo-<size> and hugo-equal-<size> for the other benchmarks."""
     content = WORK / f"corpus-{size}"
     ensure_corpus(size, content)
-    dist, hugo_out = WORK / f"dist-{size}", WORK / f"hugo-{size}"
-    discard(dist)
-    discard(hugo_out)
-    # Both read the corpus from the page cache: whichever ran first would otherwise pay for the disk.
+    finals = {"portal": WORK / f"dist-{size}", "hugo": WORK / f"hugo-{size}", "equal": WORK / f"hugo-equal-{size}"}
+    for folder in finals.values():
+        discard(folder)
+    # All read the corpus from the page cache: whichever ran first would otherwise pay for the disk.
     read_through(content)
-    portal_runs, hugo_runs = [], []
+    commands = {
+        "portal": lambda out: [str(PORTAL), "build", "--content", str(content), "--out", str(out), "--cache-dir", str(CACHE)],
+        **{name: (lambda out, site=site: ["hugo", "--source", str(site), "--contentDir", str(content),
+                                          "--destination", str(out), "--quiet"])
+           for name, site in HUGO_SITES.items()},
+    }
+    measured = {name: [] for name in commands}
+    loads = [os.getloadavg()[0]]
     for run in range(runs):
-        portal_out, hugo_run_out = WORK / f"dist-{size}.run{run}", WORK / f"hugo-{size}.run{run}"
-        discard(portal_out)
-        discard(hugo_run_out)
-        os.sync()  # start each run without the previous one's writeback in flight
-        portal_runs.append(run_timed([str(PORTAL), "build", "--content", str(content), "--out", str(portal_out)]))
-        os.sync()
-        hugo_runs.append(run_timed(["hugo", "--source", str(ROOT / "bench" / "hugo"), "--contentDir", str(content),
-                                    "--destination", str(hugo_run_out), "--quiet"],
-                                   may_fail=True, timeout=HUGO_TIMEOUT))
+        outs = {name: folder.with_name(f"{folder.name}.run{run}") for name, folder in finals.items()}
+        for folder in outs.values():
+            discard(folder)
+        names = list(commands)
+        for name in names[run % len(names):] + names[:run % len(names)]:
+            os.sync()  # start each run without the previous one's writeback in flight
+            if name == "portal":
+                measured[name].append(run_timed(commands[name](outs[name])))
+                cache = written(CACHE)  # the build keeps one cache, of its last output folder
+            else:
+                measured[name].append(run_timed(commands[name](outs[name]), may_fail=True, timeout=HUGO_TIMEOUT))
+        loads.append(os.getloadavg()[0])
         if run < runs - 1:
-            discard(portal_out)
-            discard(hugo_run_out)
-    portal_out.rename(dist)
-    hugo_failed = next((why for *_, why in hugo_runs if why), None)
-    if hugo_run_out.exists():
-        hugo_run_out.rename(hugo_out)
+            for folder in outs.values():
+                discard(folder)
+    for name, folder in outs.items():
+        if folder.exists():
+            folder.rename(finals[name])
+    dist = finals["portal"]
+    os.sync()
+    floor = bench_floor(dist)
 
-    def medians(measured):
-        return statistics.median(m[0] for m in measured), statistics.median(m[1] for m in measured)
+    def medians(runs_of):
+        return statistics.median(m[0] for m in runs_of), statistics.median(m[1] for m in runs_of)
 
-    files = sum(1 for p in dist.rglob("*") if p.is_file())
-    hugo_files = sum(1 for p in hugo_out.rglob("*") if p.is_file()) if hugo_out.exists() else 0
-    return {"size": size, "portal": medians(portal_runs), "hugo": medians(hugo_runs), "files": files,
-            "hugo_files": hugo_files, "hugo_failed": hugo_failed,
+    out = {name: written(folder) for name, folder in finals.items()}
+    out["cache"] = cache
+    return {"size": size, "portal": medians(measured["portal"]), "hugo": medians(measured["hugo"]),
+            "equal": medians(measured["equal"]), "floor": floor, "written": out, "files": out["portal"][0],
+            "hugo_files": out["hugo"][0], "loads": (min(loads), max(loads)),
+            "hugo_failed": next((why for *_, why in measured["hugo"] if why), None),
+            "equal_failed": next((why for *_, why in measured["equal"] if why), None),
             "index_mib": sum(p.stat().st_size for p in (dist / "_portal" / "search").iterdir()) / 1048576}
 
 
@@ -199,10 +256,10 @@ def bench_rebuild(size, repeats=5):
         path = content / "news" / f"record-{index:06d}.md"
         original = edit_title(path, f"Rebuilt {attempt} {time.time_ns()}")
         os.sync()
-        wall, _ = run_timed([str(PORTAL), "build", "--content", str(content), "--out", str(dist)])
+        wall, _ = run_timed([str(PORTAL), "build", "--content", str(content), "--out", str(dist), "--cache-dir", str(CACHE)])
         times.append(wall)
         path.write_text(original)
-        run_timed([str(PORTAL), "build", "--content", str(content), "--out", str(dist)])
+        run_timed([str(PORTAL), "build", "--content", str(content), "--out", str(dist), "--cache-dir", str(CACHE)])
     return {"median": statistics.median(times), "min": min(times), "max": max(times)}
 
 
@@ -518,6 +575,65 @@ def kept_sections(path):
     return [s for s in (sections.section_of(text, name) for name in ("sources", "relevance")) if s]
 
 
+def wall_cell(wall, rss, failed):
+    """A Hugo run's wall time, or how it ended when it did not finish."""
+    return f"{failed} at {wall:.0f} s, {rss:.0f} MiB" if failed else f"{wall:.2f} s"
+
+
+def floor_cells(wall, floor):
+    """The floor and the wall over it, or why there is none (see `bench_floor`)."""
+    return f"{floor:.2f} s | **{ratio(wall, floor)}**" if floor else "too large to hold in memory | –"
+
+
+def build_section(args, builds):
+    """The build tables (see `bench_build`)."""
+    lines = [
+        "## Build: `portal build` against Hugo", "",
+        "The corpus (`bench/corpus.py`, deterministic): N records over the 19 collections with markdown bodies, plus N/10 "
+        "encyclopedia entries. Two Hugo sites render it. *Plain Hugo* (`bench/hugo`) renders an HTML page per record and "
+        "entry, a listing page and a JSON listing per section, the home page and the RSS feed. *Equal-work Hugo* "
+        "(`bench/hugo-equal`) renders what `portal build` renders per record and per listing: an HTML page, a JSON "
+        "document and a markdown twin per record and entry (custom output formats), per section an HTML and a markdown "
+        "listing paged by 20, a JSON listing of every record and the same in pages of 100, tag and category pages (HTML "
+        "and markdown, paged by 20) with their indexes, RSS feeds of the site and of each section, and the sitemap (the "
+        "listings' JSON items carry the body, as portal's). `portal build` writes its full output: besides those, the "
+        "search index, the encyclopedia catalog, HSDS, discovery documents, the manifest and the packs. All three start from an empty output folder of their own each run, alternating "
+        "(each run starts with the next tool), and no build runs right after a removal of many files (see `discard` in "
+        "bench/run.py: on this machine's journal-less ext4 that would measure the file system's memory of the removed "
+        f"inodes rather than the tools); medians of {args.runs} runs ({args.runs_large} at 100k and above, "
+        f"{args.runs_huge} from 1M, where Hugo is stopped after {HUGO_TIMEOUT} s; a Hugo run that is killed or stopped "
+        "is reported as such). *Floor*: `bench/floor.py` on portal's own output after the runs (the time this machine "
+        "takes only to create those files, their bytes already in memory, on 8 threads). *Load*: the 1-minute load "
+        "average before and after each run, lowest and highest (the machine has other work).", "",
+        "| records | portal wall | plain Hugo wall | equal-work Hugo wall | portal / equal (target ≤ 0.4) | "
+        "portal / plain (target ≤ 0.75) | floor | wall / floor (target ≤ 1.5) | load |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for b in builds:
+        (pw, pm), (hw, hm), (ew, em) = b["portal"], b["hugo"], b["equal"]
+        plain_ratio = "–" if b.get("hugo_failed") else f"**{ratio(pw, hw)}**"
+        equal_ratio = "–" if b.get("equal_failed") else f"**{ratio(pw, ew)}**"
+        lines.append(f"| {b['size']:,} | {pw:.2f} s | {wall_cell(hw, hm, b.get('hugo_failed'))} | "
+                     f"{wall_cell(ew, em, b.get('equal_failed'))} | {equal_ratio} | {plain_ratio} | "
+                     f"{floor_cells(pw, b['floor'])} | {b['loads'][0]:.1f}–{b['loads'][1]:.1f} |")
+    lines += ["", "What each wrote, per record (N; the N/10 entries are part of the output, not of the divisor; portal's "
+              "build cache, which makes the next build into the same folder incremental, lives outside its output), "
+              "and peak memory (medians):", "",
+              "| records | portal files / bytes | portal's build cache | plain Hugo files / bytes | equal-work Hugo files / bytes | "
+              "portal peak RSS | plain Hugo peak RSS | equal-work Hugo peak RSS | memory ratio to plain (target ≤ 0.5) | search index |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for b in builds:
+        cells = " | ".join(f"{files / b['size']:.2f} / {total / b['size'] / 1000:.1f} KB"
+                           for files, total in (b["written"][name] for name in ("portal", "cache", "hugo", "equal")))
+        (_, pm), (_, hm), (_, em) = b["portal"], b["hugo"], b["equal"]
+        lines.append(f"| {b['size']:,} | {cells} | {pm:.0f} MiB | {hm:.0f} MiB | {em:.0f} MiB | **{ratio(pm, hm)}** | "
+                     f"{b['index_mib']:.1f} MiB |")
+    if len(builds) > 1:
+        per_record = ", ".join(f"{b['size']:,}: {b['portal'][1] * 1024 / b['size']:.1f} KiB" for b in builds)
+        lines += ["", f"portal's peak memory per record ({per_record}): flat past 100k is the target."]
+    return lines
+
+
 def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=None, profile=None):
     commit = version(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
     lines = [
@@ -528,36 +644,13 @@ def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=No
         "Reproduce: `bench/run` (installs Hugo, nginx, wrk and perf from Debian and inferno from crates.io, builds `portal` "
         "in release mode and the Worker, then writes this file; `bench/run --sizes 1000,10000 --no-edge --no-realistic` is a quicker pass).", "",
         f"- machine: {machine()}",
-        f"- portal: release build of {commit}; {version([str(PORTAL), '--version'])}",
+        f"- portal: {PORTAL if 'BENCH_PORTAL' in os.environ else 'release build of ' + commit}; "
+        f"{version([str(PORTAL), '--version'])}",
         f"- Hugo: {version(['hugo', 'version'])}",
         f"- nginx: {subprocess.run(['nginx', '-v'], capture_output=True, text=True).stderr.strip()}",
         f"- wrk: {version(['wrk', '-v'])}", "",
-        "## Build: `portal build` against Hugo", "",
-        "The corpus (`bench/corpus.py`, deterministic): N records over the 19 collections with markdown bodies, plus N/10 "
-        "encyclopedia entries. Hugo (`bench/hugo`) renders an HTML page per record and entry, a listing page and a JSON "
-        "listing per section, the home page and the RSS feed. `portal build` writes its full output: the same pages plus "
-        "a markdown twin of each, a JSON file per record, collection listings, the search index, the encyclopedia catalog, "
-        "discovery documents, feeds and the manifest. Both start from an empty output folder of their own each run, "
-        "alternating, and no build runs right after a removal of many files (see `discard` in bench/run.py: on this "
-        "machine's journal-less ext4 that would measure the file system's memory of the removed inodes rather than the "
-        f"tools); medians of {args.runs} runs ({args.runs_large} at 100k and above, {args.runs_huge} from 1M, where "
-        f"Hugo is stopped after {HUGO_TIMEOUT} s; a Hugo run that is killed or stopped is reported as such).", "",
-        "| records | portal wall | Hugo wall | wall ratio (target ≤ 0.33) | portal peak RSS | Hugo peak RSS | memory ratio (target ≤ 0.5) | portal files | Hugo files | search index |",
-        "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for b in builds:
-        (pw, pm), (hw, hm) = b["portal"], b["hugo"]
-        if b.get("hugo_failed"):
-            hugo = f"{b['hugo_failed']} at {hw:.0f} s, {hm:.0f} MiB"
-            lines.append(f"| {b['size']:,} | {pw:.2f} s | {hugo} | – | {pm:.0f} MiB | – | – | {b['files']:,} | – | "
-                         f"{b['index_mib']:.1f} MiB |")
-            continue
-        lines.append(f"| {b['size']:,} | {pw:.2f} s | {hw:.2f} s | **{ratio(pw, hw)}** | {pm:.0f} MiB | {hm:.0f} MiB | "
-                     f"**{ratio(pm, hm)}** | {b['files']:,} | {b['hugo_files']:,} | {b['index_mib']:.1f} MiB |")
-    if len(builds) > 1:
-        per_record = ", ".join(f"{b['size']:,}: {b['portal'][1] * 1024 / b['size']:.1f} KiB"
-                               for b in builds)
-        lines += ["", f"portal's peak memory per record ({per_record}): flat past 100k is the target."]
+    lines += build_section(args, builds)
     if rebuilds:
         lines += ["", "## Rebuild: one changed record", "",
                   "`portal build` into the folder of a clean build of the same corpus after changing one news record's "
@@ -631,7 +724,8 @@ def main():
         if "build" in wanted or not (WORK / f"dist-{size}").exists():
             print(f"build {size}", flush=True)
             builds.append(bench_build(size, runs))
-    empty_trash()
+    if wanted - {"build"}:
+        empty_trash()
     rebuilds, deploys = {}, {}
     for size in [s for s in sizes if s >= 10000]:
         if "rebuild" in wanted:
@@ -661,9 +755,11 @@ def main():
     if "profile" in wanted and args.profile_size in sizes:
         print(f"profile {args.profile_size}", flush=True)
         profile = bench_profile(args.profile_size)
-    empty_trash()
     args.out.write_text(report(args, builds, watch, serving, edge_figures, rebuilds, deploys, profile))
-    print(f"wrote {args.out}")
+    print(f"wrote {args.out}", flush=True)
+    # Last, once the figures are written: on a file system that discards blocks as files are
+    # removed, removing a 100k build's outputs takes longer than building them.
+    empty_trash()
     over = [f"{size:,} records: {d['uploaded']:,} files uploaded, too large: {d['tooLarge']}"
             for size, d in deploys.items() if not fits(d, FREE_PLAN_FILES)]
     if over:
