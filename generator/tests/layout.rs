@@ -193,10 +193,6 @@ const ALLOWED_UPWARD: &[(&str, &str)] = &[
     ("routing", "agents"),
     // JSON-LD tells organisations from people by the search analyzer's folded words.
     ("content", "search"),
-    // `Platform::read_file` joins a file from its parts, whose layout is `dist::parts`'.
-    ("platform", "dist"),
-    // The platform stores idempotency records and mail-quota windows, whose types are the forms'.
-    ("platform", "forms"),
 ];
 
 #[test]
