@@ -12,7 +12,8 @@
 //! - [`queries`]: listings, the encyclopedia, spatial data; [`search`]: the search index;
 //! - [`forms`]: the forms, their validation and markup, mail and the outbox;
 //! - [`pages`]: the page shell and the interface text; [`agents`]: MCP, OpenAPI and WebMCP;
-//! - [`dashboards`]: the data pages' charts and tables, and the alerts.
+//! - [`dashboards`]: the data pages' charts and tables, and the alerts;
+//! - [`standards`]: iCalendar and JSON-LD writers.
 //!
 //! Adapters talk to it through the small [`platform::Platform`] trait.
 #![deny(missing_docs)]
@@ -31,6 +32,7 @@ pub mod queries;
 pub mod routing;
 pub mod search;
 pub mod single_flight;
+pub mod standards;
 pub mod state;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
