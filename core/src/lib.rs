@@ -17,6 +17,7 @@
 //!
 //! Adapters talk to it through the small [`platform::Platform`] trait.
 #![deny(missing_docs)]
+#![warn(unreachable_pub)]
 
 pub mod agents;
 pub mod app;

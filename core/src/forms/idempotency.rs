@@ -136,9 +136,6 @@ pub fn apply(held: Option<&Record>, step: &Step) -> Option<Record> {
     }
 }
 
-/// The columns the last statement of a claim selects, in order.
-pub const COLUMNS: [&str; 4] = ["fingerprint", "owner", "answer", "until_ms"];
-
 fn int(ms: u64) -> SqlValue {
     SqlValue::Integer(i64::try_from(ms).unwrap_or(i64::MAX))
 }
@@ -148,7 +145,7 @@ fn text(value: &str) -> SqlValue {
 }
 
 /// The statements of `step`, to run in order as one transaction; a claim's last one selects the
-/// row ([`COLUMNS`]), which [`row`] reads. The claim's insert takes over a row whose time has run
+/// row (`fingerprint`, `owner`, `answer`, `until_ms`), which [`row`] reads. The claim's insert takes over a row whose time has run
 /// out in the same statement, so two requests never both hold a key.
 pub fn statements(step: &Step) -> Result<Vec<Statement>, serde_json::Error> {
     Ok(match step {
@@ -185,7 +182,7 @@ pub fn statements(step: &Step) -> Result<Vec<Statement>, serde_json::Error> {
     })
 }
 
-/// A claim's row from the [`COLUMNS`] a store selected.
+/// A claim's row from the columns a store selected (see [`statements`]).
 pub fn row(
     fingerprint: String,
     owner: String,

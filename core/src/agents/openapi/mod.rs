@@ -328,11 +328,6 @@ fn with_common_headers(mut response: Value, limited: bool, pattern: &str) -> Val
     response
 }
 
-/// Every error code with its status, for the docs page's anchors.
-pub fn error_codes() -> Vec<(ErrorCode, u16)> {
-    ErrorCode::ALL.iter().map(|c| (*c, c.status())).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
