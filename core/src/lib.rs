@@ -13,7 +13,7 @@
 //! - [`forms`]: the forms, their validation and markup, mail and the outbox;
 //! - [`pages`]: the page shell and the interface text; [`agents`]: MCP, OpenAPI and WebMCP;
 //! - [`dashboards`]: the data pages' charts and tables, and the alerts;
-//! - [`standards`]: iCalendar and JSON-LD writers.
+//! - [`standards`]: iCalendar, JSON-LD, HSDS and OGC API - Features documents.
 //!
 //! Adapters talk to it through the small [`platform::Platform`] trait.
 #![deny(missing_docs)]

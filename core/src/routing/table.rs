@@ -5,7 +5,7 @@
 //! literal segments and placeholders: `{collection}` (one of the 19 names), `{name}` (any one
 //! segment) and `{slug+}` (one or more segments, for nested slugs).
 
-use crate::queries::hsds::Kind;
+use crate::standards::hsds::Kind;
 
 use super::files::FileRule;
 use super::pages::{ALERTS, BOOKING_FORM, DATA, ENCYCLOPEDIA, MAP, SEARCH, VOICE_FORM, WEATHER};
