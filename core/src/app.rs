@@ -66,7 +66,7 @@ fn local_origin(request: &Request) -> Option<String> {
 /// would send it to the production host (docs/spec/api-spec.md#ogc). Only answers to this machine
 /// change; the site's own host keeps the built bytes.
 fn local_ogc_links(response: &mut Response, base: &str, request: &Request, path: &str) {
-    let ogc = path == crate::queries::ogc::ROOT || path.starts_with(&format!("{}/", crate::queries::ogc::ROOT));
+    let ogc = path == crate::standards::ogc::ROOT || path.starts_with(&format!("{}/", crate::standards::ogc::ROOT));
     let json = response.header("content-type").is_some_and(|t| t.starts_with("application/") && t.contains("json"));
     if base.is_empty() || !ogc || !json {
         return;

@@ -12,10 +12,12 @@
 //! - [`queries`]: listings, the encyclopedia, spatial data; [`search`]: the search index;
 //! - [`forms`]: the forms, their validation and markup, mail and the outbox;
 //! - [`pages`]: the page shell and the interface text; [`agents`]: MCP, OpenAPI and WebMCP;
-//! - [`dashboards`]: the data pages' charts and tables, and the alerts.
+//! - [`dashboards`]: the data pages' charts and tables, and the alerts;
+//! - [`standards`]: iCalendar, JSON-LD, HSDS and OGC API - Features documents.
 //!
 //! Adapters talk to it through the small [`platform::Platform`] trait.
 #![deny(missing_docs)]
+#![warn(unreachable_pub)]
 
 pub mod agents;
 pub mod app;
@@ -31,6 +33,7 @@ pub mod queries;
 pub mod routing;
 pub mod search;
 pub mod single_flight;
+pub mod standards;
 pub mod state;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -13,10 +13,10 @@ use crate::http::problem::Problem;
 use crate::http::upstream::Failure;
 use crate::platform::{internal, Platform, PlatformError};
 use crate::queries::encyclopedia::{Catalog, CATALOG_FILE};
-use crate::queries::hsds::{self, Dataset};
 use crate::search::pack::{PackManifest, INDEX_MANIFEST};
 use crate::search::SearchIndex;
 use crate::single_flight::{Shared, SingleFlight};
+use crate::standards::hsds::{self, Dataset};
 
 /// The build a server answers from.
 #[derive(Debug)]

@@ -77,12 +77,6 @@ impl FakePlatform {
         self.upstreams.borrow_mut().insert(url.to_string(), response);
     }
 
-    /// Sets a deployment setting (see [`Platform::setting`]).
-    pub fn with_setting(self, name: &str, value: &str) -> Self {
-        self.settings.borrow_mut().insert(name.to_string(), value.to_string());
-        self
-    }
-
     /// Moves the clock forward.
     pub fn advance(&self, ms: u64) {
         *self.now_ms.borrow_mut() += ms;

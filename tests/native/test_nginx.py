@@ -41,6 +41,12 @@ def test_files_answer_at_their_own_path_for_the_relative_links(nginx):
                        ("/news/water-points-reopen.md", "text/markdown"), ("/api/rss.xml", "application/rss+xml")]:
         r = requests.get(nginx + path, timeout=10)
         assert r.status_code == 200 and r.headers["Content-Type"].startswith(kind), path
+    # Files of records, typed by locations the snippet derives from the routes' file rules.
+    routes = built_routes()
+    for suffix in ["/jsonld", ".ics"]:
+        asset = next(a for route, a in routes.items() if route.endswith(suffix) and route != "/events.ics")
+        r = requests.get(f"{nginx}/{asset['file']}", timeout=10)
+        assert (r.status_code, r.headers["Content-Type"]) == (200, asset["type"]), asset["file"]
 
 
 def test_shared_and_special_headers(nginx):

@@ -1,6 +1,7 @@
-//! Plain text for metadata that must carry no markup (docs/standards.md#json-ld): a summary or a
-//! rendered body as the words a reader sees, without tags, markdown marks or entities, its
-//! whitespace collapsed and cut at a word to a length a search result shows.
+//! Plain text for metadata that must carry no markup (docs/standards.md#json-ld): a summary, a
+//! rendered body or markdown as the words a reader sees, without tags, markdown marks or entities,
+//! its whitespace collapsed and cut at a word to a length a search result shows. Search excerpts
+//! and HSDS descriptions read markdown through it too.
 
 /// The longest description, in characters: about what a search result or a link preview shows.
 pub const DESCRIPTION_CHARS: usize = 300;
@@ -118,9 +119,49 @@ fn shorten(text: &str, max: usize) -> String {
     format!("{}…", cut.trim_end_matches([',', ';', ':', '.', ' ']))
 }
 
+/// Markdown as the words a reader sees: link targets, image sources and the marks of emphasis,
+/// headings, quotes, code and tables left out.
+pub fn markdown(markdown: &str) -> String {
+    // Every mark is ASCII, so the text between marks is copied as whole slices.
+    let bytes = markdown.as_bytes();
+    let mut out = String::with_capacity(markdown.len());
+    let (mut copied, mut at) = (0, 0);
+    while at < bytes.len() {
+        let byte = bytes[at];
+        let past = match byte {
+            b']' if bytes.get(at + 1) == Some(&b'(') => {
+                bytes[at..].iter().position(|&b| b == b')').map_or(bytes.len(), |close| at + close + 1)
+            }
+            // A rule or a table's header line, not a hyphen.
+            b'-' | b'=' if bytes.get(at + 1) == Some(&byte) => {
+                at + bytes[at..].iter().take_while(|&&b| b == byte).count()
+            }
+            b'#' | b'*' | b'_' | b'`' | b'>' | b'|' | b'[' | b']' | b'~' | b'!' | b'<' => at + 1,
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        out.push_str(&markdown[copied..at]);
+        out.push(' ');
+        (copied, at) = (past, past);
+    }
+    out.push_str(&markdown[copied..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_keeps_other_scripts_and_ends_an_open_link_target() {
+        assert_eq!(markdown("é**ñ**ع"), "é  ñ  ع");
+        assert_eq!(markdown("see](never closed"), "see ");
+        assert_eq!(markdown("[t](u) ok"), " t  ok");
+        assert_eq!(markdown("x-y a---b c==d"), "x-y a b c d");
+        assert_eq!(markdown(""), "");
+    }
 
     #[test]
     fn a_body_is_its_text_without_tags_or_entities() {

@@ -36,7 +36,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "end",
 ];
 
-/// What a job's JSON-LD reads besides a record's keys (`crate::content::json_ld`).
+/// What a job's JSON-LD reads besides a record's keys (`crate::standards::json_ld`).
 const JOB_KEYS: &[&str] = &[
     "deadline",
     "valid_through",

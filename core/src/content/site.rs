@@ -159,7 +159,7 @@ pub struct SearchSettings {
 
 /// The weight of developer documentation unless `search.weights` names it: below every
 /// residents' collection.
-pub const DOCS_WEIGHT: f32 = 0.2;
+pub(crate) const DOCS_WEIGHT: f32 = 0.2;
 
 impl SearchSettings {
     fn is_default(&self) -> bool {

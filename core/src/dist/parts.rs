@@ -6,9 +6,7 @@
 //! file from its parts when the platform lacks the whole, so every server sends the same bytes.
 
 use crate::dist::manifest::MAX_FILE_BYTES;
-
-/// Where the parts of a file live: `_portal/parts/<file>/<n>`, with the list in `index.json`.
-pub const PARTS_DIR: &str = "_portal/parts";
+pub use crate::platform::{index_file, PartsIndex, PARTS_DIR};
 
 /// The size of one part: well under the 25 MiB limit.
 pub const PART_BYTES: usize = 16 * 1024 * 1024;
@@ -26,11 +24,6 @@ pub fn splits(file: &str, len: usize, split_over: usize) -> bool {
     len > split_over && !file.starts_with(SERVED_BY_THE_CDN)
 }
 
-/// The index of `file`'s parts.
-pub fn index_file(file: &str) -> String {
-    format!("{PARTS_DIR}/{file}/index.json")
-}
-
 /// The parts of `bytes` (the contents of `file`), `part_bytes` each, and their index: (file, bytes)
 /// pairs to write.
 pub fn split(file: &str, bytes: &[u8], part_bytes: usize) -> Vec<(String, Vec<u8>)> {
@@ -39,9 +32,10 @@ pub fn split(file: &str, bytes: &[u8], part_bytes: usize) -> Vec<(String, Vec<u8
         .enumerate()
         .map(|(n, chunk)| (format!("{PARTS_DIR}/{file}/{n}"), chunk.to_vec()))
         .collect();
-    let names: Vec<&str> = out.iter().map(|(name, _)| name.as_str()).collect();
-    let index = serde_json::json!({"file": file, "bytes": bytes.len(), "parts": names}).to_string().into_bytes();
-    out.push((index_file(file), index));
+    let parts = out.iter().map(|(name, _)| name.clone()).collect();
+    let index = PartsIndex { file: file.to_string(), bytes: bytes.len(), parts };
+    // Strings and a number always serialize.
+    out.push((index_file(file), serde_json::to_vec(&index).unwrap_or_default()));
     out
 }
 

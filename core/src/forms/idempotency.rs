@@ -10,11 +10,12 @@
 //! the request was refused (a 4xx or 5xx answer is not kept: the client may retry with the key).
 //! A row whose time has run out, a lease or a memory, is taken over by the next claim.
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::forms::outbox::{SqlValue, Statement};
 use crate::http::Request;
+/// The row, the answer and the steps, as the platform stores and runs them.
+pub use crate::platform::{KeyAnswer as Answer, KeyRecord as Record, KeyStep as Step};
 
 /// The request header that carries a key.
 pub const HEADER: &str = "idempotency-key";
@@ -35,73 +36,6 @@ pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMA
      owner TEXT NOT NULL, answer TEXT, until_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS idempotency_until ON idempotency(until_ms);
 ";
-
-/// A key's row.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Record {
-    /// A digest of the request the key was first sent with ([`fingerprint`]).
-    pub fingerprint: String,
-    /// Who claimed it: a value unique to that request.
-    pub owner: String,
-    /// The answer, once there is one.
-    pub answer: Option<Answer>,
-    /// When the row may be taken over (Unix ms).
-    pub until_ms: u64,
-}
-
-/// An answer as it is kept and given again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Answer {
-    /// The status.
-    pub status: u16,
-    /// The handler's headers (the pipeline adds the shared ones to every answer anyway).
-    pub headers: Vec<(String, String)>,
-    /// The body (the submission answers are UTF-8: JSON, HTML, or empty).
-    pub body: String,
-}
-
-/// What a platform is asked to do with a key, atomically.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    /// Claim `key` for `owner` unless a live row holds it; answers the row as it then is.
-    Claim {
-        /// The scoped key ([`scoped`]).
-        key: String,
-        /// The request's [`fingerprint`].
-        fingerprint: String,
-        /// The claiming request.
-        owner: String,
-        /// The request time.
-        now_ms: u64,
-    },
-    /// Keep `answer` as the key's, if `owner` still holds it.
-    Answer {
-        /// The scoped key.
-        key: String,
-        /// The claiming request.
-        owner: String,
-        /// The answer to give again.
-        answer: Answer,
-        /// The time of the answer.
-        now_ms: u64,
-    },
-    /// Forget the key, if `owner` still holds it unanswered (the request was refused).
-    Release {
-        /// The scoped key.
-        key: String,
-        /// The claiming request.
-        owner: String,
-    },
-}
-
-impl Step {
-    /// The scoped key the step is about.
-    pub fn key(&self) -> &str {
-        match self {
-            Step::Claim { key, .. } | Step::Answer { key, .. } | Step::Release { key, .. } => key,
-        }
-    }
-}
 
 /// What a request with a key does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,9 +136,6 @@ pub fn apply(held: Option<&Record>, step: &Step) -> Option<Record> {
     }
 }
 
-/// The columns the last statement of a claim selects, in order.
-pub const COLUMNS: [&str; 4] = ["fingerprint", "owner", "answer", "until_ms"];
-
 fn int(ms: u64) -> SqlValue {
     SqlValue::Integer(i64::try_from(ms).unwrap_or(i64::MAX))
 }
@@ -214,7 +145,7 @@ fn text(value: &str) -> SqlValue {
 }
 
 /// The statements of `step`, to run in order as one transaction; a claim's last one selects the
-/// row ([`COLUMNS`]), which [`row`] reads. The claim's insert takes over a row whose time has run
+/// row (`fingerprint`, `owner`, `answer`, `until_ms`), which [`row`] reads. The claim's insert takes over a row whose time has run
 /// out in the same statement, so two requests never both hold a key.
 pub fn statements(step: &Step) -> Result<Vec<Statement>, serde_json::Error> {
     Ok(match step {
@@ -251,7 +182,7 @@ pub fn statements(step: &Step) -> Result<Vec<Statement>, serde_json::Error> {
     })
 }
 
-/// A claim's row from the [`COLUMNS`] a store selected.
+/// A claim's row from the columns a store selected (see [`statements`]).
 pub fn row(
     fingerprint: String,
     owner: String,

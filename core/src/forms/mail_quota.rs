@@ -14,10 +14,10 @@
 //! a mail past the site's hour waits in the outbox until the window allows it
 //! (`crate::forms::outbox::admit`).
 
-use serde::{Deserialize, Serialize};
-
 use crate::forms::ids::{base32, digest};
 use crate::http::ratelimit::{RateLimit, Window};
+/// The ask, the quota and the verdict, as the platform is handed and answers them.
+pub use crate::platform::{MailAsk as Ask, MailQuota as Quota, MailVerdict as Verdict};
 
 /// Confirmations one recipient address may be sent per [`RECIPIENT_WINDOW_MS`].
 pub const PER_RECIPIENT: u32 = 3;
@@ -46,56 +46,6 @@ pub fn sweep_before(now_ms: u64) -> i64 {
     // Before the first day of the clock nothing has ended yet: the bound goes below zero rather
     // than to zero, which would sweep a window that opened at 0.
     i64::try_from(now_ms).unwrap_or(i64::MAX).saturating_sub(i64::try_from(RECIPIENT_WINDOW_MS).unwrap_or(i64::MAX))
-}
-
-/// What is asked of the quotas.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Ask {
-    /// One confirmation to an address a visitor typed, asked when its submission is stored;
-    /// `recipient` is a key from [`recipient_key`].
-    Confirmation {
-        /// The recipient's key.
-        recipient: String,
-        /// The time of the submission (Unix ms).
-        now_ms: u64,
-    },
-    /// `mails` mails about to leave the outbox, asked by the delivery pass before it sends them.
-    Send {
-        /// How many mails.
-        mails: u32,
-        /// The site-wide cap per window (`mail.max_per_hour`, as stored with the mail).
-        per_hour: u32,
-        /// The window of the cap: [`SITE_WINDOW_MS`] (`portal serve` lets tests shorten it).
-        window_ms: u64,
-        /// The time of the pass (Unix ms).
-        now_ms: u64,
-    },
-}
-
-/// Which quota refused an ask.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Quota {
-    /// The recipient has had its confirmations for the window.
-    Recipient,
-    /// The site has sent its mails for the hour.
-    Site,
-}
-
-/// The verdict on an [`Ask`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Verdict {
-    /// The mails may be sent; they are counted.
-    Allowed,
-    /// Refused by `quota`, whose window resets in `retry_after_secs` (at least 1), at `reset_at`.
-    Refused {
-        /// The quota that refused.
-        quota: Quota,
-        /// Seconds until it admits again.
-        retry_after_secs: u64,
-        /// When it admits again (Unix seconds, rounded up): the same for every ask refused in
-        /// one window, so mails that wait for it are due together and go oldest first.
-        reset_at: u64,
-    },
 }
 
 /// An address as the recipient quota counts it: trimmed and lower-cased, with a `+tag` and every

@@ -148,12 +148,9 @@ pub fn store(submission: &Submission) -> Result<Vec<Statement>, serde_json::Erro
     Ok(statements)
 }
 
-/// The columns [`due`] selects, in order: `id`, `submission_id`, `attempts`, `mail`, `per_hour`
-/// (NULL in a row of an older release).
-pub const DUE_COLUMNS: [&str; 5] = ["id", "submission_id", "attempts", "mail", "per_hour"];
-
 /// Mails due at `now_ms` (pending, waiting for a window that has ended, or claimed by a pass whose
-/// claim ended), oldest first.
+/// claim ended), oldest first: `id`, `submission_id`, `attempts`, `mail`, `per_hour` (NULL in a
+/// row of an older release), in that order.
 pub fn due(now_ms: i64, limit: u32) -> Statement {
     statement(
         "SELECT id, submission_id, attempts, mail, per_hour FROM outbox \
@@ -274,12 +271,9 @@ pub fn record(id: i64, failures: u32, outcome: &Outcome, now_ms: i64) -> (Status
     }
 }
 
-/// The columns [`list`] selects, in order.
-pub const LIST_COLUMNS: [&str; 8] =
-    ["kind", "id", "received_at", "data", "mails_sent", "mails_pending", "mails_undeliverable", "delivered_via"];
-
 /// Every stored submission, oldest first, optionally of one kind, with its mail counts and how
-/// its delivered mails went out (comma-separated transports).
+/// its delivered mails went out (comma-separated transports): `kind`, `id`, `received_at`, `data`,
+/// `mails_sent`, `mails_pending`, `mails_undeliverable`, `delivered_via`, in that order.
 pub fn list(kind: Option<&str>) -> Statement {
     statement(
         "SELECT s.kind, s.id, s.received_at, s.data,

@@ -9,8 +9,8 @@ use crate::handlers::Ctx;
 use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
-use crate::queries::hsds::{id_of, list_item, Dataset, Kind, Paging};
 use crate::search::limits;
+use crate::standards::hsds::{id_of, list_item, Dataset, Kind, Paging};
 
 /// The parameters each list takes besides `page` and `per_page` (docs/spec/api-spec.md#hsds); a
 /// parameter of the HSDS reference that a list does not take (`format`, `full`, `postcode`...) is

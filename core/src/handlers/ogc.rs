@@ -11,11 +11,11 @@ use crate::http::media::{GEOJSON, JSON};
 use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::Platform;
-use crate::queries::ogc::{
+use crate::queries::spatial::{filter, requested, FILTERS};
+use crate::standards::ogc::{
     self, check_bbox_crs, check_parameters, datetime, find, store_file, wants_json, within, Bbox, Items, Paging,
     DOCUMENT_PARAMETERS, ITEMS_PARAMETERS, ROOT,
 };
-use crate::queries::spatial::{filter, requested, FILTERS};
 
 /// The features of collection `id`, or 404 when there is no such collection.
 async fn features<P: Platform>(ctx: &Ctx<'_, P>, id: &str) -> Result<Vec<Value>, Problem> {

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::content::collections::{record_api_path, ENCYCLOPEDIA};
 use crate::content::i18n::Strings;
+use crate::content::plain::markdown as plain;
 use crate::content::text::escape;
 use crate::content::{HelpPage, SearchSettings};
 use crate::handlers::files::read_json;
@@ -20,7 +21,7 @@ use crate::http::problem::Problem;
 use crate::http::Response;
 use crate::platform::{internal, Platform};
 use crate::routing::pages::SEARCH;
-use crate::search::excerpt::{excerpt, excerpt_of, plain, NeedsMore, EXCERPT_CHARS};
+use crate::search::excerpt::{excerpt, excerpt_of, NeedsMore, EXCERPT_CHARS};
 use crate::search::forgiving::{Forgiven, Highlight};
 use crate::search::limits::{self, Refusal, MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
 use crate::search::safety::HelpWords;

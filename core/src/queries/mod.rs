@@ -1,13 +1,11 @@
 //! Queries over what the build wrote, as pure functions every server shares: a collection's
 //! listing (filters, sort, fields), the encyclopedia's catalog, spatial data and its CSV, the
-//! CSV cells the product writes, the HSDS API's items, and the weather-alert feeds read from upstream.
+//! CSV cells the product writes, and the weather-alert feeds read from upstream.
 
 pub mod alert_feed;
 pub mod csv_cells;
 pub mod encyclopedia;
-pub mod hsds;
 pub mod listing;
-pub mod ogc;
 pub mod spatial;
 
 pub use encyclopedia::Catalog;

@@ -48,6 +48,16 @@ impl FileRule {
     }
 }
 
+impl Serve {
+    /// The rule naming the built file an operation answers from, unless a handler always answers.
+    pub fn file_rule(self) -> Option<FileRule> {
+        match self {
+            Serve::File(rule) | Serve::FileUnlessQuery(rule, ..) | Serve::FileUnlessAnyQuery(rule, _) => Some(rule),
+            Serve::Handler(_) => None,
+        }
+    }
+}
+
 /// The routes whose file [`FileRule::apply`] could name `file` (`services/clinic.html` is the
 /// file of `/services/clinic`, `api/encyclopedia/water.jsonld` of `/api/encyclopedia/water/jsonld`):
 /// candidates, for answering a built file at its own path too. A file with no extension is only
@@ -77,10 +87,6 @@ pub fn page_file(route: &str) -> String {
 pub fn output(path: &str) -> Option<(String, &'static str)> {
     let (route, _) = find(path)?;
     let operation = route.operation("GET")?;
-    let rule = match operation.serve {
-        Serve::File(rule) | Serve::FileUnlessQuery(rule, ..) | Serve::FileUnlessAnyQuery(rule, _) => rule,
-        Serve::Handler(_) => return None,
-    };
-    let (file, media) = rule.apply(path);
+    let (file, media) = operation.serve.file_rule()?.apply(path);
     Some((file, media.unwrap_or(operation.content_type)))
 }

@@ -95,7 +95,7 @@ fn table() -> &'static Table {
 
 /// The first route whose pattern matches `path` (decoded, no trailing slash), with its parameters;
 /// routes of pages never match a path of the API.
-pub fn find(path: &str) -> Option<(&'static Route, Params)> {
+pub(crate) fn find(path: &str) -> Option<(&'static Route, Params)> {
     let table = table();
     let rest = path.strip_prefix('/')?;
     let candidates: &[usize] = if rest.is_empty() {

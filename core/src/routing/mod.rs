@@ -1,5 +1,5 @@
-//! Routing: the route table (every route of the spec, what serves it, its description for the
-//! OpenAPI document), the file rules that say where the build writes each route's file, the
+//! Routing: the route table (every route of the spec, what serves it, its `operationId`, by which
+//! the OpenAPI document finds its description), the file rules that say where the build writes each route's file, the
 //! site's page URLs, and the matcher that finds a path's route fast.
 
 mod files;

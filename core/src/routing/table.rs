@@ -5,11 +5,7 @@
 //! literal segments and placeholders: `{collection}` (one of the 19 names), `{name}` (any one
 //! segment) and `{slug+}` (one or more segments, for nested slugs).
 
-use crate::agents::openapi::describe::Describe;
-use crate::agents::openapi::{
-    actions, calendar, cms, collections, data, discovery, encyclopedia, hsds, mcp, ogc, search, spatial,
-};
-use crate::queries::hsds::Kind;
+use crate::standards::hsds::Kind;
 
 use super::files::FileRule;
 use super::pages::{ALERTS, BOOKING_FORM, DATA, ENCYCLOPEDIA, MAP, SEARCH, VOICE_FORM, WEATHER};
@@ -106,9 +102,6 @@ pub struct Operation {
     pub serve: Serve,
     /// The media type of a successful answer.
     pub content_type: &'static str,
-    /// What it takes and answers, for the OpenAPI document (`None` for HTML pages, which
-    /// `/api-docs` documents instead).
-    pub describe: Option<Describe>,
     /// Whether a content record's page answers (a record, an entry, a page at the site's root),
     /// rather than a page the site generates (a listing, a form, the search page).
     pub content: bool,
@@ -135,22 +128,7 @@ const JSON_FILE: Serve = Serve::File(FileRule::Extension("json"));
 const AS_IS: Serve = Serve::File(FileRule::AsIs);
 
 const fn get(operation_id: &'static str, summary: &'static str, serve: Serve, content_type: &'static str) -> Operation {
-    Operation {
-        method: "GET",
-        operation_id,
-        summary,
-        rate_limited: false,
-        serve,
-        content_type,
-        describe: None,
-        content: false,
-    }
-}
-
-/// Attaches the operation's OpenAPI description.
-const fn doc(mut op: Operation, describe: Describe) -> Operation {
-    op.describe = Some(describe);
-    op
+    Operation { method: "GET", operation_id, summary, rate_limited: false, serve, content_type, content: false }
 }
 
 const fn limited(mut op: Operation) -> Operation {
@@ -166,7 +144,6 @@ const fn post(operation_id: &'static str, summary: &'static str, handler: Handle
         rate_limited: true,
         serve: Serve::Handler(handler),
         content_type: JSON,
-        describe: None,
         content: false,
     }
 }
@@ -203,30 +180,18 @@ macro_rules! route {
 /// pages, filters and refuses a parameter the list does not take.
 /// `limited` puts it under the rate limit (the services, whose `search` runs the search engine).
 macro_rules! hsds_list {
-    ($kind:ident, $id:expr, $summary:expr, $describe:expr) => {
-        route!(concat!("/api/hsds/", hsds_segment!($kind)), "hsds", [hsds_list_op!($kind, $id, $summary, $describe)])
+    ($kind:ident, $id:expr, $summary:expr) => {
+        route!(concat!("/api/hsds/", hsds_segment!($kind)), "hsds", [hsds_list_op!($kind, $id, $summary)])
     };
-    (limited $kind:ident, $id:expr, $summary:expr, $describe:expr) => {
-        route!(
-            concat!("/api/hsds/", hsds_segment!($kind)),
-            "hsds",
-            [limited(hsds_list_op!($kind, $id, $summary, $describe))]
-        )
+    (limited $kind:ident, $id:expr, $summary:expr) => {
+        route!(concat!("/api/hsds/", hsds_segment!($kind)), "hsds", [limited(hsds_list_op!($kind, $id, $summary))])
     };
 }
 
 /// The GET of an HSDS list (see [`hsds_list`]).
 macro_rules! hsds_list_op {
-    ($kind:ident, $id:expr, $summary:expr, $describe:expr) => {
-        doc(
-            get(
-                $id,
-                $summary,
-                Serve::FileUnlessAnyQuery(FileRule::Extension("json"), Handler::HsdsList(Kind::$kind)),
-                JSON,
-            ),
-            $describe,
-        )
+    ($kind:ident, $id:expr, $summary:expr) => {
+        get($id, $summary, Serve::FileUnlessAnyQuery(FileRule::Extension("json"), Handler::HsdsList(Kind::$kind)), JSON)
     };
 }
 
@@ -236,7 +201,7 @@ macro_rules! hsds_item {
         route!(
             concat!("/api/hsds/", hsds_segment!($kind), "/{name}"),
             "hsds",
-            [doc(get($id, $summary, Serve::Handler(Handler::HsdsItem(Kind::$kind)), JSON), hsds::item)]
+            [get($id, $summary, Serve::Handler(Handler::HsdsItem(Kind::$kind)), JSON)]
         )
     };
 }
@@ -266,442 +231,311 @@ const OGC_DOCUMENT: Serve = Serve::FileUnlessAnyQuery(FileRule::Extension("json"
 
 /// Every route, most specific first: the first pattern that matches a path owns it.
 pub const ROUTES: &[Route] = &[
-    route!(
-        "/api",
-        "discovery",
-        [doc(get("getApiRoot", "Where everything of the API is.", JSON_FILE, JSON), discovery::document)]
-    ),
+    route!("/api", "discovery", [get("getApiRoot", "Where everything of the API is.", JSON_FILE, JSON)]),
     route!(
         "/api/search",
         "search",
-        [limited(doc(
-            get(
-                "searchPortal",
-                "Search every collection (and the encyclopedia).",
-                Serve::Handler(Handler::Search),
-                JSON
-            ),
-            search::search
+        [limited(get(
+            "searchPortal",
+            "Search every collection (and the encyclopedia).",
+            Serve::Handler(Handler::Search),
+            JSON
         ))]
     ),
-    route!(
-        "/api/search-index.json",
-        "search",
-        [doc(get("getSearchIndex", "The flat public search index.", AS_IS, JSON), search::index)]
-    ),
+    route!("/api/search-index.json", "search", [get("getSearchIndex", "The flat public search index.", AS_IS, JSON)]),
     route!(
         "/api/rss",
         "search",
-        [doc(
-            get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File(FileRule::Extension("xml")), RSS),
-            search::feed
-        )]
+        [get("getNewsFeed", "RSS 2.0 feed of the latest news.", Serve::File(FileRule::Extension("xml")), RSS)]
     ),
     route!(
         "/api/encyclopedia",
         "encyclopedia",
-        [limited(doc(
-            get(
-                "listEncyclopediaEntries",
-                "Query encyclopedia entries with filters and pagination.",
-                Serve::Handler(Handler::EncyclopediaList),
-                JSON
-            ),
-            encyclopedia::list
+        [limited(get(
+            "listEncyclopediaEntries",
+            "Query encyclopedia entries with filters and pagination.",
+            Serve::Handler(Handler::EncyclopediaList),
+            JSON
         ))]
     ),
     route!(
         "/api/encyclopedia/suggest",
         "encyclopedia",
-        [limited(doc(
-            get(
-                "suggestEncyclopediaEntries",
-                "Title and alias suggestions by prefix.",
-                Serve::Handler(Handler::EncyclopediaSuggest),
-                JSON
-            ),
-            encyclopedia::suggest
+        [limited(get(
+            "suggestEncyclopediaEntries",
+            "Title and alias suggestions by prefix.",
+            Serve::Handler(Handler::EncyclopediaSuggest),
+            JSON
         ))]
     ),
     route!(
         "/api/encyclopedia/facets",
         "encyclopedia",
-        [limited(doc(
-            get(
-                "getEncyclopediaFacets",
-                "Category, tag and letter counts under the list filters.",
-                Serve::Handler(Handler::EncyclopediaFacets),
-                JSON
-            ),
-            encyclopedia::facets
+        [limited(get(
+            "getEncyclopediaFacets",
+            "Category, tag and letter counts under the list filters.",
+            Serve::Handler(Handler::EncyclopediaFacets),
+            JSON
         ))]
     ),
     route!(
         "/api/encyclopedia/{name}/jsonld",
         "encyclopedia",
-        [doc(
-            get(
-                "getEncyclopediaEntryJsonLd",
-                "An entry as a schema.org Article in JSON-LD.",
-                Serve::File(FileRule::ReplaceLast("jsonld")),
-                JSON_LD
-            ),
-            encyclopedia::json_ld
+        [get(
+            "getEncyclopediaEntryJsonLd",
+            "An entry as a schema.org Article in JSON-LD.",
+            Serve::File(FileRule::ReplaceLast("jsonld")),
+            JSON_LD
         )]
     ),
     route!(
         "/api/encyclopedia/{name}",
         "encyclopedia",
-        [doc(
-            get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", JSON_FILE, JSON),
-            encyclopedia::entry
-        )]
+        [get("getEncyclopediaEntry", "One encyclopedia entry with its sources.", JSON_FILE, JSON)]
     ),
     route!(
         "/api/export",
         "actions",
         [
-            doc(
-                get("describeExport", "Describe the export endpoint and its collections.", JSON_FILE, JSON),
-                actions::describe_export
-            ),
-            doc(post("exportCollections", "Export several collections at once.", Handler::Export), actions::export),
+            get("describeExport", "Describe the export endpoint and its collections.", JSON_FILE, JSON),
+            post("exportCollections", "Export several collections at once.", Handler::Export),
         ]
     ),
     route!(
         "/api/match-category",
         "actions",
-        [doc(
-            post("matchCategory", "Confirm a skills-exchange category match.", Handler::MatchCategory),
-            actions::match_category
-        )]
+        [post("matchCategory", "Confirm a skills-exchange category match.", Handler::MatchCategory)]
     ),
     route!(
         "/api/submit-voice",
         "actions",
-        [doc(post("submitVoice", "Submit a community story for review.", Handler::SubmitVoice), actions::submit_voice)]
+        [post("submitVoice", "Submit a community story for review.", Handler::SubmitVoice)]
     ),
     route!(
         "/api/send-booking-confirmation",
         "actions",
-        [doc(
-            post("sendBookingConfirmation", "Request a visit booking and its confirmation email.", Handler::Booking),
-            actions::booking
-        )]
+        [post("sendBookingConfirmation", "Request a visit booking and its confirmation email.", Handler::Booking)]
     ),
-    route!(
-        "/api/alerts",
-        "data",
-        [doc(get("getAlerts", "Curated high-priority alerts.", JSON_FILE, JSON), data::dataset)]
-    ),
-    route!(
-        "/api/population",
-        "data",
-        [doc(get("getPopulation", "Population totals and breakdowns.", JSON_FILE, JSON), data::dataset)]
-    ),
-    route!("/api/finance", "data", [doc(get("getFinance", "Funding figures.", JSON_FILE, JSON), data::dataset)]),
-    route!("/api/charts", "data", [doc(get("getCharts", "Prepared chart series.", JSON_FILE, JSON), data::dataset)]),
+    route!("/api/alerts", "data", [get("getAlerts", "Curated high-priority alerts.", JSON_FILE, JSON)]),
+    route!("/api/population", "data", [get("getPopulation", "Population totals and breakdowns.", JSON_FILE, JSON)]),
+    route!("/api/finance", "data", [get("getFinance", "Funding figures.", JSON_FILE, JSON)]),
+    route!("/api/charts", "data", [get("getCharts", "Prepared chart series.", JSON_FILE, JSON)]),
     route!(
         "/api/data/{name}",
         "data",
-        [doc(
-            get(
-                "getDataSnapshot",
-                "A snapshot of the site's own (data/<name>), as the data pages show it.",
-                JSON_FILE,
-                JSON
-            ),
-            data::site_dataset
+        [get(
+            "getDataSnapshot",
+            "A snapshot of the site's own (data/<name>), as the data pages show it.",
+            JSON_FILE,
+            JSON
         )]
     ),
     route!(
         "/api/weather",
         "data",
-        [doc(
-            get(
-                "getWeather",
-                "Current weather and forecast, with seasonal fallback.",
-                Serve::Handler(Handler::Weather),
-                JSON
-            ),
-            data::weather
+        [get(
+            "getWeather",
+            "Current weather and forecast, with seasonal fallback.",
+            Serve::Handler(Handler::Weather),
+            JSON
         )]
     ),
     route!(
         "/api/weather-alerts",
         "data",
-        [doc(
-            get(
-                "getWeatherAlerts",
-                "Weather alerts from the upstream CAP feed.",
-                Serve::Handler(Handler::WeatherAlerts),
-                JSON
-            ),
-            data::weather_alerts
+        [get(
+            "getWeatherAlerts",
+            "Weather alerts from the upstream CAP feed.",
+            Serve::Handler(Handler::WeatherAlerts),
+            JSON
         )]
     ),
     route!(
         "/api/geolocation",
         "data",
-        [doc(
-            get("getGeolocation", "Coarse location of the client.", Serve::Handler(Handler::Geolocation), JSON),
-            data::geolocation
-        )]
+        [get("getGeolocation", "Coarse location of the client.", Serve::Handler(Handler::Geolocation), JSON)]
     ),
-    route!(
-        "/api/analytics/pageviews",
-        "data",
-        [doc(get("getPageviews", "Deprecated: always zero.", JSON_FILE, JSON), data::pageviews)]
-    ),
+    route!("/api/analytics/pageviews", "data", [get("getPageviews", "Deprecated: always zero.", JSON_FILE, JSON)]),
     route!(
         "/api/v1/spatial.json",
         "spatial",
-        [doc(
-            get(
-                "getSpatialGeoJson",
-                "Published places as a GeoJSON FeatureCollection.",
-                Serve::FileUnlessQuery(
-                    FileRule::AsIs,
-                    &["category", "zone", "protocol", "format"],
-                    Handler::SpatialJson
-                ),
-                GEOJSON
-            ),
-            spatial::geojson
+        [get(
+            "getSpatialGeoJson",
+            "Published places as a GeoJSON FeatureCollection.",
+            Serve::FileUnlessQuery(FileRule::AsIs, &["category", "zone", "protocol", "format"], Handler::SpatialJson),
+            GEOJSON
         )]
     ),
     route!(
         "/api/v1/spatial.csv",
         "spatial",
-        [doc(
-            get(
-                "getSpatialCsv",
-                "Published places as CSV.",
-                Serve::FileUnlessQuery(FileRule::AsIs, &["category", "zone"], Handler::SpatialCsv),
-                CSV
-            ),
-            spatial::csv
+        [get(
+            "getSpatialCsv",
+            "Published places as CSV.",
+            Serve::FileUnlessQuery(FileRule::AsIs, &["category", "zone"], Handler::SpatialCsv),
+            CSV
         )]
     ),
     // OGC API - Features (docs/spec/api-spec.md#ogc): built files, the handler for a query.
-    route!(
-        "/api/ogc",
-        "spatial",
-        [doc(get("getOgcLandingPage", "OGC API - Features landing page.", OGC_DOCUMENT, JSON), ogc::landing)]
-    ),
+    route!("/api/ogc", "spatial", [get("getOgcLandingPage", "OGC API - Features landing page.", OGC_DOCUMENT, JSON)]),
     route!(
         "/api/ogc/conformance",
         "spatial",
-        [doc(
-            get("getOgcConformance", "OGC API - Features conformance classes.", OGC_DOCUMENT, JSON),
-            ogc::conformance
-        )]
+        [get("getOgcConformance", "OGC API - Features conformance classes.", OGC_DOCUMENT, JSON)]
     ),
     route!(
         "/api/ogc/openapi",
         "spatial",
-        [doc(get("getOgcOpenApi", "The OGC API's own OpenAPI 3.0 document.", OGC_DOCUMENT, OPENAPI_30), ogc::openapi)]
+        [get("getOgcOpenApi", "The OGC API's own OpenAPI 3.0 document.", OGC_DOCUMENT, OPENAPI_30)]
     ),
     route!(
         "/api/ogc/collections",
         "spatial",
-        [doc(
-            get("getOgcCollections", "The feature collections, one per register.", OGC_DOCUMENT, JSON),
-            ogc::collections
-        )]
+        [get("getOgcCollections", "The feature collections, one per register.", OGC_DOCUMENT, JSON)]
     ),
     route!(
         "/api/ogc/collections/{name}",
         "spatial",
-        [doc(get("getOgcCollection", "One feature collection.", OGC_DOCUMENT, JSON), ogc::collection)]
+        [get("getOgcCollection", "One feature collection.", OGC_DOCUMENT, JSON)]
     ),
     route!(
         "/api/ogc/collections/{name}/items",
         "spatial",
-        [doc(
-            get(
-                "getOgcItems",
-                "A collection's features, paged, by bbox and properties.",
-                Serve::FileUnlessAnyQuery(FileRule::Extension("json"), Handler::OgcItems),
-                GEOJSON
-            ),
-            ogc::items
+        [get(
+            "getOgcItems",
+            "A collection's features, paged, by bbox and properties.",
+            Serve::FileUnlessAnyQuery(FileRule::Extension("json"), Handler::OgcItems),
+            GEOJSON
         )]
     ),
     route!(
         "/api/ogc/collections/{name}/items/{slug+}",
         "spatial",
-        [doc(get("getOgcItem", "One feature.", Serve::Handler(Handler::OgcItem), GEOJSON), ogc::item)]
+        [get("getOgcItem", "One feature.", Serve::Handler(Handler::OgcItem), GEOJSON)]
     ),
     // The Open Referral HSDS 3.0 API (docs/spec/api-spec.md#hsds).
-    route!(
-        "/api/hsds",
-        "hsds",
-        [doc(get("getHsdsRoot", "HSDS version, profile and OpenAPI.", JSON_FILE, JSON), hsds::root)]
-    ),
+    route!("/api/hsds", "hsds", [get("getHsdsRoot", "HSDS version, profile and OpenAPI.", JSON_FILE, JSON)]),
     // Rate limited like every entry that searches (docs/spec/api-spec.md#rate-limit): `search`
     // runs the search engine. The built first page counts too, as a collection listing's does.
-    hsds_list!(limited Services, "listHsdsServices", "HSDS services, paged and filtered.", hsds::services),
+    hsds_list!(limited Services, "listHsdsServices", "HSDS services, paged and filtered."),
     hsds_item!(Services, "getHsdsService", "One HSDS service, fully nested."),
-    hsds_list!(Organizations, "listHsdsOrganizations", "HSDS organizations, paged.", hsds::organizations),
+    hsds_list!(Organizations, "listHsdsOrganizations", "HSDS organizations, paged."),
     hsds_item!(Organizations, "getHsdsOrganization", "One HSDS organization with its services."),
-    hsds_list!(
-        ServiceAtLocations,
-        "listHsdsServiceAtLocations",
-        "HSDS services at locations.",
-        hsds::service_at_locations
-    ),
+    hsds_list!(ServiceAtLocations, "listHsdsServiceAtLocations", "HSDS services at locations."),
     hsds_item!(ServiceAtLocations, "getHsdsServiceAtLocation", "One HSDS service at a location, nested."),
-    hsds_list!(Taxonomies, "listHsdsTaxonomies", "HSDS taxonomies (tags and categories).", hsds::taxonomies),
+    hsds_list!(Taxonomies, "listHsdsTaxonomies", "HSDS taxonomies (tags and categories)."),
     hsds_item!(Taxonomies, "getHsdsTaxonomy", "One HSDS taxonomy."),
-    hsds_list!(TaxonomyTerms, "listHsdsTaxonomyTerms", "HSDS taxonomy terms, paged.", hsds::taxonomy_terms),
+    hsds_list!(TaxonomyTerms, "listHsdsTaxonomyTerms", "HSDS taxonomy terms, paged."),
     hsds_item!(TaxonomyTerms, "getHsdsTaxonomyTerm", "One HSDS taxonomy term."),
     // The CMS sign-in (docs/spec/api-spec.md#cms-sign-in): 404 until the operator configures it.
     route!(
         "/api/cms/auth",
         "cms",
-        [limited(doc(
-            get(
-                "startCmsSignIn",
-                "Start an editor's GitHub sign-in for the CMS (a redirect).",
-                Serve::Handler(Handler::CmsAuth),
-                HTML
-            ),
-            cms::auth
+        [limited(get(
+            "startCmsSignIn",
+            "Start an editor's GitHub sign-in for the CMS (a redirect).",
+            Serve::Handler(Handler::CmsAuth),
+            HTML
         ))]
     ),
     route!(
         "/api/cms/callback",
         "cms",
-        [limited(doc(
-            get(
-                "finishCmsSignIn",
-                "Finish the sign-in: a page handing the token to the CMS.",
-                Serve::Handler(Handler::CmsCallback),
-                HTML
-            ),
-            cms::callback
+        [limited(get(
+            "finishCmsSignIn",
+            "Finish the sign-in: a page handing the token to the CMS.",
+            Serve::Handler(Handler::CmsCallback),
+            HTML
         ))]
     ),
     route!(
         "/api/openapi.json",
         "discovery",
-        [doc(get("getOpenApi", "This API's OpenAPI 3.1 description.", AS_IS, OPENAPI), discovery::openapi)]
+        [get("getOpenApi", "This API's OpenAPI 3.1 description.", AS_IS, OPENAPI)]
     ),
     route!(
         "/api/deprecation-policy",
         "discovery",
-        [doc(get("getDeprecationPolicy", "Versioning and deprecation policy.", JSON_FILE, JSON), discovery::document)]
+        [get("getDeprecationPolicy", "Versioning and deprecation policy.", JSON_FILE, JSON)]
     ),
-    route!(
-        "/api/status",
-        "discovery",
-        [doc(get("getStatus", "Health and discovery status.", JSON_FILE, JSON), discovery::document)]
-    ),
+    route!("/api/status", "discovery", [get("getStatus", "Health and discovery status.", JSON_FILE, JSON)]),
     route!(
         "/api/{collection}",
         "collections",
         [
-            limited(doc(
-                get(
-                    "listCollection",
-                    "All published records of a collection.",
-                    Serve::FileUnlessQuery(
-                        FileRule::Extension("json"),
-                        &["limit", "offset", "filter", "sort", "fields"],
-                        Handler::Collection
-                    ),
-                    JSON
+            limited(get(
+                "listCollection",
+                "All published records of a collection.",
+                Serve::FileUnlessQuery(
+                    FileRule::Extension("json"),
+                    &["limit", "offset", "filter", "sort", "fields"],
+                    Handler::Collection
                 ),
-                collections::list
+                JSON
             )),
-            doc(
-                post("queryCollection", "A collection with optional metadata and stats.", Handler::Collection),
-                collections::query_options
-            ),
+            post("queryCollection", "A collection with optional metadata and stats.", Handler::Collection),
         ]
     ),
     route!(
         "/api/{collection}/_page/{name}",
         "collections",
-        [doc(
-            get("getCollectionListingPage", "One static page of a collection's listing.", JSON_FILE, JSON),
-            collections::page
-        )]
+        [get("getCollectionListingPage", "One static page of a collection's listing.", JSON_FILE, JSON)]
     ),
     route!(
         "/api/schemas/{name}",
         "collections",
-        [doc(
-            get("getCollectionSchema", "The JSON Schema of a collection's records.", AS_IS, SCHEMA_JSON),
-            collections::record_schema
-        )]
+        [get("getCollectionSchema", "The JSON Schema of a collection's records.", AS_IS, SCHEMA_JSON)]
     ),
     route!(
         "/api/{collection}/{slug+}",
         "collections",
-        [doc(get("getRecord", "One record with its rendered HTML.", JSON_FILE, JSON), collections::record)]
+        [get("getRecord", "One record with its rendered HTML.", JSON_FILE, JSON)]
     ),
     route!(
         "/mcp",
         "mcp",
         [
-            doc(get("getMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON), mcp::discovery),
-            doc(post("callMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp), mcp::call),
+            get("getMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
+            post("callMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
         ]
     ),
     route!(
         "/.well-known/mcp",
         "mcp",
         [
-            doc(
-                get("getWellKnownMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
-                mcp::discovery
-            ),
-            doc(post("callWellKnownMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp), mcp::call),
+            get("getWellKnownMcpDiscovery", "MCP discovery document.", Serve::Handler(Handler::Mcp), JSON),
+            post("callWellKnownMcp", "MCP JSON-RPC over Streamable HTTP.", Handler::Mcp),
         ]
     ),
-    route!(
-        "/mcp/server-card",
-        "discovery",
-        [doc(get("getMcpServerCardAlias", "The MCP server card.", JSON_FILE, JSON), discovery::document)]
-    ),
+    route!("/mcp/server-card", "discovery", [get("getMcpServerCardAlias", "The MCP server card.", JSON_FILE, JSON)]),
     route!(
         "/.well-known/mcp/server-card.json",
         "discovery",
-        [doc(get("getMcpServerCard", "The MCP server card.", AS_IS, JSON), discovery::document)]
+        [get("getMcpServerCard", "The MCP server card.", AS_IS, JSON)]
     ),
     route!(
         "/.well-known/api-catalog",
         "discovery",
-        [doc(get("getApiCatalog", "API catalog (RFC 9727 linkset).", JSON_FILE, API_CATALOG), discovery::api_catalog)]
+        [get("getApiCatalog", "API catalog (RFC 9727 linkset).", JSON_FILE, API_CATALOG)]
     ),
     route!(
         "/.well-known/agent-skills/index.json",
         "discovery",
-        [doc(get("getAgentSkills", "Index of published agent skills.", AS_IS, JSON), discovery::document)]
+        [get("getAgentSkills", "Index of published agent skills.", AS_IS, JSON)]
     ),
     route!(
         "/.well-known/agent-skills/{name}/SKILL.md",
         "discovery",
-        [doc(get("getAgentSkill", "One agent skill.", AS_IS, MARKDOWN), discovery::agent_skill)]
+        [get("getAgentSkill", "One agent skill.", AS_IS, MARKDOWN)]
     ),
-    route!(
-        "/llms.txt",
-        "discovery",
-        [doc(get("getLlmsTxt", "Plain-text summary for language models.", AS_IS, TEXT), discovery::llms_txt)]
-    ),
+    route!("/llms.txt", "discovery", [get("getLlmsTxt", "Plain-text summary for language models.", AS_IS, TEXT)]),
     // iCalendar feeds of the events (docs/spec/api-spec.md#calendar), before the pages' patterns.
     route!(
         "/events.ics",
         "calendar",
-        [doc(get("getEventsCalendar", "Every published event as iCalendar.", AS_IS, CALENDAR), calendar::feed)]
+        [get("getEventsCalendar", "Every published event as iCalendar.", AS_IS, CALENDAR)]
     ),
-    route!(
-        "/events/{slug+}.ics",
-        "calendar",
-        [doc(get("getEventCalendar", "One event as iCalendar.", AS_IS, CALENDAR), calendar::event)]
-    ),
+    route!("/events/{slug+}.ics", "calendar", [get("getEventCalendar", "One event as iCalendar.", AS_IS, CALENDAR)]),
     route!("/", "pages", [page("getHomePage", "The home page.")]),
     route!("/api-docs", "pages", [page("getApiDocsPage", "The API documentation page.")]),
     route!(

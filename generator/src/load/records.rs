@@ -115,7 +115,8 @@ pub fn load_checked(
 /// they cannot read; a job or event without what search engines require): warnings on the line
 /// of the key at fault, never errors (docs/standards.md).
 fn standards_warnings(record: &Record, site: &SiteConfig, file: &str, text: &str, warnings: &mut Vec<ContentError>) {
-    use portal_core::content::{event, json_ld};
+    use portal_core::content::event;
+    use portal_core::standards::json_ld;
     let lines = key_lines(text);
     let line = |message: &str| {
         // The first key the message names.

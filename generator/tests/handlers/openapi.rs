@@ -26,12 +26,12 @@ fn the_document_is_openapi_3_1_of_this_site() {
 }
 
 #[test]
-fn every_described_operation_of_the_route_table_has_its_path_and_id() {
+fn every_api_operation_of_the_route_table_has_its_path_and_id() {
     let doc = document();
     let paths = doc["paths"].as_object().expect("paths");
     let mut expected = BTreeSet::new();
     for route in ROUTES {
-        for operation in route.operations.iter().filter(|op| op.describe.is_some()) {
+        for operation in route.operations.iter().filter(|_| route.tag != "pages") {
             let path = openapi_path(route.pattern);
             let method = operation.method.to_ascii_lowercase();
             let described = &paths.get(&path).unwrap_or_else(|| panic!("{path} is missing"))[&method];

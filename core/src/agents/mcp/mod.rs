@@ -26,8 +26,6 @@ use crate::http::problem::{ErrorCode, Problem};
 use crate::http::{Method, Response};
 use crate::platform::Platform;
 
-/// The newest revision spoken (the discovery document's `protocolVersion`).
-pub const PROTOCOL_VERSION: &str = version::LATEST.as_str();
 /// Where the server card lives.
 pub const SERVER_CARD: &str = "/.well-known/mcp/server-card.json";
 

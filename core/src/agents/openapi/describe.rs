@@ -1,6 +1,7 @@
 //! How an operation is described: its parameters, request body, success responses and the error
 //! codes it may answer, with the builders every tag's module uses. Each operation of the route
-//! table points at the function that describes it ([`crate::routing::Operation::describe`]).
+//! table is described by the function its `operationId` names in the document's table of
+//! describers ([`super::document`]).
 
 use crate::http::media;
 use serde_json::{json, Value};

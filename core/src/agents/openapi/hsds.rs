@@ -8,8 +8,8 @@ use super::schemas::schema;
 use super::Facts;
 use crate::http::media;
 use crate::http::problem::ErrorCode::*;
-use crate::queries::hsds::{DEFAULT_PER_PAGE, MAX_PER_PAGE};
 use crate::search::limits::{MAX_QUERY_CHARS, MAX_QUERY_WORDS, MIN_QUERY_CHARS};
+use crate::standards::hsds::{DEFAULT_PER_PAGE, MAX_PER_PAGE};
 
 /// Where the HSDS 3.0 compiled schemas are published.
 const SCHEMAS: &str = "https://github.com/openreferral/specification/tree/3.0/schema/compiled";
@@ -135,7 +135,7 @@ pub fn schemas() -> Value {
             "type": "object",
             "required": ["version", "profile", "openapi_url"],
             "properties": {
-                "version": {"type": "string", "enum": [crate::queries::hsds::VERSION]},
+                "version": {"type": "string", "enum": [crate::standards::hsds::VERSION]},
                 "profile": {"type": "string", "format": "uri"},
                 "openapi_url": {"type": "string"},
             },

@@ -28,7 +28,7 @@ use crate::http::ratelimit::RateLimit;
 use crate::routing::{Operation, Route, ROUTES};
 use crate::{API_VERSION, SUPPORTED_API_VERSIONS};
 
-use self::describe::Description;
+use self::describe::{Describe, Description};
 use self::schemas::{response, response_name};
 
 /// What the build knows that the document's enums need.
@@ -106,7 +106,7 @@ fn paths(site: &SiteConfig, facts: &Facts) -> Map<String, Value> {
     for route in ROUTES.iter().filter(|r| r.tag != "pages").filter(offered) {
         let mut item = Map::new();
         for op in route.operations {
-            if let Some(describe) = op.describe {
+            if let Some(describe) = describer(op.operation_id) {
                 item.insert(op.method.to_ascii_lowercase(), operation(route, op, describe(facts)));
             }
         }
@@ -116,6 +116,82 @@ fn paths(site: &SiteConfig, facts: &Facts) -> Map<String, Value> {
         paths.insert(openapi_path(route.pattern), Value::Object(item));
     }
     paths
+}
+
+/// The function that describes each operation of the API, by its `operationId` in the route
+/// table: the table names no describer, so that routing stays below the document that reads it.
+/// HTML pages have none (`/api-docs` documents them).
+const DESCRIBERS: &[(&str, Describe)] = &[
+    ("getApiRoot", discovery::document),
+    ("searchPortal", search::search),
+    ("getSearchIndex", search::index),
+    ("getNewsFeed", search::feed),
+    ("listEncyclopediaEntries", encyclopedia::list),
+    ("suggestEncyclopediaEntries", encyclopedia::suggest),
+    ("getEncyclopediaFacets", encyclopedia::facets),
+    ("getEncyclopediaEntryJsonLd", encyclopedia::json_ld),
+    ("getEncyclopediaEntry", encyclopedia::entry),
+    ("describeExport", actions::describe_export),
+    ("exportCollections", actions::export),
+    ("matchCategory", actions::match_category),
+    ("submitVoice", actions::submit_voice),
+    ("sendBookingConfirmation", actions::booking),
+    ("getAlerts", data::dataset),
+    ("getPopulation", data::dataset),
+    ("getFinance", data::dataset),
+    ("getCharts", data::dataset),
+    ("getDataSnapshot", data::site_dataset),
+    ("getWeather", data::weather),
+    ("getWeatherAlerts", data::weather_alerts),
+    ("getGeolocation", data::geolocation),
+    ("getPageviews", data::pageviews),
+    ("getSpatialGeoJson", spatial::geojson),
+    ("getSpatialCsv", spatial::csv),
+    ("getOgcLandingPage", ogc::landing),
+    ("getOgcConformance", ogc::conformance),
+    ("getOgcOpenApi", ogc::openapi),
+    ("getOgcCollections", ogc::collections),
+    ("getOgcCollection", ogc::collection),
+    ("getOgcItems", ogc::items),
+    ("getOgcItem", ogc::item),
+    ("getHsdsRoot", hsds::root),
+    ("listHsdsServices", hsds::services),
+    ("getHsdsService", hsds::item),
+    ("listHsdsOrganizations", hsds::organizations),
+    ("getHsdsOrganization", hsds::item),
+    ("listHsdsServiceAtLocations", hsds::service_at_locations),
+    ("getHsdsServiceAtLocation", hsds::item),
+    ("listHsdsTaxonomies", hsds::taxonomies),
+    ("getHsdsTaxonomy", hsds::item),
+    ("listHsdsTaxonomyTerms", hsds::taxonomy_terms),
+    ("getHsdsTaxonomyTerm", hsds::item),
+    ("startCmsSignIn", cms::auth),
+    ("finishCmsSignIn", cms::callback),
+    ("getOpenApi", discovery::openapi),
+    ("getDeprecationPolicy", discovery::document),
+    ("getStatus", discovery::document),
+    ("listCollection", collections::list),
+    ("queryCollection", collections::query_options),
+    ("getCollectionListingPage", collections::page),
+    ("getCollectionSchema", collections::record_schema),
+    ("getRecord", collections::record),
+    ("getMcpDiscovery", mcp::discovery),
+    ("callMcp", mcp::call),
+    ("getWellKnownMcpDiscovery", mcp::discovery),
+    ("callWellKnownMcp", mcp::call),
+    ("getMcpServerCardAlias", discovery::document),
+    ("getMcpServerCard", discovery::document),
+    ("getApiCatalog", discovery::api_catalog),
+    ("getAgentSkills", discovery::document),
+    ("getAgentSkill", discovery::agent_skill),
+    ("getLlmsTxt", discovery::llms_txt),
+    ("getEventsCalendar", calendar::feed),
+    ("getEventCalendar", calendar::event),
+];
+
+/// The describer of the operation `operation_id`, if it is part of the API.
+fn describer(operation_id: &str) -> Option<Describe> {
+    DESCRIBERS.iter().find(|(id, _)| *id == operation_id).map(|(_, describe)| *describe)
 }
 
 /// Whether `op` is the booking request.
@@ -252,11 +328,6 @@ fn with_common_headers(mut response: Value, limited: bool, pattern: &str) -> Val
     response
 }
 
-/// Every error code with its status, for the docs page's anchors.
-pub fn error_codes() -> Vec<(ErrorCode, u16)> {
-    ErrorCode::ALL.iter().map(|c| (*c, c.status())).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,7 +342,7 @@ mod tests {
         let mut ids = Vec::new();
         for route in ROUTES.iter().filter(|r| r.tag != "pages") {
             for op in route.operations {
-                assert!(op.describe.is_some(), "{} is not described", op.operation_id);
+                assert!(describer(op.operation_id).is_some(), "add {} to DESCRIBERS", op.operation_id);
                 let path = &doc["paths"][openapi_path(route.pattern)];
                 assert_eq!(path[op.method.to_ascii_lowercase()]["operationId"], op.operation_id);
                 ids.push(op.operation_id);
@@ -281,6 +352,20 @@ mod tests {
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), count, "operationIds are unique");
+    }
+
+    #[test]
+    fn every_describer_names_one_operation_of_the_api() {
+        let api: Vec<&str> = ROUTES
+            .iter()
+            .filter(|r| r.tag != "pages")
+            .flat_map(|r| r.operations.iter().map(|op| op.operation_id))
+            .collect();
+        for (id, _) in DESCRIBERS {
+            assert!(api.contains(id), "{id} is no operation of the API: drop it from DESCRIBERS");
+            assert_eq!(DESCRIBERS.iter().filter(|(other, _)| other == id).count(), 1, "{id} is described twice");
+        }
+        assert_eq!(DESCRIBERS.len(), api.len());
     }
 
     #[test]

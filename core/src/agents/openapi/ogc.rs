@@ -8,7 +8,7 @@ use super::describe::{content, path, query, Description};
 use super::schemas::schema;
 use super::Facts;
 use crate::http::problem::ErrorCode::*;
-use crate::queries::ogc::{CONFORMANCE, CRS84, DEFAULT_LIMIT, FORMATS, MAX_LIMIT};
+use crate::standards::ogc::{CONFORMANCE, CRS84, DEFAULT_LIMIT, FORMATS, MAX_LIMIT};
 
 /// The links every OGC document carries.
 fn links() -> Value {

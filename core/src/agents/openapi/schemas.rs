@@ -7,17 +7,17 @@ use super::{actions, collections, data, encyclopedia, hsds, mcp, search, spatial
 use crate::http::problem::ErrorCode;
 
 /// A `$ref` to a component schema.
-pub fn schema(name: &str) -> Value {
+pub(crate) fn schema(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
 }
 
 /// A `$ref` to a component response.
-pub fn response(name: &str) -> Value {
+pub(crate) fn response(name: &str) -> Value {
     json!({"$ref": format!("#/components/responses/{name}")})
 }
 
 /// The name of the response component of an error code, e.g. `NotFound`.
-pub fn response_name(code: ErrorCode) -> String {
+pub(crate) fn response_name(code: ErrorCode) -> String {
     code.as_str().split('_').map(|w| w[..1].to_uppercase() + &w[1..]).collect()
 }
 
@@ -26,7 +26,7 @@ fn header(description: &str, kind: &str) -> Value {
 }
 
 /// The shared response headers.
-pub fn headers() -> Value {
+pub(crate) fn headers() -> Value {
     json!({
         "API-Version": header("The API version that served the response (always 1.0.0).", "string"),
         "RateLimit-Limit": header("Requests allowed per window.", "integer"),
@@ -45,7 +45,7 @@ pub fn headers() -> Value {
 }
 
 /// The error responses, one per code, each a problem document.
-pub fn error_responses() -> Value {
+pub(crate) fn error_responses() -> Value {
     let mut responses = serde_json::Map::new();
     for code in ErrorCode::ALL {
         let problem = match code {
@@ -104,7 +104,7 @@ fn problems() -> Value {
 }
 
 /// Every component schema: the problem documents and each section's own.
-pub fn schemas() -> Value {
+pub(crate) fn schemas() -> Value {
     let sections = [
         problems(),
         collections::schemas(),

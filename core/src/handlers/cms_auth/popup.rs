@@ -102,20 +102,20 @@ impl Failure {
 }
 
 /// The page of a signed-in editor, handing `token` to the CMS.
-pub fn success(token: &str) -> Response {
+pub(crate) fn success(token: &str) -> Response {
     let message = format!("{MESSAGE_PREFIX}success:{}", json!({"token": token, "provider": "github"}));
     page(200, "Signed in", "You are signed in. This window closes by itself; if it does not, close it.", &message)
 }
 
 /// The page of a sign-in that failed, telling the editor (and the CMS) why.
-pub fn failure(failure: &Failure) -> Response {
+pub(crate) fn failure(failure: &Failure) -> Response {
     let detail = failure.detail();
     let payload = json!({"message": detail, "error": detail, "errorCode": failure.code(), "provider": "github"});
     page(failure.status(), "Sign-in failed", &detail, &format!("{MESSAGE_PREFIX}error:{payload}"))
 }
 
 /// A provider's error code as the page may show it: letters, digits and `_.-`, at most 64.
-pub fn safe_code(raw: &str) -> String {
+pub(crate) fn safe_code(raw: &str) -> String {
     let kept: String = raw.chars().filter(|c| c.is_ascii_alphanumeric() || "_.-".contains(*c)).take(64).collect();
     if kept.is_empty() {
         "unknown".into()

@@ -1,14 +1,14 @@
 //! The events as iCalendar files (docs/standards.md#icalendar): `/events.ics` made with the
 //! events' listing (from the records' JSON, as a rebuild has them), `/events/<slug>.ics` with each
-//! event's page. The writer is the core's (`portal_core::content::ical`); this module gives it
+//! event's page. The writer is the core's (`portal_core::standards::ical`); this module gives it
 //! the site's time zone, which the generator's zone database resolves. The JSON-LD of record pages
 //! reads times with the same zone, so it is set up here too.
 
 use anyhow::Result;
 use portal_core::content::event::ZoneFn;
-use portal_core::content::ical::Calendar;
-use portal_core::content::json_ld;
 use portal_core::content::Record;
+use portal_core::standards::ical::Calendar;
+use portal_core::standards::json_ld;
 use serde_json::Value;
 
 use crate::build::pages::figure;

@@ -1,9 +1,10 @@
 //! The encyclopedia as files (docs/spec/api-spec.md#encyclopedia): each entry's detail and its JSON-LD (a schema.org
 //! `Article` citing its sources), plus the catalog the list, facets and suggestions read.
 
-use portal_core::content::{json_ld, Entry, SiteConfig};
+use portal_core::content::{Entry, SiteConfig};
 use portal_core::http::envelope::success;
 use portal_core::queries::encyclopedia::CATALOG_FILE;
+use portal_core::standards::json_ld;
 use serde_json::{json, Value};
 
 use crate::build::model::{json_array, Model};

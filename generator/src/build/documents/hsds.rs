@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 use portal_core::content::SiteConfig;
-use portal_core::queries::hsds::{self, list_item, Kind, Paging};
+use portal_core::standards::hsds::{self, list_item, Kind, Paging};
 use serde_json::Value;
 
 use crate::build::write::file::OutFile;

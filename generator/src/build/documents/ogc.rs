@@ -4,7 +4,7 @@
 //! and single features (never a file per feature: docs/spec/decisions.md#d13-ogc).
 
 use anyhow::Result;
-use portal_core::queries::ogc::{self, store_file, with_ids, Items, Paging, Register, OPENAPI_PATH, ROOT};
+use portal_core::standards::ogc::{self, store_file, with_ids, Items, Paging, Register, OPENAPI_PATH, ROOT};
 use serde_json::{json, Value};
 
 use crate::build::write::file::OutFile;

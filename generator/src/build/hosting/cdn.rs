@@ -8,6 +8,7 @@ use portal_core::dist::manifest::{Manifest, Routes};
 use portal_core::http::headers::{common, STATIC_FILES, STATIC_SANDBOXED};
 use portal_core::http::media;
 
+use super::file_patterns;
 use crate::build::write::file::OutFile;
 
 /// Cloudflare reads at most this many rules; we stay well below it.
@@ -42,18 +43,38 @@ fn inferred(file: &str, content_type: &str) -> bool {
 /// files have the pages' security headers): their files need no rule for them.
 const COVERED_BY_ALL: [&str; 2] = ["html", STATIC_FILES];
 
-/// Rules for the files of records and entries whose type a CDN would not infer from the extension
-/// (the other files of record-scale groups are HTML, markdown and JSON).
-const RECORD_RULES: &[(&str, &str)] = &[
-    ("/api/schemas/*", media::SCHEMA_JSON),
-    ("/api/encyclopedia/*.jsonld", media::JSON_LD),
-    // The events' calendars, made with the events' records (docs/standards.md#icalendar).
-    ("/events.ics", media::CALENDAR),
-    ("/events/*.ics", media::CALENDAR),
-];
+/// The rules by pattern: for every route of the table whose files' type a CDN would not infer
+/// from their extension, the pattern of its files with that type (`/api/schemas/*`,
+/// `/events/*.ics`). Derived from the routes' file rules, so the files of records and entries,
+/// which get no rule each, are typed as the servers type them.
+fn pattern_rules() -> Vec<(String, &'static str)> {
+    let typed = file_patterns().into_iter().map(|p| (format!("/{}", splat(&p.file)), p.content_type));
+    typed.filter(|(pattern, content_type)| !inferred(pattern, content_type)).collect()
+}
+
+/// A file pattern as `_headers` writes it: each placeholder (`{name}`, `{slug+}`) a splat.
+fn splat(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some((before, after)) = rest.split_once('{') {
+        out.push_str(before);
+        out.push('*');
+        rest = after.split_once('}').map_or("", |(_, tail)| tail);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether the `_headers` pattern `pattern` (a literal path, or one with a splat) matches `path`.
+fn matches(pattern: &str, path: &str) -> bool {
+    match pattern.split_once('*') {
+        Some((head, tail)) => path.len() >= head.len() + tail.len() && path.starts_with(head) && path.ends_with(tail),
+        None => pattern == path,
+    }
+}
 
 /// The `_headers` file for `manifest`. `routes` are the URLs that may need a rule of their own:
-/// every URL but those of records, entries, listings and tags, covered by `RECORD_RULES`.
+/// every URL but those of records, entries, listings and tags, covered by the pattern rules.
 pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
     let mut out = String::from("# Written by `portal build`: the headers `portal serve` and the Worker send.\n/*\n");
     for (name, value) in common() {
@@ -66,7 +87,8 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
         let _ = writeln!(out, "  {name}: {value}");
     }
     let mut rules = 1;
-    for (pattern, content_type) in RECORD_RULES {
+    let patterns = pattern_rules();
+    for (pattern, content_type) in &patterns {
         let _ = writeln!(out, "{pattern}\n  content-type: {content_type}");
         rules += 1;
     }
@@ -88,10 +110,18 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
     for asset in sandboxed.into_iter().chain(others) {
         let extra = manifest.headers_of(asset);
         let special = asset.headers.as_deref().is_some_and(|set| !COVERED_BY_ALL.contains(&set));
-        if rules >= MAX_RULES || (!special && inferred(&asset.file, &asset.content_type)) {
+        let path = format!("/{}", asset.file);
+        let by_pattern = patterns.iter().find(|(pattern, _)| matches(pattern, &path)).map(|(_, t)| *t);
+        let typed = inferred(&asset.file, &asset.content_type) || by_pattern == Some(asset.content_type.as_str());
+        if rules >= MAX_RULES || (!special && typed) {
             continue;
         }
-        let _ = writeln!(out, "/{}\n  content-type: {}", asset.file, asset.content_type);
+        let _ = writeln!(out, "{path}");
+        if by_pattern.is_some_and(|t| t != asset.content_type) {
+            // Two rules' values of one header are joined: the pattern's type is replaced.
+            let _ = writeln!(out, "  ! content-type");
+        }
+        let _ = writeln!(out, "  content-type: {}", asset.content_type);
         if special {
             for (name, value) in extra {
                 // A header the `/*` rule sets is replaced, not joined to it (an SVG's sandboxed CSP).
@@ -110,6 +140,52 @@ pub fn headers_file(manifest: &Manifest, routes: &Routes) -> OutFile {
 mod tests {
     use super::*;
     use portal_core::dist::manifest::Asset;
+
+    /// A path of `pattern` with its placeholders filled, as a request would ask.
+    fn example(pattern: &str) -> String {
+        pattern.replace("{collection}", "events").replace("{name}", "water").replace("{slug+}", "a/b")
+    }
+
+    #[test]
+    fn every_file_a_route_serves_gets_its_type_from_the_cdn() {
+        let text = String::from_utf8(headers_file(&Manifest::default(), &Routes::new()).bytes).unwrap_or_default();
+        let rules: Vec<(&str, &str)> = text
+            .split("\n/")
+            .skip(1)
+            .filter_map(|rule| {
+                let (pattern, headers) = rule.split_once('\n')?;
+                Some((pattern, headers.strip_prefix("  content-type: ")?.lines().next()?))
+            })
+            .collect();
+        for route in file_patterns() {
+            let url = example(route.url);
+            let Some((file, content_type)) = portal_core::routing::output(&url) else { continue };
+            let rule = rules.iter().find(|(pattern, _)| matches(&format!("/{pattern}"), &format!("/{file}")));
+            match rule {
+                Some((pattern, typed)) => assert_eq!(*typed, content_type, "/{pattern} for {url}"),
+                None => assert!(inferred(&file, content_type), "no rule types /{file} ({url}) as {content_type}"),
+            }
+        }
+        for rule in ["/api/schemas/*", "/api/encyclopedia/*.jsonld", "/events.ics", "/events/*.ics"] {
+            assert!(rules.iter().any(|(pattern, _)| format!("/{pattern}") == rule), "{rule}: {text}");
+        }
+        assert!(rules.iter().all(|(pattern, _)| pattern.matches('*').count() <= 1), "one splat a rule: {text}");
+    }
+
+    #[test]
+    fn a_file_a_pattern_types_needs_no_rule_of_its_own() {
+        let asset = Asset {
+            file: "api/schemas/news.json".into(),
+            content_type: portal_core::http::media::SCHEMA_JSON.into(),
+            etag: "\"x\"".into(),
+            headers: None,
+            markdown: None,
+        };
+        let routes = Routes::from([("/api/schemas/news.json".to_string(), asset)]);
+        let text = String::from_utf8(headers_file(&Manifest::default(), &routes).bytes).unwrap_or_default();
+        assert!(text.contains("/api/schemas/*\n") && !text.contains("/api/schemas/news.json"), "{text}");
+        assert!(matches("/events/*.ics", "/events/a/b.ics") && !matches("/events/*.ics", "/events.ics"));
+    }
 
     #[test]
     fn every_file_gets_cors_and_special_files_their_own_rule() {

@@ -12,10 +12,11 @@ use std::fmt::Write;
 use portal_core::dist::manifest::{Asset, Manifest, Routes, MANIFEST_FILE};
 use portal_core::http::cache_control::NO_STORE;
 use portal_core::http::headers::common;
-use portal_core::http::media::{CALENDAR, JSON_LD, SCHEMA_JSON};
+use portal_core::http::media::{HTML, JSON};
 use portal_core::http::problem::Problem;
 use portal_core::routing::is_api_path;
 
+use super::file_patterns;
 use crate::build::pages::NOT_FOUND_FILE;
 use crate::build::write::file::OutFile;
 use portal_core::routing::page_file;
@@ -55,19 +56,13 @@ pub fn snippet(manifest: &Manifest, routes: &Routes) -> OutFile {
          location / {{\n    types {{ }} default_type \"text/html; charset=utf-8\";{common}{html_headers}\n    \
          try_files $uri.html $uri $uri/ =404;\n}}\n\
          location ~ \\.md$ {{ types {{ }} default_type \"text/markdown; charset=utf-8\"; }}\n\
-         location ~ \\.ics$ {{ types {{ }} default_type \"{CALENDAR}\"; }}\n\
          location /api/ {{\n    types {{ }} default_type application/json;\n    \
          try_files $uri.json $uri =404;\n    error_page 404 = @api_not_found;\n}}\n\
-         location ^~ /api/schemas/ {{ types {{ }} default_type \"{SCHEMA_JSON}\"; try_files $uri =404; \
-         error_page 404 = @api_not_found; }}\n\
-         location ~ ^/api/encyclopedia/([^/]+)/jsonld$ {{ types {{ }} default_type {JSON_LD}; \
-         try_files /api/encyclopedia/$1.jsonld =404; error_page 404 = @api_not_found; }}\n\
-         location ~ ^/api/encyclopedia/[^/]+\\.jsonld$ {{ types {{ }} default_type {JSON_LD}; \
-         error_page 404 = @api_not_found; }}\n\
          location @api_not_found {{\n    types {{ }} default_type application/problem+json;{no_store}\n    \
          return 404 '{not_found}';\n}}\n",
         not_found = api_not_found(manifest.site.base()),
     );
+    out.push_str(&pattern_locations(routes));
     let usual = manifest.site.cache.for_file("");
     for (route, asset) in routes {
         // Kept otherwise than usual: fingerprinted files for ever, the service worker not without asking.
@@ -94,14 +89,79 @@ pub fn snippet(manifest: &Manifest, routes: &Routes) -> OutFile {
 /// Whether one of the two generic locations already serves `route` right.
 fn follows_generic_rule(route: &str, asset: &Asset) -> bool {
     let headers = asset.headers.as_deref();
+    generic(route, &asset.file, &asset.content_type) && headers == if is_api_path(route) { None } else { Some("html") }
+}
+
+/// Whether a generic location gives `route` its file and type: `/api/<x>` `api/<x>.json` as
+/// JSON, a page `/<x>` `<x>.html` as HTML.
+fn generic(route: &str, file: &str, content_type: &str) -> bool {
     if is_api_path(route) {
-        route.starts_with("/api/")
-            && asset.file == format!("{}.json", &route[1..])
-            && asset.content_type == "application/json"
-            && headers.is_none()
+        route.starts_with("/api/") && file == format!("{}.json", &route[1..]) && content_type == JSON
     } else {
-        asset.file == page_file(route) && asset.content_type.starts_with("text/html") && headers == Some("html")
+        file == page_file(route) && content_type == HTML
     }
+}
+
+/// Locations by pattern for the routes of the table whose files the generic locations would
+/// send with another type (the schemas, JSON-LD, calendars): derived from the routes' file
+/// rules, so the files of records and entries, which get no location each, are typed as
+/// `portal serve` types them. A route without placeholders gets exact locations, unless it is
+/// one of `routes`, which get their own below.
+fn pattern_locations(routes: &Routes) -> String {
+    let mut out = String::new();
+    for pattern in file_patterns().iter().filter(|p| !generic(p.url, &p.file, p.content_type)) {
+        let (url, file) = (pattern.url, format!("/{}", pattern.file));
+        let literal = !url.contains('{');
+        if literal && routes.contains_key(url) {
+            continue;
+        }
+        let mut body = format!("types {{ }} default_type {};", quoted(pattern.content_type));
+        if is_api_path(url) {
+            body.push_str(" error_page 404 = @api_not_found;");
+        }
+        if literal {
+            let _ = writeln!(out, "location = {url} {{ {body} try_files {file} =404; }}");
+        } else {
+            let _ = writeln!(out, "location ~ {} {{ {body} try_files {} =404; }}", regex(url), numbered(&file));
+        }
+        // The file at its own path too, as every built file answers (docs/spec/api-spec.md#conventions).
+        if file != url {
+            let at = if literal { format!("= {file}") } else { format!("~ {}", regex(&file)) };
+            let _ = writeln!(out, "location {at} {{ {body} try_files $uri =404; }}");
+        }
+    }
+    out
+}
+
+/// A route pattern as an anchored nginx regular expression: a `{slug+}` one or more segments,
+/// another placeholder one segment, each captured in order.
+fn regex(pattern: &str) -> String {
+    let mut out = String::from("^");
+    let mut rest = pattern;
+    while let Some((before, after)) = rest.split_once('{') {
+        out.push_str(&before.replace('.', "\\."));
+        let (name, tail) = after.split_once('}').unwrap_or((after, ""));
+        out.push_str(if name.ends_with('+') { "(.+)" } else { "([^/]+)" });
+        rest = tail;
+    }
+    out.push_str(&rest.replace('.', "\\."));
+    out.push('$');
+    out
+}
+
+/// A file pattern with its placeholders as the captures of [`regex`]: `$1`, `$2`, in order.
+fn numbered(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut rest = pattern;
+    let mut n = 0;
+    while let Some((before, after)) = rest.split_once('{') {
+        n += 1;
+        out.push_str(before);
+        out.push_str(&format!("${n}"));
+        rest = after.split_once('}').map_or("", |(_, tail)| tail);
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The headers every response carries: set for the server, and repeated in a location that adds
@@ -153,6 +213,33 @@ mod tests {
         ));
         assert!(text.contains("location = /api/rss.xml {"));
         assert!(text.contains("try_files /api/rss.xml =404;"));
+    }
+
+    #[test]
+    fn the_files_of_records_get_their_type_by_the_routes_file_rules() {
+        let mut routes = Routes::new();
+        routes.insert("/api/rss".into(), asset("api/rss.xml", "application/rss+xml; charset=utf-8", None));
+        let text = String::from_utf8(snippet(&Manifest::default(), &routes).bytes).unwrap_or_default();
+        for expected in [
+            "location ~ ^/api/encyclopedia/([^/]+)/jsonld$ { types { } default_type \"application/ld+json\"; \
+             error_page 404 = @api_not_found; try_files /api/encyclopedia/$1.jsonld =404; }",
+            "location ~ ^/api/encyclopedia/([^/]+)\\.jsonld$ { types { } default_type \"application/ld+json\"; \
+             error_page 404 = @api_not_found; try_files $uri =404; }",
+            "location ~ ^/api/schemas/([^/]+)$ { types { } default_type \"application/schema+json\"; \
+             error_page 404 = @api_not_found; try_files /api/schemas/$1 =404; }",
+            "location = /events.ics { types { } default_type \"text/calendar; charset=utf-8\"; try_files /events.ics =404; }",
+            "location ~ ^/events/(.+)\\.ics$ { types { } default_type \"text/calendar; charset=utf-8\"; \
+             try_files /events/$1.ics =404; }",
+        ] {
+            assert!(text.contains(expected), "{expected}\n{text}");
+        }
+        for pattern in file_patterns().iter().filter(|p| !generic(p.url, &p.file, p.content_type)) {
+            let exact = format!("location = {} ", pattern.url);
+            let matched = format!("location ~ {} ", regex(pattern.url));
+            assert_eq!(text.matches(&exact).count() + text.matches(&matched).count(), 1, "{}\n{text}", pattern.url);
+        }
+        assert_eq!(text.matches("location = /api/rss.xml {").count(), 1, "a URL of the build gets its own, once");
+        assert_eq!(numbered("a/{name}/b/{slug+}.x"), "a/$1/b/$2.x");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::build::model::Card;
 use crate::build::write::file::{Group, OutFile};
 use crate::sanitize::markdown::{escape, link};
 use crate::sanitize::twin_body;
-use portal_core::content::json_ld;
+use portal_core::standards::json_ld;
 
 /// The pages of `entries` and the index, in the encyclopedia's group.
 pub fn pages(r: &Renderer, entries: &[&Entry], translations: &Translations) -> Result<Vec<OutFile>> {

@@ -25,8 +25,7 @@ pub struct Patch {
 /// The parts the last build split `file` into, by its index in `out` (none when unreadable).
 fn last_parts(out: &Path, file: &str) -> Vec<String> {
     let index = std::fs::read(out.join(parts::index_file(file))).unwrap_or_default();
-    let index: serde_json::Value = serde_json::from_slice(&index).unwrap_or_default();
-    index["parts"].as_array().into_iter().flatten().filter_map(|p| p.as_str().map(str::to_string)).collect()
+    serde_json::from_slice::<parts::PartsIndex>(&index).map(|index| index.parts).unwrap_or_default()
 }
 
 /// The layout after `written` (files whose bytes are new, with those bytes) and `removed` (files

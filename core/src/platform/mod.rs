@@ -6,12 +6,14 @@
 //! coarse, and async without `Send` bounds because Worker futures are not `Send`.
 
 use bytes::Bytes;
-use serde::{Deserialize, Serialize};
 
-use crate::dist::parts::index_file;
-use crate::forms::idempotency::{Record as KeyRecord, Step as KeyStep};
-use crate::forms::mail_quota::{Ask as MailAsk, Verdict as MailVerdict};
 use crate::http::ratelimit::Decision;
+
+mod parts;
+mod stored;
+
+pub use parts::{index_file, PartsIndex, PARTS_DIR};
+pub use stored::{KeyAnswer, KeyRecord, KeyStep, Mail, MailAsk, MailQuota, MailVerdict, Submission};
 
 /// A failure inside the platform (I/O, a binding, a network error). Core answers it with 500, or
 /// 503 where an upstream is concerned, and never shows its text to clients.
@@ -54,41 +56,6 @@ pub struct UpstreamResponse {
     pub body: Bytes,
 }
 
-/// An email to send from the outbox.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Mail {
-    /// The sender (`notifications.from`).
-    pub from: String,
-    /// The recipients.
-    pub to: Vec<String>,
-    /// Where replies go, if not to the sender.
-    pub reply_to: Option<String>,
-    /// The subject line.
-    pub subject: String,
-    /// The plain-text body.
-    pub text: String,
-    /// The HTML body, if any.
-    pub html: Option<String>,
-}
-
-/// A submission (a community voice or a booking) with the mails it triggers, stored atomically.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Submission {
-    /// `voice` or `booking`.
-    pub kind: String,
-    /// The id or booking reference given to the client.
-    pub id: String,
-    /// When it was received (RFC 3339).
-    pub received_at: String,
-    /// The validated fields, as JSON.
-    pub data: serde_json::Value,
-    /// The mails to send once it is stored.
-    pub mails: Vec<Mail>,
-    /// The site's hourly mail cap (`mail.max_per_hour`) its mails are sent under: they wait in the
-    /// outbox while the cap has no room (`crate::forms::outbox::admit`).
-    pub mail_per_hour: u32,
-}
-
 /// What core needs from the machine it runs on.
 #[allow(async_fn_in_trait)]
 pub trait Platform {
@@ -98,9 +65,9 @@ pub trait Platform {
 
     /// Reads a file of the build as [`read_asset`](Platform::read_asset) does, joining it from its
     /// parts when the platform has only those (a file over the static-asset limit; see
-    /// [`crate::dist::parts`]). Core reads every file through this.
+    /// [`PartsIndex`]). Core reads every file through this.
     async fn read_file(&self, file: &str) -> Result<Option<Bytes>, PlatformError> {
-        join_parts(self, file).await
+        parts::join(self, file).await
     }
 
     /// Reads several files of the build, each as [`read_file`](Platform::read_file) does, in
@@ -193,20 +160,4 @@ pub fn internal<'a, P: Platform, E: std::fmt::Display>(
         platform.report(context, &cause);
         crate::http::problem::Problem::internal()
     }
-}
-
-/// `file` of the build: as the platform has it, else joined from its parts (see [`crate::dist::parts`]).
-async fn join_parts<P: Platform + ?Sized>(platform: &P, file: &str) -> Result<Option<Bytes>, PlatformError> {
-    if let Some(bytes) = platform.read_asset(file).await? {
-        return Ok(Some(bytes));
-    }
-    let Some(index) = platform.read_asset(&index_file(file)).await? else { return Ok(None) };
-    let index: serde_json::Value =
-        serde_json::from_slice(&index).map_err(|e| PlatformError(format!("{}: {e}", index_file(file))))?;
-    let mut whole = Vec::with_capacity(index["bytes"].as_u64().unwrap_or(0) as usize);
-    for part in index["parts"].as_array().into_iter().flatten().filter_map(|p| p.as_str()) {
-        let bytes = platform.read_asset(part).await?.ok_or_else(|| PlatformError(format!("{part} is missing")))?;
-        whole.extend_from_slice(&bytes);
-    }
-    Ok(Some(Bytes::from(whole)))
 }

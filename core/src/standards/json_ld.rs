@@ -75,7 +75,7 @@ fn description(record: &Record) -> Option<String> {
     let summary = record.summary.as_deref().map(plain::summary).filter(|s| !s.is_empty());
     let body = || match (&record.html, &record.body) {
         (Some(html), _) => Some(plain::html(html)),
-        (None, Some(body)) => Some(plain::summary(&crate::search::excerpt::plain(body))),
+        (None, Some(body)) => Some(plain::summary(&plain::markdown(body))),
         (None, None) => None,
     };
     summary.or_else(body).filter(|s| !s.is_empty())

@@ -347,7 +347,7 @@ fn coordinate(value: Option<&Value>, limit: f64) -> Option<f64> {
 
 /// `summary`, then the body as plain text, each paragraph of it kept (a blank line between).
 fn description(item: &Value) -> Option<String> {
-    let body = text(item.get("body")).map(|body| paragraphs(&crate::search::excerpt::plain(body)));
+    let body = text(item.get("body")).map(|body| paragraphs(&crate::content::plain::markdown(body)));
     let parts: Vec<String> = text(item.get("summary"))
         .map(str::to_string)
         .into_iter()
