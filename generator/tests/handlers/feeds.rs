@@ -21,6 +21,18 @@ fn the_rss_feed_has_the_newest_items_and_no_drafts() {
     assert!(!feed.contains("Unpublished draft"));
 }
 
+/// The channel names its own address (`atom:link rel="self"`, in the Atom namespace), as feed
+/// validators ask, though `rss` is built without its Atom support (see the workspace Cargo.toml).
+#[test]
+fn the_rss_feed_links_to_itself_in_the_atom_namespace() {
+    let feed = text(&Site::new().get("/api/rss"));
+    assert!(feed.contains(r#"xmlns:atom="http://www.w3.org/2005/Atom""#), "{feed}");
+    let link = r#"<atom:link href="https://fixture.example.org/api/rss" rel="self" type="application/rss+xml""#;
+    assert_eq!(feed.matches(link).count(), 1, "{feed}");
+    let at = feed.find(link).expect("the self link");
+    assert!(feed.find("<channel>") < Some(at) && Some(at) < feed.find("<item>"), "in the channel, before the items");
+}
+
 #[test]
 fn snapshots_have_the_envelope_and_their_date() {
     let site = Site::new();

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use portal_core::content::time::DateTime;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
-use rss::extension::atom::{AtomExtension, Link};
-use rss::{CategoryBuilder, ChannelBuilder, GuidBuilder, ItemBuilder};
+use rss::extension::{Extension, ExtensionMap};
+use rss::{Category, Channel, Guid, Item};
 
 use crate::build::model::{Card, Model};
 use crate::build::write::file::OutFile;
@@ -42,17 +42,31 @@ fn xml_text(text: &str) -> String {
 
 /// An item. Its description is plain text (the summary, or the first paragraph's words), escaped
 /// as HTML since readers render a description as HTML: a summary's `<script>` is shown, not run.
-fn item(card: &Card, base: &str) -> rss::Item {
+fn item(card: &Card, base: &str) -> Item {
     let link = xml_text(&format!("{base}{}", card.url));
     let description = escape_text(&xml_text(card.excerpt.as_deref().unwrap_or_default()));
-    ItemBuilder::default()
-        .title(Some(xml_text(&card.title)))
-        .link(Some(link.clone()))
-        .guid(Some(GuidBuilder::default().value(link).permalink(true).build()))
-        .pub_date(card.date.map(|d| d.http_date()))
-        .description((!description.is_empty()).then_some(description))
-        .categories(card.tags.iter().map(|t| CategoryBuilder::default().name(xml_text(t)).build()).collect::<Vec<_>>())
-        .build()
+    let category = |tag: &String| Category { name: xml_text(tag), domain: None };
+    Item {
+        title: Some(xml_text(&card.title)),
+        link: Some(link.clone()),
+        guid: Some(Guid { value: link, permalink: true }),
+        pub_date: card.date.map(|d| d.http_date()),
+        description: (!description.is_empty()).then_some(description),
+        categories: card.tags.iter().map(category).collect(),
+        ..Item::default()
+    }
+}
+
+/// The channel's `<atom:link rel="self">`, as a plain extension element: `rss` is built without
+/// its Atom feature, which brings a second builder-deriving macro crate into the compile.
+fn self_link(href: String) -> ExtensionMap {
+    let attrs = [("href", href), ("rel", "self".into()), ("type", "application/rss+xml".into())];
+    let link = Extension {
+        name: "atom:link".into(),
+        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        ..Extension::default()
+    };
+    BTreeMap::from([("atom".to_string(), BTreeMap::from([("link".to_string(), vec![link])]))])
 }
 
 /// The feed file.
@@ -61,28 +75,21 @@ pub fn file(content: &Content, model: &Model, built: DateTime) -> anyhow::Result
     let base = site.base();
     let mut news: Vec<&Card> = model.cards("news").iter().collect();
     news.sort_by(|a, b| b.date.is_some().cmp(&a.date.is_some()).then(b.date.cmp(&a.date)).then(a.id.cmp(&b.id)));
-    let items: Vec<rss::Item> = news.into_iter().take(site.rss.items).map(|r| item(r, base)).collect();
-    let self_link = Link {
-        href: format!("{base}/api/rss"),
-        rel: "self".into(),
-        mime_type: Some("application/rss+xml".into()),
-        ..Link::default()
+    let items: Vec<Item> = news.into_iter().take(site.rss.items).map(|r| item(r, base)).collect();
+    let description =
+        if site.description.is_empty() { format!("News from {}", site.title) } else { site.description.clone() };
+    let channel = Channel {
+        title: xml_text(&format!("{} news", site.title)),
+        link: xml_text(base),
+        description: xml_text(&description),
+        language: Some(xml_text(&site.language)),
+        last_build_date: Some(built.http_date()),
+        generator: Some(format!("portal {}", env!("CARGO_PKG_VERSION"))),
+        namespaces: BTreeMap::from([("atom".to_string(), "http://www.w3.org/2005/Atom".to_string())]),
+        extensions: self_link(format!("{base}/api/rss")),
+        items,
+        ..Channel::default()
     };
-    let channel = ChannelBuilder::default()
-        .title(xml_text(&format!("{} news", site.title)))
-        .link(xml_text(base))
-        .description(xml_text(&if site.description.is_empty() {
-            format!("News from {}", site.title)
-        } else {
-            site.description.clone()
-        }))
-        .language(Some(xml_text(&site.language)))
-        .last_build_date(Some(built.http_date()))
-        .generator(Some(format!("portal {}", env!("CARGO_PKG_VERSION"))))
-        .namespaces(BTreeMap::from([("atom".to_string(), "http://www.w3.org/2005/Atom".to_string())]))
-        .atom_ext(Some(AtomExtension { links: vec![self_link] }))
-        .items(items)
-        .build();
     OutFile::at("/api/rss", channel.to_string().into_bytes())
 }
 
