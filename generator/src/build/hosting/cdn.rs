@@ -8,7 +8,7 @@ use portal_core::dist::manifest::{Manifest, Routes};
 use portal_core::http::headers::{common, STATIC_FILES, STATIC_SANDBOXED};
 use portal_core::http::media;
 
-use super::file_patterns;
+use super::{file_patterns, rewrite};
 use crate::build::write::file::OutFile;
 
 /// Cloudflare reads at most this many rules; we stay well below it.
@@ -54,15 +54,7 @@ fn pattern_rules() -> Vec<(String, &'static str)> {
 
 /// A file pattern as `_headers` writes it: each placeholder (`{name}`, `{slug+}`) a splat.
 fn splat(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len());
-    let mut rest = pattern;
-    while let Some((before, after)) = rest.split_once('{') {
-        out.push_str(before);
-        out.push('*');
-        rest = after.split_once('}').map_or("", |(_, tail)| tail);
-    }
-    out.push_str(rest);
-    out
+    rewrite(pattern, str::to_string, |_, _| "*".to_string())
 }
 
 /// Whether the `_headers` pattern `pattern` (a literal path, or one with a splat) matches `path`.

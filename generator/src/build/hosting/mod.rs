@@ -39,3 +39,26 @@ pub(crate) fn file_patterns() -> Vec<FilePattern> {
         })
         .collect()
 }
+
+/// `pattern` (a route's or its files' pattern) with the text between placeholders passed through
+/// `text` and each placeholder (`{name}`, `{slug+}`) replaced by `placeholder(name, n)`, `n`
+/// counting them from 1: the one walk the hosts' patterns (`_headers` splats, nginx regular
+/// expressions and their captures) are written with.
+pub(crate) fn rewrite(
+    pattern: &str,
+    text: impl Fn(&str) -> String,
+    placeholder: impl Fn(&str, usize) -> String,
+) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    let mut n = 0;
+    while let Some((before, after)) = rest.split_once('{') {
+        n += 1;
+        out.push_str(&text(before));
+        let (name, tail) = after.split_once('}').unwrap_or((after, ""));
+        out.push_str(&placeholder(name, n));
+        rest = tail;
+    }
+    out.push_str(&text(rest));
+    out
+}

@@ -16,7 +16,7 @@ use portal_core::http::media::{HTML, JSON};
 use portal_core::http::problem::Problem;
 use portal_core::routing::is_api_path;
 
-use super::file_patterns;
+use super::{file_patterns, rewrite};
 use crate::build::pages::NOT_FOUND_FILE;
 use crate::build::write::file::OutFile;
 use portal_core::routing::page_file;
@@ -136,32 +136,13 @@ fn pattern_locations(routes: &Routes) -> String {
 /// A route pattern as an anchored nginx regular expression: a `{slug+}` one or more segments,
 /// another placeholder one segment, each captured in order.
 fn regex(pattern: &str) -> String {
-    let mut out = String::from("^");
-    let mut rest = pattern;
-    while let Some((before, after)) = rest.split_once('{') {
-        out.push_str(&before.replace('.', "\\."));
-        let (name, tail) = after.split_once('}').unwrap_or((after, ""));
-        out.push_str(if name.ends_with('+') { "(.+)" } else { "([^/]+)" });
-        rest = tail;
-    }
-    out.push_str(&rest.replace('.', "\\."));
-    out.push('$');
-    out
+    let captured = |name: &str, _| if name.ends_with('+') { "(.+)" } else { "([^/]+)" }.to_string();
+    format!("^{}$", rewrite(pattern, |text| text.replace('.', "\\."), captured))
 }
 
 /// A file pattern with its placeholders as the captures of [`regex`]: `$1`, `$2`, in order.
 fn numbered(pattern: &str) -> String {
-    let mut out = String::new();
-    let mut rest = pattern;
-    let mut n = 0;
-    while let Some((before, after)) = rest.split_once('{') {
-        n += 1;
-        out.push_str(before);
-        out.push_str(&format!("${n}"));
-        rest = after.split_once('}').map_or("", |(_, tail)| tail);
-    }
-    out.push_str(rest);
-    out
+    rewrite(pattern, str::to_string, |_, n| format!("${n}"))
 }
 
 /// The headers every response carries: set for the server, and repeated in a location that adds
