@@ -1,7 +1,8 @@
 """The native store and mail outbox (docs/spec/api-spec.md#delivery): mails reach a real SMTP server on 127.0.0.1
-(aiosmtpd) with the right recipients, survive an SMTP outage and a SIGKILL, and fall back to
+(aiosmtpd) with the right recipients, survive an SMTP outage, a SIGKILL and a SIGTERM mid-send, and fall back to
 .eml files when no SMTP server is configured."""
 
+import asyncio
 import email
 import json
 import shutil
@@ -266,6 +267,45 @@ def test_a_sigkill_loses_no_accepted_submission_and_no_mail(sink):
         sink.wait_for(lambda _: all(sink.about(i) for i in accepted), f"mails of {len(accepted)} accepted submissions")
     finally:
         restarted.stop()
+
+
+class SlowSink(Sink):
+    """A mail server that takes `delay` seconds to accept each message it has received."""
+
+    def __init__(self, delay):
+        super().__init__()
+        self.delay = delay
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
+        answer = await super().handle_DATA(server, session, envelope)
+        await asyncio.sleep(self.delay)
+        return answer
+
+
+def test_a_sigterm_while_a_mail_is_being_sent_records_it_so_it_is_not_sent_again():
+    """Shutdown waits for the mail server's answer and records the mail, so the next run does not send it again."""
+    sink = SlowSink(delay=3)
+    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    state = state_dir()
+    server = serve(state, controller.port)
+    try:
+        r = post(server, "/api/submit-voice", voice(50), address="10.25.0.1")
+        assert r.status_code == 202, r.text
+        sid = r.json()["id"]
+        sink.wait_for(lambda _: sink.about(sid), "the mail to reach the server")
+        assert server.stop() == 0, server.output()  # the server has not answered yet
+        assert stored(state)[sid]["mailsPending"] == 0, stored(state)[sid]
+        assert stored(state)[sid]["mailsSent"] == 1
+        restarted = serve(state, controller.port)
+        try:
+            time.sleep(2)  # a mail the store still held would go out now
+            assert len(sink.about(sid)) == 1, "sent once"
+        finally:
+            restarted.stop()
+    finally:
+        server.stop()
+        controller.stop()
 
 
 def visitor_mails(sink, ref, visitor):

@@ -226,18 +226,22 @@ pub(crate) fn into_axum(response: Response) -> axum::response::Response {
     out
 }
 
-/// Serves `state` on `listener` until SIGINT or SIGTERM, letting requests in flight finish.
+/// Serves `state` on `listener` until SIGINT or SIGTERM, letting requests in flight finish, then
+/// lets the outbox record the mail it is sending.
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<ServerState>) -> Result<()> {
     let limits = listener::Limits::from_env();
     let trusted = state.trusted.clone();
-    listener::run(
+    let outbox = Arc::clone(&state.outbox);
+    let served = listener::run(
         listener,
         listener::with_timeouts(router(Arc::clone(&state)), limits, state),
         limits,
         trusted,
         shutdown_signal(),
     )
-    .await
+    .await;
+    outbox.stop().await;
+    served
 }
 
 async fn shutdown_signal() {

@@ -7,6 +7,10 @@
 //! is counted against the site's hourly cap just before it is sent, and waits for the window's end
 //! when the cap is reached (docs/spec/api-spec.md#mail-quotas). The task resumes whatever a
 //! previous run left pending, and a new submission wakes it at once.
+//!
+//! On shutdown ([`Outbox::stop`]) no new mail is started and the one being sent is finished and
+//! recorded first: a mail the server accepted but the store still counts as pending would be sent
+//! again by the next run.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,7 +21,7 @@ use lettre::message::{header::ContentType, Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use portal_core::forms::outbox::{Outcome, Status};
 use portal_core::platform::Submission;
-use tokio::sync::Notify;
+use tokio::sync::{Mutex, Notify};
 
 use super::store::{OutboxMail, Store};
 
@@ -31,6 +35,8 @@ pub const MAIL_WINDOW_VAR: &str = "PORTAL_MAIL_WINDOW_SECS";
 const BATCH: u32 = 50;
 /// How long one SMTP exchange may take.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long shutdown waits for the mail being sent: one SMTP exchange and its record.
+const STOP_TIMEOUT: Duration = Duration::from_secs(25);
 
 /// Where mails go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,6 +95,8 @@ pub struct Outbox {
     wake: Notify,
     /// The window of the site's hourly cap (ms).
     window_ms: u64,
+    /// Held from a mail's claim to its record; `true` once shutdown began.
+    sending: Mutex<bool>,
 }
 
 /// The window of the site's hourly cap: [`MAIL_WINDOW_VAR`] seconds if set, else an hour.
@@ -104,7 +112,12 @@ impl Outbox {
         if let Err(e) = store.release_claims() {
             eprintln!("portal: outbox: {e:#}");
         }
-        let outbox = Arc::new(Outbox { store: Arc::new(store), wake: Notify::new(), window_ms: mail_window_ms() });
+        let outbox = Arc::new(Outbox {
+            store: Arc::new(store),
+            wake: Notify::new(),
+            window_ms: mail_window_ms(),
+            sending: Mutex::new(false),
+        });
         tokio::spawn(deliver_forever(Arc::clone(&outbox), transport));
         outbox
     }
@@ -116,6 +129,17 @@ impl Outbox {
         tokio::task::spawn_blocking(move || store.insert(&submission)).await.context("the store task failed")??;
         self.wake.notify_one();
         Ok(())
+    }
+
+    /// Stops delivering: waits (at most [`STOP_TIMEOUT`]) for the mail being sent to be recorded,
+    /// and starts no other. What is still pending waits for the next run.
+    pub async fn stop(&self) {
+        match tokio::time::timeout(STOP_TIMEOUT, self.sending.lock()).await {
+            Ok(mut stopped) => *stopped = true,
+            Err(_) => {
+                eprintln!("portal: outbox: a mail was still being sent after {STOP_TIMEOUT:?}; it may go out again")
+            }
+        }
     }
 
     /// Runs a step of an idempotency key's life, durably (see `Store::idempotency`).
@@ -153,8 +177,9 @@ pub use portal_core::forms::outbox::backoff_ms;
 
 async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
     loop {
-        let full = match deliver_due(&outbox.store, &transport, outbox.window_ms).await {
-            Ok(n) => n == BATCH as usize,
+        let full = match deliver_due(&outbox, &transport).await {
+            Ok(Some(n)) => n == BATCH as usize,
+            Ok(None) => return,
             Err(e) => {
                 eprintln!("portal: outbox: {e:#}");
                 false
@@ -174,12 +199,17 @@ async fn deliver_forever(outbox: Arc<Outbox>, transport: Transport) {
     }
 }
 
-/// One pass: tries every due mail once, or makes it wait when the site's hourly cap (over
-/// `window_ms`) has no room for it. Returns how many it took.
-async fn deliver_due(store: &Arc<Store>, transport: &Transport, window_ms: u64) -> Result<usize> {
+/// One pass: tries every due mail once, or makes it wait when the site's hourly cap has no room
+/// for it. Returns how many it took, or `None` once the outbox is stopping.
+async fn deliver_due(outbox: &Outbox, transport: &Transport) -> Result<Option<usize>> {
+    let (store, window_ms) = (&outbox.store, outbox.window_ms);
     let due = blocking(store, |s| s.due(now_ms(), BATCH)).await?;
     let count = due.len();
     for item in due {
+        let sending = outbox.sending.lock().await;
+        if *sending {
+            return Ok(None);
+        }
         let id = item.id;
         if !blocking(store, move |s| s.claim(id, now_ms())).await? {
             continue;
@@ -194,8 +224,9 @@ async fn deliver_due(store: &Arc<Store>, transport: &Transport, window_ms: u64) 
         if status == Status::Undeliverable {
             eprintln!("portal: outbox: mail {id} of {} is given up on", item.submission_id);
         }
+        drop(sending);
     }
-    Ok(count)
+    Ok(Some(count))
 }
 
 async fn deliver(transport: &Transport, item: &OutboxMail) -> Outcome {
