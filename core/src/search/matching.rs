@@ -735,6 +735,19 @@ impl Engine {
         // One automaton for every dictionary (only the term's text counts, not its field).
         let automaton =
             FuzzyTermQuery::new(Term::from_field_text(self.weighted[0].0, text), distance, true).automaton()?;
+        if let Some(lexicon) = self.lexicon() {
+            for field in 0..FIELDS {
+                lexicon.table(field, false).each_match(&automaton, |term, postings| {
+                    let mut wanted_postings = postings.iter().filter(|p| wanted.get(p.segment as usize) == Some(&true));
+                    let Some(first) = wanted_postings.next() else { return };
+                    let Ok(term) = std::str::from_utf8(term) else { return };
+                    let docs = wanted_postings
+                        .fold(u64::from(first.info().doc_freq), |sum, p| sum + u64::from(p.info().doc_freq));
+                    *found.entry(term.to_string()).or_insert(0) += docs;
+                });
+            }
+            return Ok(found);
+        }
         for (segment, _) in self.segments.iter().zip(wanted).filter(|(_, &w)| w) {
             for field in 0..FIELDS {
                 let dictionary = segment.dictionary(field, false).terms();

@@ -340,6 +340,13 @@ fn the_lexicon_and_the_segments_dictionaries_rank_alike() {
         for q in QUERIES.iter().chain(&["e", "ec", "ecol", "harv", "water wel", "sav"]) {
             assert_rank_alike(&with, &without, q, &scope, 7);
         }
+        // The search page's typo neighbours: one walk of the table, or one search per dictionary.
+        let wanted = with.wanted(&scope);
+        for (typo, distance) in [("watr", 1), ("clinik", 1), ("harvset", 1), ("savngs", 2), ("ecol", 1), ("zzzz", 2)] {
+            let near = with.engine.near_words(typo, distance, &wanted).expect("near words");
+            assert_eq!(near, without.engine.near_words(typo, distance, &wanted).expect("near words"), "{typo}");
+            assert_eq!(near.is_empty(), typo == "zzzz", "{typo}: {near:?}");
+        }
     }
 }
 
