@@ -1,8 +1,9 @@
 """The search page's p50 and p99 at 100k records as `bench/run`'s *Serving* measures it (1,000
 distinct queries after 300, the build's records read through first, a fresh server per run), for
 several `portal` binaries, alternating, two rounds: the way to compare two commits on a noisy
-machine. Beside each run it prints the server's CPU time per request (the same work takes more of
-it when the virtual machine is slowed) and the share of the machine's time the hypervisor stole.
+machine; then the same for 1,000 queries with a typo (`search.typo_queries`). Beside each run it
+prints the server's CPU time per request (the same work takes more of it when the virtual machine
+is slowed) and the share of the machine's time the hypervisor stole.
 
     .venv/bin/python bench/pagebench.py target/bench/dist-100000 /tmp/portal-before /tmp/portal-after
 """
@@ -27,6 +28,7 @@ def cpu_ticks():
 def main():
     dist, binaries = Path(sys.argv[1]), sys.argv[2:]
     queries = search.queries(1300, seed=100000)
+    typos = search.typo_queries(1300)
     for _ in range(2):
         for binary in binaries:
             servers.PORTAL = binary  # (importing bench/run points it at target/release/portal)
@@ -41,6 +43,8 @@ def main():
                 stolen = [after - before for before, after in zip(ticks, cpu_ticks())]
                 print(f"{binary}: page p50 {p50:.2f} p99 {p99:.2f} ms, server CPU {cpu:.2f} ms a request, "
                       f"{stolen[7] / max(sum(stolen), 1):.1%} stolen", flush=True)
+                p50, p99 = search.measure_page(server.base_url, typos[300:], warm=typos[:300])
+                print(f"{binary}: page with a typo p50 {p50:.2f} p99 {p99:.2f} ms", flush=True)
             finally:
                 server.stop()
 

@@ -51,6 +51,26 @@ def queries(n, vocabulary="synthetic", seed=11):
     return out
 
 
+def typo_queries(n, seed=7):
+    """`n` page queries of a corpus word of five letters or more with one edit (a letter dropped,
+    two swapped or one replaced), half of them followed by a second, correct word: what the page
+    corrects or offers a suggestion for."""
+    rng = random.Random(seed)
+    long_words = [w for w in corpus.WORDS if len(w) >= 5]
+
+    def typo(word):
+        at = rng.randrange(1, len(word) - 1)
+        edit = rng.randrange(3)
+        if edit == 0:
+            return word[:at] + word[at + 1:]
+        if edit == 1:
+            return word[:at] + word[at + 1] + word[at] + word[at + 2:]
+        return word[:at] + rng.choice("aeioustrn") + word[at + 1:]
+
+    return [typo(rng.choice(long_words)) + ("" if rng.random() < 0.5 else " " + rng.choice(long_words))
+            for _ in range(n)]
+
+
 def curl_times(base_url, qs, path="/api/search"):
     """Milliseconds of each of `qs`, sent once each, in order, by one curl over one keep-alive
     connection (asking for gzip, as browsers and HTTP libraries do), to `path` (the API, or the
