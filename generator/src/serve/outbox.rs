@@ -131,7 +131,7 @@ impl Outbox {
         Ok(())
     }
 
-    /// Stops delivering: waits (at most [`STOP_TIMEOUT`]) for the mail being sent to be recorded,
+    /// Stops delivering: waits (at most `STOP_TIMEOUT`, 25 s) for the mail being sent to be recorded,
     /// and starts no other. What is still pending waits for the next run.
     pub async fn stop(&self) {
         match tokio::time::timeout(STOP_TIMEOUT, self.sending.lock()).await {
