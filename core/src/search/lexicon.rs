@@ -131,7 +131,7 @@ impl Table {
         while i < self.ends.len() {
             let term = self.term(i);
             let shared = previous.iter().zip(term).take_while(|(a, b)| a == b).count();
-            states.truncate(shared.min(states.len() - 1) + 1);
+            states.truncate(shared + 1);
             previous = term;
             let mut dead = None;
             for depth in states.len() - 1..term.len() {

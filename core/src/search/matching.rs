@@ -738,12 +738,14 @@ impl Engine {
         if let Some(lexicon) = self.lexicon() {
             for field in 0..FIELDS {
                 lexicon.table(field, false).each_match(&automaton, |term, postings| {
-                    let mut wanted_postings = postings.iter().filter(|p| wanted.get(p.segment as usize) == Some(&true));
-                    let Some(first) = wanted_postings.next() else { return };
-                    let Ok(term) = std::str::from_utf8(term) else { return };
-                    let docs = wanted_postings
-                        .fold(u64::from(first.info().doc_freq), |sum, p| sum + u64::from(p.info().doc_freq));
-                    *found.entry(term.to_string()).or_insert(0) += docs;
+                    let docs = postings
+                        .iter()
+                        .filter(|p| wanted.get(p.segment as usize) == Some(&true))
+                        .map(|p| u64::from(p.info().doc_freq))
+                        .reduce(|sum, docs| sum + docs);
+                    if let (Some(docs), Ok(term)) = (docs, std::str::from_utf8(term)) {
+                        *found.entry(term.to_string()).or_insert(0) += docs;
+                    }
                 });
             }
             return Ok(found);
