@@ -38,12 +38,40 @@ fn local_links(response: &mut Response, base: &str) {
     if base.is_empty() || !html {
         return;
     }
-    let Ok(text) = std::str::from_utf8(&response.body) else { return };
-    let (href, action) = (format!("href=\"{base}/"), format!("action=\"{base}/"));
-    if text.contains(&href) || text.contains(&action) {
-        let local = text.replace(&href, "href=\"/").replace(&action, "action=\"/");
-        response.body = Bytes::from(local);
+    // One pass for the links of both kinds: the base URL is rare in a page, `href="` is not.
+    let link = |before: &[u8], _: &[u8]| before.ends_with(b"href=") || before.ends_with(b"action=");
+    replace_in_body(response, &format!("\"{base}/"), "\"/", link);
+}
+
+/// Replaces in `response`'s body each `from` for which `keep` (the bytes before it, those after
+/// it) holds with `to`, leaving the body as it is when there is none. Every HTML page a server
+/// sends is looked through ([`local_links`]): the search is `memmem`'s, vectorised, on the bytes
+/// (an ASCII needle never matches inside a UTF-8 character, so a UTF-8 page stays one);
+/// `str::replace` after checking the page was UTF-8 took a tenth of `portal serve`'s CPU on a
+/// static page (BENCHMARKS.md, *Serving*).
+fn replace_in_body(response: &mut Response, from: &str, to: &str, keep: impl Fn(&[u8], &[u8]) -> bool) {
+    if let Some(body) = replaced(&response.body, from, to, keep) {
+        response.body = Bytes::from(body);
     }
+}
+
+/// `body` with each `from` (non-overlapping, left to right) that `keep` accepts replaced by `to`,
+/// or `None` when `keep` accepts none.
+fn replaced(body: &[u8], from: &str, to: &str, keep: impl Fn(&[u8], &[u8]) -> bool) -> Option<Vec<u8>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    for hit in memchr::memmem::find_iter(body, from.as_bytes()) {
+        if !keep(&body[..hit], &body[hit + from.len()..]) {
+            continue;
+        }
+        let out = out.get_or_insert_with(|| Vec::with_capacity(body.len()));
+        out.extend_from_slice(&body[at..hit]);
+        out.extend_from_slice(to.as_bytes());
+        at = hit + from.len();
+    }
+    let mut out = out?;
+    out.extend_from_slice(&body[at..]);
+    Some(out)
 }
 
 /// The address a request was sent to when it is this machine (`127.0.0.1:8787`, `localhost`,
@@ -72,12 +100,9 @@ fn local_ogc_links(response: &mut Response, base: &str, request: &Request, path:
         return;
     }
     let Some(origin) = local_origin(request) else { return };
-    let Ok(text) = std::str::from_utf8(&response.body) else { return };
-    let (links, server) = (format!("\"{base}/"), format!("\"{base}\""));
-    if text.contains(&links) || text.contains(&server) {
-        let local = text.replace(&links, &format!("\"{origin}/")).replace(&server, &format!("\"{origin}\""));
-        response.body = Bytes::from(local);
-    }
+    // A link under the base URL, or the base URL itself (a server's `url`).
+    let whole = |_: &[u8], after: &[u8]| matches!(after.first(), Some(b'/' | b'"'));
+    replace_in_body(response, &format!("\"{base}"), &format!("\"{origin}"), whole);
 }
 
 /// The API over one build.
@@ -366,6 +391,29 @@ mod tests {
         json.body = Bytes::from("{\"url\": \"href=\\\"https://site.example/visit\"}");
         local_links(&mut json, "https://site.example");
         assert!(String::from_utf8_lossy(&json.body).contains("https://site.example/visit"));
+    }
+
+    #[test]
+    fn replacing_in_a_body_is_str_replace_on_its_bytes() {
+        let all = |_: &[u8], _: &[u8]| true;
+        for (body, from, to) in [
+            ("a xx b xx", "xx", "y"),
+            ("xxx", "xx", "-"),
+            ("none here", "xx", "y"),
+            ("xx", "xx", ""),
+            ("é xx ü xx", "xx", "ï"),
+        ] {
+            let expected = body.contains(from).then(|| body.replace(from, to).into_bytes());
+            assert_eq!(replaced(body.as_bytes(), from, to, all), expected, "{body:?}");
+        }
+        // Only where `keep` says so; a page that is not UTF-8 has its links rewritten too.
+        let link = |before: &[u8], _: &[u8]| before.ends_with(b"href=");
+        let page = b"\xe9 <a href=\"h/x\"> <img src=\"h/y\">";
+        assert_eq!(
+            replaced(page, "\"h/", "\"/", link).as_deref(),
+            Some(&b"\xe9 <a href=\"/x\"> <img src=\"h/y\">"[..])
+        );
+        assert_eq!(replaced(b"src=\"h/y\"", "\"h/", "\"/", link), None);
     }
 
     #[test]
