@@ -115,6 +115,15 @@ def test_pages_link_relatively_and_name_their_canonical_url(client):
     assert 'action="../../search"' in html, "the site header's search form, relative to the page"
 
 
+
+def test_a_served_page_links_the_per_request_pages_on_the_server_it_came_from(client):
+    # The build writes links to what it does not write (forms, weather) on the site's base URL, so
+    # an offline copy reaches the live site; a server makes them root-relative (src/app.rs).
+    html = client.get("/news").text
+    assert 'href="/visit"' in html and 'href="/community-voices/new"' in html, "the per-request pages, local"
+    assert 'href="https://fixture.example.org/' not in html, "no double-quoted link is left on the base URL"
+    assert "<link rel=\"canonical\" href='https://fixture.example.org/news'>" in html, "the canonical URL names the site"
+
 def test_a_page_with_a_trailing_slash_redirects_to_its_url(client):
     r = client.get("/news/?page=2")
     assert r.status_code == 301 and r.headers["Location"] == "/news?page=2"
