@@ -184,7 +184,7 @@ pub fn render_into(
     let counted = Counted::of(&content);
     steps.time("pages", || pages::files(&mut content, &model, intros, templates, generated_at, &mut files))?;
     write::collisions::check_outputs(&content.statics, reserved, files.made())?;
-    let routes = files.made().iter().filter(|w| w.route.is_some()).count();
+    let routes = files.made().iter().filter(|w| w.route().is_some()).count();
     manifest.route_shards = shard_count(routes);
     let base = content.site.base().to_string();
     let source_rows = std::mem::take(&mut content.source_rows);
@@ -231,7 +231,7 @@ fn load_shelved(options: &BuildOptions, dir: &Path, progress: &Progress) -> Resu
 /// written.
 fn layout_files(manifest: &Manifest, files: &mut Outputs) -> Result<(), BuildError> {
     let made = files.made();
-    let own = made.iter().filter(|w| !w.group.record_scale()).filter_map(|w| Some((w.route.clone()?, w.asset())));
+    let own = made.iter().filter(|w| !w.group.record_scale()).filter_map(|w| Some((w.route()?.to_string(), w.asset())));
     let hosting = hosting::files(manifest, &own.collect());
     files.extend(hosting);
     write::routes::put(files, manifest.route_shards.max(1))?;

@@ -14,7 +14,7 @@ use portal_core::http::media;
 use rayon::prelude::*;
 
 use crate::build::write::file::{Group, OutFile};
-use crate::build::write::sink::Written;
+use crate::build::write::written::Written;
 use crate::build::BuildError;
 use crate::images::{make_variants, variant_file, variant_widths};
 use crate::load::statics::StaticFiles;
@@ -74,24 +74,24 @@ pub fn check_clashes(files: &[Written], sources: &StaticFiles) -> Result<(), Bui
     let (statics, built): (Vec<&Written>, Vec<&Written>) = files.iter().partition(|f| f.group == Group::Statics);
     let mut owners: HashMap<&str, &Written> = HashMap::new();
     for f in built {
-        owners.insert(f.file.as_str(), f);
-        if let Some(route) = &f.route {
-            owners.insert(route.as_str(), f);
+        owners.insert(f.file(), f);
+        if let Some(route) = f.route() {
+            owners.insert(route, f);
         }
     }
     let mut errors = Vec::new();
     for f in statics {
-        let route = f.route.as_deref().unwrap_or("");
-        let Some(other) = owners.get(f.file.as_str()).or_else(|| owners.get(route)) else { continue };
-        let source = sources.0.get(&f.file).map_or_else(|| f.file.clone(), |s| s.path.display().to_string());
-        let what = match &other.route {
-            Some(route) => format!("the page or file the build writes for {route} ({})", other.file),
-            None => format!("the build's own {}", other.file),
+        let route = f.route().unwrap_or("");
+        let Some(other) = owners.get(f.file()).or_else(|| owners.get(route)) else { continue };
+        let source = sources.0.get(f.file()).map_or_else(|| f.file().to_string(), |s| s.path.display().to_string());
+        let what = match other.route() {
+            Some(route) => format!("the page or file the build writes for {route} ({})", other.file()),
+            None => format!("the build's own {}", other.file()),
         };
         errors.push(ContentError::new(
             source,
             1,
-            format!("this static file would be published at /{} and clash with {what}; rename or move it", f.file),
+            format!("this static file would be published at /{} and clash with {what}; rename or move it", f.file()),
         ));
     }
     if errors.is_empty() {

@@ -13,7 +13,8 @@ use portal_core::dist::parts::{self, SERVED_BY_THE_CDN};
 use anyhow::Result;
 
 use crate::build::write::file::{Group, OutFile};
-use crate::build::write::sink::{Assembly, Outputs, Written};
+use crate::build::write::sink::{Assembly, Outputs};
+use crate::build::write::written::Written;
 
 /// How the upload is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,11 +78,8 @@ impl PlannedPack {
     /// How the pack is made from its members among `files`, the files written.
     pub fn assembly(&self, files: &Outputs) -> Result<Assembly> {
         let made = files.made();
-        let lengths: Vec<(&str, usize)> = self
-            .members
-            .iter()
-            .map(|&i| Ok((made[i].file.as_str(), files.stored_len(i)? as usize)))
-            .collect::<Result<_>>()?;
+        let lengths: Vec<(&str, usize)> =
+            self.members.iter().map(|&i| Ok((made[i].file(), files.stored_len(i)? as usize))).collect::<Result<_>>()?;
         let (head, starts) = packs::layout(&lengths);
         let len = (head.len() + lengths.iter().map(|(_, len)| len).sum::<usize>()) as u64;
         let pieces = self.members.iter().zip(starts).map(|(&i, start)| (i, start as u64)).collect();
@@ -93,18 +91,19 @@ impl PlannedPack {
 /// the site is big, and `.assetsignore`; says what the upload is made of.
 pub fn prepare(files: &mut Outputs, layout: Layout) -> Result<Upload> {
     let split = add_parts(files, layout.split_over)?;
-    let loose: usize = files.made().iter().filter(|f| uploaded(&f.file) && !split.contains(&f.file)).count();
+    let loose: usize = files.made().iter().filter(|f| uploaded(f.file()) && !split.contains(f.file())).count();
     let mut upload = Upload { split, ..Upload::default() };
     if loose > layout.pack_over {
         let (in_packs, big, planned, index) = plan_packs(files.made(), &upload.split);
         let assemblies = planned.iter().map(|pack| pack.assembly(files)).collect::<Result<_>>()?;
+        drop(planned);
         files.assemble(assemblies)?;
         files.push(index);
         upload = Upload { packed: true, in_packs, big, ..upload };
     }
     files.push(OutFile::internal(ASSETS_IGNORE, assets_ignore(&upload).into_bytes()).in_group(Group::Layout));
     upload.files = files.len();
-    upload.never = files.made().iter().filter(|f| !uploaded(&f.file)).count();
+    upload.never = files.made().iter().filter(|f| !uploaded(f.file())).count();
     Ok(upload)
 }
 
@@ -150,8 +149,8 @@ fn add_parts(files: &mut Outputs, split_over: usize) -> Result<BTreeSet<String>>
     let whole: BTreeSet<String> = files
         .made()
         .iter()
-        .filter(|f| uploaded(&f.file) && parts::splits(&f.file, f.len as usize, split_over))
-        .map(|f| f.file.clone())
+        .filter(|f| uploaded(f.file()) && parts::splits(f.file(), f.len as usize, split_over))
+        .map(|f| f.file().to_string())
         .collect();
     for file in &whole {
         let bytes = files.read(file)?;
@@ -167,14 +166,14 @@ type Numbered<'a> = (usize, &'a Written);
 /// Plans the packs of the packable files among `files` (not those uploaded in parts); returns how
 /// many files go into packs, the packable ones too big for one, the packs and their index.
 fn plan_packs(files: &[Written], split: &BTreeSet<String>) -> (usize, BTreeSet<String>, Vec<PlannedPack>, OutFile) {
-    let packable = |(_, f): &(usize, &Written)| packs::packable(&f.file, 0) && !split.contains(&f.file);
+    let packable = |(_, f): &(usize, &Written)| packs::packable(f.file(), 0) && !split.contains(f.file());
     let mut candidates: Vec<Numbered> = files.iter().enumerate().filter(packable).collect();
-    candidates.sort_by(|(_, a), (_, b)| a.file.cmp(&b.file));
+    candidates.sort_by(|(_, a), (_, b)| a.file().cmp(b.file()));
     let (small, big): (Vec<Numbered>, Vec<Numbered>) =
-        candidates.into_iter().partition(|(_, f)| packs::packable(&f.file, f.len as usize));
-    let sizes: Vec<(&str, usize)> = small.iter().map(|(_, f)| (f.file.as_str(), f.len as usize)).collect();
+        candidates.into_iter().partition(|(_, f)| packs::packable(f.file(), f.len as usize));
+    let sizes: Vec<(&str, usize)> = small.iter().map(|(_, f)| (f.file(), f.len as usize)).collect();
     let spacing = packs::spacing(small.len());
-    let big: BTreeSet<String> = big.iter().map(|(_, f)| f.file.clone()).collect();
+    let big: BTreeSet<String> = big.iter().map(|(_, f)| f.file().to_string()).collect();
     // The index names every packable-by-path file a pack does not hold, so the Worker reads it
     // loose (or from its parts) at once.
     let split_packable = split.iter().filter(|f| packs::packable(f, 0)).cloned();
@@ -182,7 +181,7 @@ fn plan_packs(files: &[Written], split: &BTreeSet<String>) -> (usize, BTreeSet<S
     let mut index = PackIndex { spacing, packs: Vec::new(), loose };
     let mut planned = Vec::new();
     for range in packs::plan(&sizes, spacing) {
-        let first = small[range.start].1.file.clone();
+        let first = small[range.start].1.file().to_string();
         let name = packs::pack_file(&first);
         planned.push(PlannedPack { file: name.clone(), members: small[range].iter().map(|(i, _)| *i).collect() });
         index.packs.push((first, name));
@@ -222,7 +221,7 @@ mod tests {
         outputs.extend(files);
         let upload = prepare(&mut outputs, layout).expect("prepared");
         let text = std::fs::read_to_string(dir.path().join(ASSETS_IGNORE)).unwrap_or_default();
-        let names = outputs.made().iter().map(|f| f.file.clone()).collect();
+        let names = outputs.made().iter().map(|f| f.file().to_string()).collect();
         (upload.uploaded(), text, names)
     }
 
@@ -257,13 +256,13 @@ mod tests {
         }
         outputs.extend(files.iter().cloned());
         outputs.resolve_links("https://example.org").expect("links");
-        for page in outputs.made().iter().filter(|w| w.route.is_some()) {
-            let written = outputs.read(&page.file).expect("every page is written");
-            assert_eq!(written.len() as u64, page.len, "{}", page.file);
+        for page in outputs.made().iter().filter(|w| w.route().is_some()) {
+            let written = outputs.read(page.file()).expect("every page is written");
+            assert_eq!(written.len() as u64, page.len, "{}", page.file());
         }
         prepare(&mut outputs, Layout { split_over: usize::MAX, pack_over: 10 }).expect("prepared");
-        let made = outputs.made().iter().filter(|w| w.file.ends_with(".pack"));
-        made.map(|w| (w.file.clone(), outputs.read(&w.file).expect("pack"))).collect()
+        let made = outputs.made().iter().filter(|w| w.file().ends_with(".pack"));
+        made.map(|w| (w.file().to_string(), outputs.read(w.file()).expect("pack"))).collect()
     }
 
     #[test]

@@ -124,9 +124,9 @@ pub(crate) fn put(
     let built: Vec<Built> = files
         .made()
         .iter()
-        .filter(|w| may_matter(&w.file))
+        .filter(|w| may_matter(w.file()))
         .map(|w| Built {
-            file: w.file.clone(),
+            file: w.file().to_string(),
             len: w.len,
             tag: w.etag(),
             collection: match w.group {

@@ -304,7 +304,7 @@ pub fn files(
         }),
     );
     let drafts: HashSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
-    let made = files.made()[start..].iter().filter(|f| f.content_type == HTML).filter_map(|f| f.route.as_deref());
+    let made = files.made()[start..].iter().filter(|f| f.content_type() == HTML).filter_map(|f| f.route());
     let pages: Vec<&str> =
         made.chain(routes.iter().map(String::as_str)).filter(|route| !drafts.contains(route)).collect();
     let dates = sitemap::LastMod::of(model);

@@ -16,7 +16,7 @@ use crate::build::hosting::upload::Upload;
 use crate::build::model::Model;
 use crate::build::pages::sitemap;
 use crate::build::write::file::{Group, OutFile};
-use crate::build::write::sink::Written;
+use crate::build::write::written::Written;
 use crate::build::Rendered;
 
 /// Saves the state of a clean build. `found` is what listing the content saw before loading it
@@ -136,10 +136,10 @@ fn sitemap_pages(files: &[Written], model: &Model) -> Vec<String> {
     let drafts: BTreeSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     files
         .iter()
-        .filter(|f| f.group != Group::Statics && f.content_type == HTML)
+        .filter(|f| f.group != Group::Statics && f.content_type() == HTML)
         // The CMS's page is no page for readers (noindex), as a clean build's sitemap says.
-        .filter(|f| f.headers.as_deref() != Some(portal_core::http::headers::CMS_ADMIN))
-        .filter_map(|f| f.route.as_deref())
+        .filter(|f| f.headers() != Some(portal_core::http::headers::CMS_ADMIN))
+        .filter_map(|f| f.route())
         .filter(|route| !drafts.contains(route))
         .map(str::to_string)
         .collect()

@@ -24,7 +24,7 @@ use crate::build::documents::site_files;
 use crate::build::pages::{self, sitemap, Renderer};
 use crate::build::write::file::{Group, OutFile};
 use crate::build::write::manifest;
-use crate::build::write::sink::Written;
+use crate::build::write::written::Written;
 use crate::build::write::{collisions, links};
 use crate::build::{build_time, BuildError, BuildReport, Steps};
 use crate::load::Loaded;
@@ -399,10 +399,8 @@ fn flat_file(work: &Work, changes: &Changes) -> Result<(OutFile, FlatRanges), Bu
 /// links; entity tags follow). `None` on a URL two files would claim.
 fn settle(mut view: RouteView, redo: &Redo) -> Result<Option<RouteView>, BuildError> {
     let made: Vec<&OutFile> = redo.made.values().flat_map(|m| m.files.iter()).collect();
-    let owned: Vec<Written> = made
-        .iter()
-        .map(|f| Written { len: 0, ..Written::of(&OutFile { bytes: Vec::new(), ..(*f).clone() }) })
-        .collect();
+    let owned: Vec<Written> =
+        made.iter().map(|f| Written::of(&OutFile { bytes: Vec::new(), ..(*f).clone() })).collect();
     if !collisions::check(&owned).is_empty() {
         return Ok(None);
     }

@@ -14,26 +14,26 @@ use portal_core::routing::{self, Serve};
 
 use crate::build::documents::statics;
 use crate::build::write::file::Group;
-use crate::build::write::sink::Written;
+use crate::build::write::written::Written;
 use crate::build::BuildError;
 use crate::load::records::key_line;
 use crate::load::statics::StaticFiles;
 
 /// How an output is named in a message: its content file, else the build's own file.
 fn describe(file: &Written) -> String {
-    match &file.source {
-        Some(source) => source.clone(),
-        None => format!("the build's {}", file.file),
+    match file.source() {
+        Some(source) => source.to_string(),
+        None => format!("the build's {}", file.file()),
     }
 }
 
 /// Where an error about `file` is reported: its content file at its `slug:` line (else line 1), or
 /// `other`'s when `file` has none.
 fn at(file: &Written, other: Option<&Written>, message: String) -> ContentError {
-    let source = file.source.as_deref().or_else(|| other.and_then(|o| o.source.as_deref()));
+    let source = file.source().or_else(|| other.and_then(|o| o.source()));
     match source {
         Some(source) => ContentError::new(source, key_line(Path::new(source), "slug"), message),
-        None => ContentError::new(&file.file, 1, message),
+        None => ContentError::new(file.file(), 1, message),
     }
 }
 
@@ -45,14 +45,14 @@ pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentErr
     let mut paths: HashMap<&str, &Written> = HashMap::new();
     let mut big = Vec::new();
     for file in files {
-        let route = file.route.as_deref();
+        let route = file.route();
         let claimed = route.and_then(|r| routes.insert(r, file).map(|first| (r, first)));
-        let written = paths.insert(file.file.as_str(), file);
+        let written = paths.insert(file.file(), file);
         if let Some((route, first)) = claimed {
             let message = format!("{} both claim the URL {route}; rename one (or set `slug:`)", pair(file, first));
             errors.push(at(file, Some(first), message));
         } else if let Some(first) = written {
-            let message = format!("{} would both be written to {}; rename one", pair(file, first), file.file);
+            let message = format!("{} would both be written to {}; rename one", pair(file, first), file.file());
             errors.push(at(file, Some(first), message));
         } else if let Some(owner) = route.and_then(handler_of) {
             let message = format!(
@@ -65,7 +65,7 @@ pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentErr
         // One record's output over the limit is the record's to fix; an output made of many
         // records (a listing, the flat search index) is written in parts for hosts with the limit
         // instead (`portal_core::dist::parts`).
-        if file.source.is_some() && file.len > MAX_FILE_BYTES as u64 {
+        if file.source().is_some() && file.len > MAX_FILE_BYTES as u64 {
             big.push(file);
         }
     }
@@ -75,7 +75,7 @@ pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentErr
             "{} makes {}, {mib:.1} MiB: over the 25 MiB a host like Cloudflare serves as one file; make it smaller \
              (or split it)",
             subject(f),
-            f.file
+            f.file()
         );
         at(f, None, message)
     }));
@@ -86,7 +86,7 @@ pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentErr
 
 /// Two colliding outputs, the one whose content file the error names first ("this file and ...").
 fn pair(file: &Written, other: &Written) -> String {
-    match (&file.source, &other.source) {
+    match (&file.source(), &other.source()) {
         (None, Some(_)) => format!("this file and {}", describe(file)),
         _ => format!("{} and {}", subject(file), describe(other)),
     }
@@ -95,7 +95,7 @@ fn pair(file: &Written, other: &Written) -> String {
 /// How the output an error is reported at is named in it: "this file" when the error names its
 /// content file, else what [`describe`] says.
 fn subject(file: &Written) -> String {
-    if file.source.is_some() {
+    if file.source().is_some() {
         "this file".to_string()
     } else {
         describe(file)

@@ -203,8 +203,8 @@ pub fn write(
     files.finish()?;
     let made = files.made();
     for pair in made.windows(2) {
-        if pair[0].file == pair[1].file {
-            bail!("two outputs would be written to {}; rename one of the records", pair[0].file);
+        if pair[0].file() == pair[1].file() {
+            bail!("two outputs would be written to {}; rename one of the records", pair[0].file());
         }
     }
     let switched = staging.switch(made, files.pool())?;

@@ -39,14 +39,15 @@ pub fn shard(n: u32, routes: impl IntoIterator<Item = (String, Asset)>) -> Resul
 /// Every shard of a clean build, `count` of them, made from every file written (a batch of shards
 /// at a time, so a big site's routes are never all held at once).
 pub fn put(files: &mut Outputs, count: u32) -> Result<()> {
-    let members = members(files.made().iter().map(|w| w.route.as_deref()), count);
+    let members = members(files.made().iter().map(|w| w.route()), count);
     for (batch, chunk) in members.chunks(BATCH).enumerate() {
         let made = files.made();
         let shards: Vec<OutFile> = chunk
             .par_iter()
             .enumerate()
             .map(|(n, members)| {
-                let routes = members.iter().map(|&i| (made[i].route.clone().unwrap_or_default(), made[i].asset()));
+                let routes =
+                    members.iter().map(|&i| (made[i].route().unwrap_or_default().to_string(), made[i].asset()));
                 shard((batch * BATCH + n) as u32, routes)
             })
             .collect::<Result<_>>()?;

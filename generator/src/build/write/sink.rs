@@ -12,21 +12,19 @@
 //! The packs of a big build are made last, laid out from their files' names and sizes and filled
 //! from compressed copies set aside as the files were written ([`Outputs::assemble`], [`crate::build::write::spool`]).
 
-use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use portal_core::dist::manifest::Asset;
 use portal_core::dist::packs;
-use portal_core::http::media::{self, HTML};
+use portal_core::http::media::HTML;
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
 
-use crate::build::rebuild::state::Output;
 use crate::build::write::file::{Group, OutFile};
 use crate::build::write::links;
+use crate::build::write::resolver::{RouteIndex, View};
 use crate::build::write::spool::Spool;
+use crate::build::write::written::{digest, Digest16, Written};
 use crate::load::shelf::Place;
 
 /// Records (or entries) made, rendered and written together: enough to keep both cores busy, few
@@ -36,108 +34,6 @@ pub const BATCH: usize = 2048;
 /// Threads that create files in parallel: creating files is bound by the file system, not the
 /// CPU, so more threads than cores keep the disk busy.
 const WRITE_THREADS: usize = 8;
-
-/// A file of the build once written: everything the build still needs of it, but its bytes.
-#[derive(Debug, Clone)]
-pub struct Written {
-    /// The URL path it is served at, if it is served directly.
-    pub route: Option<String>,
-    /// Its path relative to the output folder.
-    pub file: String,
-    /// Its media type (borrowed from the core's table when it is one of its types, as nearly all
-    /// are, so that a million files do not each hold a copy).
-    pub content_type: Cow<'static, str>,
-    /// A header set of the manifest to send with it.
-    pub headers: Option<String>,
-    /// The markdown twin's file, for HTML pages.
-    pub markdown: Option<String>,
-    /// The content file it is made from.
-    pub source: Option<String>,
-    /// Which part of the build makes it.
-    pub group: Group,
-    /// What a rebuild tells an unchanged page by (see `OutFile::key`).
-    pub key: Option<[u8; 32]>,
-    /// Its size in bytes.
-    pub len: u64,
-    /// What tells its bytes from others' ([`digest`]; its entity tag is the start of it).
-    pub hash: Digest16,
-    /// Where its copy lies in the build's spool, when one was set aside for the packs.
-    pub spooled: Option<Place>,
-}
-
-impl Written {
-    /// What is kept of `file` (hashing its bytes).
-    pub fn of(file: &OutFile) -> Written {
-        Written::kept(file.clone(), digest(&file.bytes))
-    }
-
-    /// `file` with the hash of its bytes, the bytes dropped.
-    fn kept(file: OutFile, hash: Digest16) -> Written {
-        Written {
-            route: file.route,
-            file: file.file,
-            content_type: media_type(file.content_type),
-            headers: file.headers,
-            markdown: file.markdown,
-            source: file.source,
-            group: file.group,
-            key: file.key,
-            len: file.bytes.len() as u64,
-            hash,
-            spooled: None,
-        }
-    }
-
-    /// Its entity tag, the one `file::etag` makes of its bytes.
-    pub fn etag(&self) -> String {
-        crate::build::write::file::etag_of_digest(&self.hash)
-    }
-
-    /// What the route index says of it.
-    pub fn asset(&self) -> Asset {
-        Asset {
-            file: self.file.clone(),
-            content_type: self.content_type.to_string(),
-            etag: self.etag(),
-            headers: self.headers.clone(),
-            markdown: self.markdown.clone(),
-        }
-    }
-
-    /// It as a group's table in the build cache keeps it.
-    pub fn output(&self) -> Output {
-        Output {
-            file: self.file.clone(),
-            route: self.route.clone(),
-            content_type: self.content_type.to_string(),
-            headers: self.headers.clone(),
-            markdown: self.markdown.clone(),
-            etag: if self.route.is_some() { self.etag() } else { String::new() },
-            len: self.len,
-            source: self.source.clone(),
-            key: self.key,
-        }
-    }
-}
-
-/// The first half of a SHA-256: plenty to tell a file's bytes from others' and to make its entity
-/// tag (`file::etag`, 10 bytes), at half the memory for each of a big build's millions of files.
-pub type Digest16 = [u8; 16];
-
-/// The [`Digest16`] of `bytes`.
-pub fn digest(bytes: &[u8]) -> Digest16 {
-    let full: [u8; 32] = Sha256::digest(bytes).into();
-    let mut half = [0; 16];
-    half.copy_from_slice(&full[..16]);
-    half
-}
-
-/// `media` as the core's table has it, when it does.
-fn media_type(media: String) -> Cow<'static, str> {
-    let known = || media::KNOWN.iter().copied().chain(media::BY_EXTENSION.iter().map(|(_, m)| *m));
-    let found = known().find(|k| *k == media);
-    found.map_or(Cow::Owned(media), Cow::Borrowed)
-}
 
 /// Whether `file` is a page whose links are rewritten to files (a served HTML page that is not a
 /// static file, which is published as it is).
@@ -216,14 +112,13 @@ impl Outputs {
             return;
         }
         let files: Vec<OutFile> = files.into_iter().collect();
-        let none: Option<(&HashMap<&str, &str>, &str)> = None;
-        match write_all(self.writer(), files, none) {
+        match write_all(self.writer(), files, None) {
             Ok(written) => {
                 for (file, raw) in written {
                     if raw {
                         self.raw.push(self.made.len());
                     }
-                    self.made.push(file);
+                    append(&mut self.made, file);
                 }
             }
             Err(e) => self.error = Some(e),
@@ -251,37 +146,24 @@ impl Outputs {
         make: impl Fn(&[T]) -> Result<Vec<OutFile>>,
     ) -> Result<()> {
         self.take_error()?;
-        // Room for every file made here (a page and its twin per item), taken now: grown at the
-        // end instead, the table of a big site would be held three times over for a moment.
-        let expected = routes.len() * 2;
-        self.made.reserve(expected);
-        let made = std::mem::take(&mut self.made);
-        let files: Vec<(&str, String)> =
-            routes.iter().map(|r| (r.as_str(), portal_core::routing::page_file(r))).collect();
-        let mut resolve = by_route(&made);
-        resolve.extend(files.iter().map(|(route, file)| (*route, file.as_str())));
-        let mut more = Vec::with_capacity(expected);
-        let mut result = Ok(());
+        // Room for every file made here (a page and its twin per item), taken now: grown as they
+        // come instead, the table of a big site would be copied a few times over.
+        self.made.reserve(routes.len() * 2);
+        let index = RouteIndex::of(&self.made);
+        let coming: HashSet<&str> = routes.iter().map(String::as_str).collect();
         let mut items = items.into_iter();
         loop {
             // Each batch is dropped once its pages are written.
             let chunk: Vec<T> = items.by_ref().take(BATCH).collect();
             if chunk.is_empty() {
-                break;
+                return Ok(());
             }
-            let written = make(&chunk).and_then(|files| write_all(self.writer(), files, Some((&resolve, base_url))));
-            match written {
-                Ok(written) => more.extend(written.into_iter().map(|(file, _)| file)),
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
+            let view = index.view(&self.made, Some(&coming));
+            let written = make(&chunk).and_then(|files| write_all(self.writer(), files, Some((&view, base_url))))?;
+            for (file, _) in written {
+                append(&mut self.made, file);
             }
         }
-        drop(resolve);
-        self.made = made;
-        self.made.extend(more);
-        result
     }
 
     /// Writes the pages made before every URL was known, their links rewritten: each is read
@@ -291,28 +173,28 @@ impl Outputs {
         self.take_error()?;
         let raw = std::mem::take(&mut self.raw);
         let Some(folder) = self.folder.as_deref() else { return Ok(()) };
-        let resolve = by_route(&self.made);
+        let index = RouteIndex::of(&self.made);
+        let resolve = index.view(&self.made, None);
         let (made, spool) = (&self.made, self.spool.as_ref());
         let fixed: Vec<(usize, u64, Digest16, Option<Place>)> = self.pool.install(|| {
             raw.par_iter()
                 .map(|&i| {
                     let page = &made[i];
-                    let path = folder.join(&page.file);
+                    let path = folder.join(page.file());
                     let bytes = match (spool, page.spooled) {
                         (Some(spool), Some(place)) => spool.get(place)?,
                         _ => read_file(&path)?,
                     };
                     let bytes = match std::str::from_utf8(&bytes) {
-                        Ok(html) => links::relativize(html, &page.file, &resolve, base_url).into_bytes(),
+                        Ok(html) => links::relativize(html, page.file(), &resolve, base_url).into_bytes(),
                         Err(_) => bytes,
                     };
                     put(&path, &bytes)?;
-                    let spooled = keep_if_packable(spool, &page.file, &bytes)?;
+                    let spooled = keep_if_packable(spool, page.file(), &bytes)?;
                     Ok((i, bytes.len() as u64, digest(&bytes), spooled))
                 })
                 .collect::<Result<_>>()
         })?;
-        drop(resolve);
         for (i, len, hash, spooled) in fixed {
             let page = &mut self.made[i];
             (page.len, page.hash, page.spooled) = (len, hash, spooled);
@@ -345,7 +227,7 @@ impl Outputs {
     /// copy (pages whose links were rewritten afterwards, or no spool) are read from the staging
     /// folder, newest first, the order in which the system is likeliest still to hold them. No
     /// file made here is held whole.
-    pub fn assemble(&mut self, assemblies: Vec<Assembly>) -> Result<()> {
+    pub fn assemble(&mut self, mut assemblies: Vec<Assembly>) -> Result<()> {
         self.take_error()?;
         let Some(folder) = self.folder.clone() else {
             self.made.extend(assemblies.into_iter().map(|a| Written::kept(a.file, Digest16::default())));
@@ -355,9 +237,12 @@ impl Outputs {
         self.pool.install(|| {
             assemblies.par_iter().zip(&targets).try_for_each(|(a, path)| lay_out(path, &a.file.bytes, a.len))
         })?;
+        // The heads are written and the pieces listed once: at a million records the packs' heads
+        // (every small file's name) and their lists of pieces are each a few hundred megabytes.
         let mut pieces: Vec<Piece> = Vec::new();
-        for (target, a) in assemblies.iter().enumerate() {
-            pieces.extend(a.pieces.iter().map(|&(made, at)| Piece { made, target, at }));
+        for (target, a) in assemblies.iter_mut().enumerate() {
+            a.file.bytes = Vec::new();
+            pieces.extend(std::mem::take(&mut a.pieces).into_iter().map(|(made, at)| Piece { made, target, at }));
         }
         // Copies from the spool in the order they lie there; the others newest first.
         pieces.sort_unstable_by_key(|p| (self.made[p.made].spooled, std::cmp::Reverse(p.made)));
@@ -378,7 +263,7 @@ impl Outputs {
     /// The files written, sorted by file; the first failure of a hand-over, if any.
     pub fn finish(&mut self) -> Result<()> {
         self.take_error()?;
-        self.made.par_sort_unstable_by(|a, b| a.file.cmp(&b.file));
+        self.made.par_sort_unstable_by(|a, b| a.file().cmp(b.file()));
         Ok(())
     }
 
@@ -436,7 +321,7 @@ impl Sources<'_> {
         if let (Some(spool), Some(place)) = (self.spool, written.spooled) {
             return spool.stored(place);
         }
-        let path = self.folder.join(&written.file);
+        let path = self.folder.join(written.file());
         Ok(packs::compress(&read_file(&path)?))
     }
 }
@@ -475,9 +360,10 @@ fn open_to_write(path: &Path) -> Result<std::fs::File> {
     std::fs::OpenOptions::new().write(true).open(path).with_context(|| format!("opening {}", path.display()))
 }
 
-/// The file of every URL among `made`.
-fn by_route(made: &[Written]) -> HashMap<&str, &str> {
-    made.iter().filter_map(|w| Some((w.route.as_deref()?, w.file.as_str()))).collect()
+/// Adds `file` to `list`, sharing its content file's name with the file before it.
+fn append(list: &mut Vec<Written>, mut file: Written) {
+    file.share_source(list.last());
+    list.push(file);
 }
 
 /// Where files are written: the writer threads, the staging folder (none for `portal check`) and
@@ -494,7 +380,7 @@ struct Writer<'a> {
 fn write_all(
     writer: Writer<'_>,
     files: Vec<OutFile>,
-    resolve: Option<(&HashMap<&str, &str>, &str)>,
+    resolve: Option<(&View<'_>, &str)>,
 ) -> Result<Vec<(Written, bool)>> {
     writer.pool.install(|| {
         files

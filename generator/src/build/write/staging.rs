@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use portal_core::dist::manifest::MANIFEST_FILE;
 use rayon::prelude::*;
 
-use crate::build::write::sink::{digest, Written};
+use crate::build::write::written::{digest, Written};
 
 /// A staging folder, removed unless the build switches to it.
 #[derive(Debug)]
@@ -77,21 +77,21 @@ impl Staging {
     /// Moves into an earlier build the files whose bytes changed, the manifest last (a server never
     /// reads a manifest ahead of its files), then removes the files no longer made.
     fn merge(&self, files: &[Written], pool: &rayon::ThreadPool) -> Result<Switched> {
-        let (head, rest): (Vec<&Written>, Vec<&Written>) = files.iter().partition(|w| w.file == MANIFEST_FILE);
+        let (head, rest): (Vec<&Written>, Vec<&Written>) = files.iter().partition(|w| w.file() == MANIFEST_FILE);
         let moved: Vec<bool> =
             pool.install(|| rest.par_iter().map(|w| self.move_if_changed(w)).collect::<Result<_>>())?;
         let mut written = moved.iter().filter(|m| **m).count();
         for w in head {
             written += usize::from(self.move_if_changed(w)?);
         }
-        let keep: HashSet<PathBuf> = files.iter().map(|w| self.out.join(&w.file)).collect();
+        let keep: HashSet<PathBuf> = files.iter().map(|w| self.out.join(w.file())).collect();
         let removed = remove_stale(&self.out, &keep)?;
         Ok(Switched { written, removed })
     }
 
     /// Moves a staged file over the output folder's, unless that one has the same bytes.
     fn move_if_changed(&self, w: &Written) -> Result<bool> {
-        let to = self.out.join(&w.file);
+        let to = self.out.join(w.file());
         let same = std::fs::metadata(&to).is_ok_and(|m| m.len() == w.len)
             && std::fs::read(&to).is_ok_and(|old| digest(&old) == w.hash);
         if same {
@@ -100,7 +100,7 @@ impl Staging {
         if let Some(parent) = to.parent() {
             std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
         }
-        move_file(&self.folder.join(&w.file), &to)?;
+        move_file(&self.folder.join(w.file()), &to)?;
         Ok(true)
     }
 }
