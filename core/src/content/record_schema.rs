@@ -31,10 +31,72 @@ struct Usage {
     present: usize,
     /// JSON types seen.
     types: BTreeSet<&'static str>,
-    /// Every string value (of the key, or of the items of a list).
-    strings: Vec<String>,
+    /// Its string values (of the key, or of the items of a list).
+    strings: Strings,
     /// Types of list items.
     item_types: BTreeSet<&'static str>,
+}
+
+/// What the schema needs to know of a key's string values, folded as they come: a collection of a
+/// million records is never held as text twice to derive its schema.
+#[derive(Debug)]
+struct Strings {
+    /// How many there were.
+    count: usize,
+    /// Whether every one so far is a date, a date-time, a URL.
+    date: bool,
+    date_time: bool,
+    uri: bool,
+    /// The distinct values, while they may still make an `enum` (`None` once they cannot).
+    distinct: Option<BTreeSet<String>>,
+}
+
+impl Default for Strings {
+    fn default() -> Self {
+        Strings { count: 0, date: true, date_time: true, uri: true, distinct: Some(BTreeSet::new()) }
+    }
+}
+
+impl Strings {
+    fn add(&mut self, v: &str) {
+        self.count += 1;
+        self.date = self.date && parse_date(v).is_ok();
+        self.date_time = self.date_time && v.len() > 10 && parse_content_date(v).is_ok();
+        self.uri = self.uri && (v.starts_with("https://") || v.starts_with("http://"));
+        if let Some(distinct) = &mut self.distinct {
+            if v.chars().count() > ENUM_MAX_LENGTH || (distinct.len() == ENUM_MAX_VALUES && !distinct.contains(v)) {
+                self.distinct = None;
+            } else if !distinct.contains(v) {
+                distinct.insert(v.to_string());
+            }
+        }
+    }
+
+    /// The `format` every value has, if they share one.
+    fn format(&self) -> Option<&'static str> {
+        let all = |flag: bool| self.count > 0 && flag;
+        [(all(self.date), "date"), (all(self.date_time), "date-time"), (all(self.uri), "uri")]
+            .into_iter()
+            .find_map(|(every, format)| every.then_some(format))
+    }
+
+    /// The values as an `enum` when they are few and repeated.
+    fn enumerated(&self) -> Option<Vec<String>> {
+        // No values (a key that is always null) make no `enum`: an empty one would refuse them all.
+        let distinct = self.distinct.as_ref().filter(|d| !d.is_empty())?;
+        (self.count >= distinct.len() * ENUM_MIN_REPEATS).then(|| distinct.iter().cloned().collect())
+    }
+
+    /// The schema of the values: a format, else an enum, else plain.
+    fn schema(&self) -> Map<String, Value> {
+        let mut schema = Map::new();
+        if let Some(format) = self.format() {
+            schema.insert("format".into(), json!(format));
+        } else if let Some(values) = self.enumerated() {
+            schema.insert("enum".into(), json!(values));
+        }
+        schema
+    }
 }
 
 fn type_of(value: &Value) -> &'static str {
@@ -61,82 +123,57 @@ fn type_keyword(types: &BTreeSet<&'static str>) -> Value {
     }
 }
 
-/// The `format` every one of `values` has, if they share one.
-fn format_of(values: &[String]) -> Option<&'static str> {
-    if values.is_empty() {
-        return None;
-    }
-    if values.iter().all(|v| parse_date(v).is_ok()) {
-        return Some("date");
-    }
-    if values.iter().all(|v| v.len() > 10 && parse_content_date(v).is_ok()) {
-        return Some("date-time");
-    }
-    if values.iter().all(|v| v.starts_with("https://") || v.starts_with("http://")) {
-        return Some("uri");
-    }
-    None
-}
-
-/// The values as an `enum` when they are few and repeated.
-fn enum_of(values: &[String]) -> Option<Vec<String>> {
-    let distinct: BTreeSet<&String> = values.iter().collect();
-    let few = distinct.len() <= ENUM_MAX_VALUES && distinct.iter().all(|v| v.chars().count() <= ENUM_MAX_LENGTH);
-    (few && values.len() >= distinct.len() * ENUM_MIN_REPEATS).then(|| distinct.into_iter().cloned().collect())
-}
-
-/// The schema of string values: a format, else an enum, else plain.
-fn strings(values: &[String]) -> Map<String, Value> {
-    let mut schema = Map::new();
-    if let Some(format) = format_of(values) {
-        schema.insert("format".into(), json!(format));
-    } else if let Some(values) = enum_of(values) {
-        schema.insert("enum".into(), json!(values));
-    }
-    schema
-}
-
 fn property(usage: &Usage) -> Value {
     let mut schema = Map::new();
     schema.insert("type".into(), type_keyword(&usage.types));
     let only = |t: &str| usage.types.iter().all(|seen| *seen == t || *seen == "null");
     if only("string") {
-        schema.extend(strings(&usage.strings));
+        schema.extend(usage.strings.schema());
     } else if only("array") {
         let mut items = Map::new();
         if !usage.item_types.is_empty() {
             items.insert("type".into(), type_keyword(&usage.item_types));
         }
         if usage.item_types.iter().all(|t| *t == "string") {
-            items.extend(strings(&usage.strings));
+            items.extend(usage.strings.schema());
         }
         schema.insert("items".into(), Value::Object(items));
     }
     Value::Object(schema)
 }
 
-/// How `records` use each key, in order of first use.
-fn usages(records: &[Value]) -> Vec<(String, Usage)> {
-    let mut usages: Vec<(String, Usage)> = Vec::new();
-    for map in records.iter().filter_map(Value::as_object) {
+/// How a collection's records use each key, in order of first use: folded a record at a time
+/// ([`Shapes::add`]), so that a build derives the schema of a collection without holding it.
+#[derive(Debug, Default)]
+pub struct Shapes {
+    usages: Vec<(String, Usage)>,
+    /// Records added.
+    records: usize,
+}
+
+impl Shapes {
+    /// Adds a record as its collection's listing shows it.
+    pub fn add(&mut self, record: &Value) {
+        self.records += 1;
+        let Some(map) = record.as_object() else { return };
         for (key, value) in map {
-            let position = match usages.iter().position(|(k, _)| k == key) {
+            let position = match self.usages.iter().position(|(k, _)| k == key) {
                 Some(position) => position,
                 None => {
-                    usages.push((key.clone(), Usage::default()));
-                    usages.len() - 1
+                    self.usages.push((key.clone(), Usage::default()));
+                    self.usages.len() - 1
                 }
             };
-            let usage = &mut usages[position].1;
+            let usage = &mut self.usages[position].1;
             usage.present += 1;
             usage.types.insert(type_of(value));
             match value {
-                Value::String(s) => usage.strings.push(s.clone()),
+                Value::String(s) => usage.strings.add(s),
                 Value::Array(items) => {
                     for item in items {
                         usage.item_types.insert(type_of(item));
                         if let Value::String(s) = item {
-                            usage.strings.push(s.clone());
+                            usage.strings.add(s);
                         }
                     }
                 }
@@ -144,38 +181,45 @@ fn usages(records: &[Value]) -> Vec<(String, Usage)> {
             }
         }
     }
-    usages
+
+    /// The schema of the records of `collection` added, published at `id`.
+    pub fn schema(&self, collection: &str, id: &str) -> Value {
+        let mut properties = Map::new();
+        let mut required: Vec<String> = RESERVED_KEYS.iter().map(|k| k.to_string()).collect();
+        for (key, usage) in &self.usages {
+            properties.insert(key.clone(), property(usage));
+            if usage.present == self.records && !required.contains(key) {
+                required.push(key.clone());
+            }
+        }
+        for key in RESERVED_KEYS {
+            properties.entry(key.to_string()).or_insert_with(|| json!({"type": "string"}));
+        }
+        properties.insert("collection".into(), json!({"const": collection}));
+        json!({
+            "$schema": DIALECT,
+            "$id": id,
+            "title": format!("A record of the `{collection}` collection"),
+            "description": format!(
+                "Derived from the {} published record(s) of the collection: the members every record has are required, \
+                 and each key has the type its records use. The detail endpoint adds `html`.",
+                self.records
+            ),
+            "type": "object",
+            "required": required,
+            "properties": properties,
+            "additionalProperties": true,
+        })
+    }
 }
 
 /// The schema of the records of `collection` (as its listing shows them), published at `id`.
 pub fn derive(collection: &str, id: &str, records: &[Value]) -> Value {
-    let usages = usages(records);
-    let mut properties = Map::new();
-    let mut required: Vec<String> = RESERVED_KEYS.iter().map(|k| k.to_string()).collect();
-    for (key, usage) in &usages {
-        properties.insert(key.clone(), property(usage));
-        if usage.present == records.len() && !required.contains(key) {
-            required.push(key.clone());
-        }
+    let mut shapes = Shapes::default();
+    for record in records {
+        shapes.add(record);
     }
-    for key in RESERVED_KEYS {
-        properties.entry(key.to_string()).or_insert_with(|| json!({"type": "string"}));
-    }
-    properties.insert("collection".into(), json!({"const": collection}));
-    json!({
-        "$schema": DIALECT,
-        "$id": id,
-        "title": format!("A record of the `{collection}` collection"),
-        "description": format!(
-            "Derived from the {} published record(s) of the collection: the members every record has are required, \
-             and each key has the type its records use. The detail endpoint adds `html`.",
-            records.len()
-        ),
-        "type": "object",
-        "required": required,
-        "properties": properties,
-        "additionalProperties": true,
-    })
+    shapes.schema(collection, id)
 }
 
 #[cfg(test)]
@@ -211,5 +255,17 @@ mod tests {
         assert_eq!(schema["properties"]["category"]["enum"], json!(["health", "trade"]));
         assert_eq!(schema["properties"]["tags"]["items"]["enum"], json!(["a", "b", "c"]));
         assert!(schema["properties"]["summary"].get("enum").is_none());
+    }
+
+    #[test]
+    fn a_key_always_null_has_no_enum_and_long_or_many_values_none_either() {
+        let records: Vec<Value> = (0..24)
+            .map(|i| json!({"gone": null, "long": "x".repeat(61 + i % 2), "many": format!("v{}", i % 12), "few": format!("v{}", i % 10)}))
+            .collect();
+        let schema = derive("jobs", "x", &records);
+        for key in ["gone", "long", "many"] {
+            assert!(schema["properties"][key].get("enum").is_none(), "{key}: {}", schema["properties"][key]);
+        }
+        assert_eq!(schema["properties"]["few"]["enum"].as_array().map(Vec::len), Some(10));
     }
 }

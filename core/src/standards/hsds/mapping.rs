@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::model::{id_of, service_list_item, Dataset};
+use super::model::{id_of, service_list_item, Dataset, Kind};
 use super::schedule::openings;
 use crate::content::phone::{is_phone_key, telephone};
 use crate::content::taxonomy::{slug, Taxonomy};
@@ -96,11 +96,24 @@ impl Organization {
     }
 }
 
-/// Every HSDS item of the services `items` (records as the API lists them, in its order).
-pub fn dataset(items: &[Value], site: &SiteConfig) -> Dataset {
+/// The data file ([`super::DATA_FILE`]) of the services `items` (records as the API lists them, in
+/// its order), and the first items of each kind, fully nested, for the lists' first pages.
+#[derive(Debug)]
+pub struct DataFile {
+    /// The file's bytes: a [`Dataset`] as JSON.
+    pub bytes: Vec<u8>,
+    /// How many items of each kind there are, and the first of them (as many as asked for), in
+    /// the order of [`Kind::ALL`].
+    pub kinds: Vec<(Kind, usize, Vec<Value>)>,
+}
+
+/// Writes the data file of `items` a service at a time, keeping the first `first` items of each
+/// kind: a service's items, nested (each of its places holds it again), are a few kilobytes of
+/// JSON but tens as values, which a site of tens of thousands of services cannot all hold.
+pub fn data_file(items: &[Value], site: &SiteConfig, first: usize) -> DataFile {
     let mapper = Mapper { base: site.base(), site, site_organization: Organization::of_site(site) };
-    let mut data = Dataset::default();
-    let mut organizations: Vec<(Organization, Vec<Value>)> = Vec::new();
+    let (mut services, mut at_locations) = (Items::keeping(first), Items::keeping(first));
+    let mut organizations: Vec<(Organization, Items)> = Vec::new();
     let mut terms: BTreeMap<(&'static str, String), Value> = BTreeMap::new();
     for item in items.iter().filter(|item| item.is_object()) {
         let (service, organization) = mapper.service(item);
@@ -117,25 +130,104 @@ pub fn dataset(items: &[Value], site: &SiteConfig) -> Dataset {
                 map.remove("service_at_locations");
             }
             at["service"] = nested;
-            data.service_at_locations.push(at);
+            at_locations.push(at);
         }
+        let listed = service_list_item(&service);
         match organizations.iter_mut().find(|(known, _)| known.id == organization.id) {
-            Some((_, services)) => services.push(service_list_item(&service)),
-            None => organizations.push((organization, vec![service_list_item(&service)])),
+            Some((_, services)) => services.push(listed),
+            None => {
+                let mut services = Items::keeping(0);
+                services.push(listed);
+                organizations.push((organization, services));
+            }
         }
-        data.services.push(service);
+        services.push(service);
     }
-    data.organizations = organizations
-        .into_iter()
-        .map(|(organization, services)| {
-            let mut out = organization.to_json();
-            out["services"] = Value::Array(services);
-            out
-        })
-        .collect();
-    data.taxonomies = Taxonomy::ALL.iter().map(|t| mapper.taxonomy(*t)).collect();
-    data.taxonomy_terms = terms.into_values().collect();
-    data
+    let mut orgs = Items::keeping(first);
+    for (organization, services) in organizations {
+        // The organization's own members, then `services`: the list is already JSON.
+        let mut bytes = serde_json::to_vec(&organization.to_json()).unwrap_or_default();
+        bytes.pop();
+        bytes.extend_from_slice(b",\"services\":[");
+        bytes.extend_from_slice(&services.bytes);
+        bytes.extend_from_slice(b"]}");
+        orgs.push_json(bytes);
+    }
+    let taxonomies = Items::all(Taxonomy::ALL.iter().map(|t| mapper.taxonomy(*t)));
+    let terms = Items::all(terms.into_values());
+    let kinds = [
+        (Kind::Services, services),
+        (Kind::Organizations, orgs),
+        (Kind::ServiceAtLocations, at_locations),
+        (Kind::Taxonomies, taxonomies),
+        (Kind::TaxonomyTerms, terms),
+    ];
+    // Each kind is freed once copied in: the file is the largest the build makes (some 300 MB at a
+    // million records), so it is never held twice over.
+    let mut bytes =
+        Vec::with_capacity(kinds.iter().map(|(kind, items)| items.bytes.len() + kind.name().len() + 6).sum());
+    let mut counted = Vec::new();
+    for (i, (kind, items)) in kinds.into_iter().enumerate() {
+        bytes.extend_from_slice(if i == 0 { b"{\"" } else { b",\"" });
+        bytes.extend_from_slice(kind.name().as_bytes());
+        bytes.extend_from_slice(b"\":[");
+        bytes.extend_from_slice(&items.bytes);
+        bytes.push(b']');
+        counted.push((kind, items.count, items.first));
+    }
+    bytes.push(b'}');
+    DataFile { bytes, kinds: counted }
+}
+
+/// Every HSDS item of the services `items`, as the data file holds them.
+pub fn dataset(items: &[Value], site: &SiteConfig) -> Dataset {
+    serde_json::from_slice(&data_file(items, site, 0).bytes).unwrap_or_default()
+}
+
+/// The items of one kind as they are written: their JSON, comma-separated, and the first few kept.
+struct Items {
+    bytes: Vec<u8>,
+    count: usize,
+    first: Vec<Value>,
+    keep: usize,
+}
+
+impl Items {
+    fn keeping(keep: usize) -> Items {
+        Items { bytes: Vec::new(), count: 0, first: Vec::new(), keep }
+    }
+
+    /// Every one of `values`, each kept.
+    fn all(values: impl Iterator<Item = Value>) -> Items {
+        let mut items = Items::keeping(usize::MAX);
+        values.for_each(|value| items.push(value));
+        items
+    }
+
+    fn push(&mut self, value: Value) {
+        self.separate();
+        // Writing a value into memory cannot fail: its keys are strings.
+        let _ = serde_json::to_writer(&mut self.bytes, &value);
+        if self.first.len() < self.keep {
+            self.first.push(value);
+        }
+    }
+
+    /// Adds an item written already (read back only when it is one of the first).
+    fn push_json(&mut self, json: Vec<u8>) {
+        self.separate();
+        if self.first.len() < self.keep {
+            self.first.push(serde_json::from_slice(&json).unwrap_or_default());
+        }
+        self.bytes.extend_from_slice(&json);
+    }
+
+    fn separate(&mut self) {
+        if self.count > 0 {
+            self.bytes.push(b',');
+        }
+        self.count += 1;
+    }
 }
 
 /// What a record's mapping reads besides the record.
@@ -593,5 +685,32 @@ mod tests {
             assert_eq!(data.services.len(), 1);
             assert_eq!(data.services[0]["status"], "active");
         }
+    }
+
+    #[test]
+    fn the_data_file_is_the_dataset_as_serde_writes_it_and_keeps_the_first_items() {
+        let mut items: Vec<Value> = (0..5)
+            .map(|i| {
+                let organization =
+                    if i % 2 == 0 { json!("Legal Aid Society") } else { json!({"name": "Camp \"Clinic\""}) };
+                let location = json!({"name": format!("Hall {i}"), "latitude": -0.61, "longitude": 30.65});
+                record(json!({"url": format!("/services/s{i}"), "organization": organization, "location": location,
+                    "tags": ["legal-aid", format!("t{i}")], "phone": "+256 700 000 104"}))
+            })
+            .collect();
+        items.push(json!("not a record"));
+        let file = data_file(&items, &site(), 2);
+        let data: Dataset = serde_json::from_slice(&file.bytes).expect("the data file is a dataset");
+        assert_eq!(serde_json::to_vec(&data).expect("json"), file.bytes);
+        assert_eq!((data.services.len(), data.organizations.len(), data.service_at_locations.len()), (5, 2, 5));
+        assert_eq!(data.organizations[1]["name"], "Camp \"Clinic\"");
+        assert_eq!(data.organizations[1]["services"].as_array().map(Vec::len), Some(2));
+        for (kind, total, first) in &file.kinds {
+            assert_eq!(*total, data.items(*kind).len(), "{kind:?}");
+            let kept = if matches!(kind, Kind::Taxonomies | Kind::TaxonomyTerms) { *total } else { 2 };
+            assert_eq!(first.as_slice(), &data.items(*kind)[..kept], "{kind:?}");
+        }
+        let empty = data_file(&[], &site(), 2);
+        assert_eq!(serde_json::from_slice::<Dataset>(&empty.bytes).map(|d| d.services.len()).ok(), Some(0));
     }
 }

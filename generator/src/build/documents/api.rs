@@ -20,26 +20,30 @@ pub fn page_url(name: &str, n: usize) -> String {
     format!("/api/{name}/_page/{n}")
 }
 
-/// The static pages of a listing (`items` in order), page 1 even when it is empty.
-fn pages(name: &str, items: &[Value], page_size: usize) -> Result<Vec<OutFile>> {
+/// The static pages of a listing (`items` in order), page 1 even when it is empty, each handed to
+/// `emit` as it is made.
+fn pages(name: &str, items: Vec<Value>, page_size: usize, emit: &mut dyn FnMut(OutFile)) -> Result<()> {
     let page_size = page_size.max(1);
-    let chunks: Vec<&[Value]> = if items.is_empty() { vec![&[]] } else { items.chunks(page_size).collect() };
-    chunks
-        .into_iter()
-        .enumerate()
-        .map(|(index, chunk)| {
-            let n = index + 1;
-            let body = envelope::page(name, chunk.to_vec(), items.len(), (n, page_size), |p| page_url(name, p));
-            OutFile::at(page_url(name, n), body.to_string().into_bytes())
-        })
-        .collect()
+    let total = items.len();
+    let mut rest = items.into_iter();
+    for n in 1.. {
+        let chunk: Vec<Value> = rest.by_ref().take(page_size).collect();
+        if chunk.is_empty() && n > 1 {
+            break;
+        }
+        let body = envelope::page(name, chunk, total, (n, page_size), |p| page_url(name, p));
+        emit(OutFile::at(page_url(name, n), serde_json::to_vec(&body)?)?);
+    }
+    Ok(())
 }
 
 /// The JSON Schema of a collection's records.
 fn schema(name: &str, items: &[Value], base_url: &str) -> Result<OutFile> {
     let path = format!("/api/schemas/{name}.json");
-    let body = record_schema::derive(name, &format!("{base_url}{path}"), items);
-    OutFile::at(path, body.to_string().into_bytes())
+    let mut shapes = record_schema::Shapes::default();
+    items.iter().for_each(|item| shapes.add(item));
+    let body = shapes.schema(name, &format!("{base_url}{path}"));
+    OutFile::at(path, serde_json::to_vec(&body)?)
 }
 
 /// The detail envelope of one record.
@@ -64,24 +68,32 @@ pub fn put(content: &Content, files: &mut Outputs) -> Result<()> {
         if *name == calendar::EVENTS {
             files.push(calendar::feed(content, &items)?);
         }
-        files.extend(listing(name, items, &content.site)?);
+        listing(name, items, &content.site, &mut |file| files.push(file))?;
     }
     Ok(())
 }
 
 /// A collection's listing, its static pages and its schema, from its records' JSON in API order;
 /// for `services`, the HSDS API's files too, which are made from every service, so they belong to
-/// the collection's group and a rebuild makes them again whenever a service changes.
-pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig) -> Result<Vec<OutFile>> {
-    let mut files = pages(name, &items, site.api.page_size)?;
+/// the collection's group and a rebuild makes them again whenever a service changes. Each file is
+/// handed to `emit` as it is made: at a million records a listing is some 70 MB, and its pages as
+/// much again.
+pub fn listing(name: &str, items: Vec<Value>, site: &SiteConfig, emit: &mut dyn FnMut(OutFile)) -> Result<()> {
+    let group = Group::collection(name);
+    let mut emit = |file: OutFile| emit(file.in_group(group));
     if name == "services" {
-        files.extend(crate::build::documents::hsds::files(&items, site)?);
+        crate::build::documents::hsds::files(&items, site)?.into_iter().for_each(&mut emit);
     }
-    files.push(schema(name, &items, site.base())?);
+    emit(schema(name, &items, site.base())?);
     let total = items.len();
-    let listing = Value::Object(envelope::listing(name, items, total));
-    files.push(OutFile::at(format!("/api/{name}"), listing.to_string().into_bytes())?);
-    Ok(files.into_iter().map(|f| f.in_group(Group::collection(name))).collect())
+    let mut listing = Value::Object(envelope::listing(name, items, total));
+    emit(OutFile::at(format!("/api/{name}"), serde_json::to_vec(&listing)?)?);
+    let items = match listing["data"][name].take() {
+        Value::Array(items) => items,
+        _ => Vec::new(),
+    };
+    drop(listing);
+    pages(name, items, site.api.page_size, &mut emit)
 }
 
 /// A record's detail file.

@@ -4,21 +4,21 @@
 
 use anyhow::Result;
 use portal_core::content::SiteConfig;
-use portal_core::standards::hsds::{self, list_item, Kind, Paging};
+use portal_core::standards::hsds::{self, list_item, Paging};
 use serde_json::Value;
 
 use crate::build::write::file::OutFile;
 
 /// The HSDS files of the `services` records `items` (as the API lists them, in its order).
 pub fn files(items: &[Value], site: &SiteConfig) -> Result<Vec<OutFile>> {
-    let data = hsds::dataset(items, site);
-    let mut files = vec![OutFile::at(hsds::ROOT, hsds::root(site).to_string().into_bytes())?];
     let first = Paging::default();
-    for kind in Kind::ALL {
-        let all = data.items(kind);
-        let contents = all[first.window(all.len())].iter().map(|item| list_item(kind, item)).collect();
-        files.push(OutFile::at(kind.list_path(), first.envelope(all.len(), contents).to_string().into_bytes())?);
+    let data = hsds::data_file(items, site, first.window(usize::MAX).end);
+    let mut files = vec![OutFile::at(hsds::ROOT, hsds::root(site).to_string().into_bytes())?];
+    for (kind, total, firsts) in &data.kinds {
+        let shown = firsts.iter().take(first.window(*total).len());
+        let contents = shown.map(|item| list_item(*kind, item)).collect();
+        files.push(OutFile::at(kind.list_path(), first.envelope(*total, contents).to_string().into_bytes())?);
     }
-    files.push(OutFile::internal(hsds::DATA_FILE, serde_json::to_vec(&data)?));
+    files.push(OutFile::internal(hsds::DATA_FILE, data.bytes));
     Ok(files)
 }

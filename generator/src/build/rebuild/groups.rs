@@ -85,7 +85,7 @@ pub fn collection(
         if name == calendar::EVENTS {
             made.files.push(calendar::feed(r.content, &items)?);
         }
-        made.files.extend(api::listing(name, items.clone(), &r.content.site)?);
+        api::listing(name, items.clone(), &r.content.site, &mut |file| made.files.push(file))?;
         made.items = Some(items);
         let keep = keeper(old);
         add_pages(&mut made, listing::collection(r, name, &keep)?, old);
