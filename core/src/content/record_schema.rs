@@ -63,10 +63,10 @@ impl Strings {
         self.date = self.date && parse_date(v).is_ok();
         self.date_time = self.date_time && v.len() > 10 && parse_content_date(v).is_ok();
         self.uri = self.uri && (v.starts_with("https://") || v.starts_with("http://"));
-        if let Some(distinct) = &mut self.distinct {
-            if v.chars().count() > ENUM_MAX_LENGTH || (distinct.len() == ENUM_MAX_VALUES && !distinct.contains(v)) {
+        if let Some(distinct) = self.distinct.as_mut().filter(|d| !d.contains(v)) {
+            if v.chars().count() > ENUM_MAX_LENGTH || distinct.len() == ENUM_MAX_VALUES {
                 self.distinct = None;
-            } else if !distinct.contains(v) {
+            } else {
                 distinct.insert(v.to_string());
             }
         }
@@ -74,10 +74,8 @@ impl Strings {
 
     /// The `format` every value has, if they share one.
     fn format(&self) -> Option<&'static str> {
-        let all = |flag: bool| self.count > 0 && flag;
-        [(all(self.date), "date"), (all(self.date_time), "date-time"), (all(self.uri), "uri")]
-            .into_iter()
-            .find_map(|(every, format)| every.then_some(format))
+        let formats = [(self.date, "date"), (self.date_time, "date-time"), (self.uri, "uri")];
+        formats.into_iter().find_map(|(every, format)| (every && self.count > 0).then_some(format))
     }
 
     /// The values as an `enum` when they are few and repeated.
@@ -142,10 +140,9 @@ fn property(usage: &Usage) -> Value {
     Value::Object(schema)
 }
 
-/// How a collection's records use each key, in order of first use: folded a record at a time
-/// ([`Shapes::add`]), so that a build derives the schema of a collection without holding it.
+/// How a collection's records use each key, in order of first use, folded a record at a time.
 #[derive(Debug, Default)]
-pub struct Shapes {
+struct Shapes {
     usages: Vec<(String, Usage)>,
     /// Records added.
     records: usize,
@@ -153,7 +150,7 @@ pub struct Shapes {
 
 impl Shapes {
     /// Adds a record as its collection's listing shows it.
-    pub fn add(&mut self, record: &Value) {
+    fn add(&mut self, record: &Value) {
         self.records += 1;
         let Some(map) = record.as_object() else { return };
         for (key, value) in map {
@@ -183,7 +180,7 @@ impl Shapes {
     }
 
     /// The schema of the records of `collection` added, published at `id`.
-    pub fn schema(&self, collection: &str, id: &str) -> Value {
+    fn schema(&self, collection: &str, id: &str) -> Value {
         let mut properties = Map::new();
         let mut required: Vec<String> = RESERVED_KEYS.iter().map(|k| k.to_string()).collect();
         for (key, usage) in &self.usages {

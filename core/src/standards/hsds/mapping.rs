@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::model::{id_of, service_list_item, Dataset, Kind};
+use super::model::{id_of, service_list_item, Kind};
 use super::schedule::openings;
 use crate::content::phone::{is_phone_key, telephone};
 use crate::content::taxonomy::{slug, Taxonomy};
@@ -100,7 +100,7 @@ impl Organization {
 /// its order), and the first items of each kind, fully nested, for the lists' first pages.
 #[derive(Debug)]
 pub struct DataFile {
-    /// The file's bytes: a [`Dataset`] as JSON.
+    /// The file's bytes: a [`Dataset`](super::Dataset) as JSON.
     pub bytes: Vec<u8>,
     /// How many items of each kind there are, and the first of them (as many as asked for), in
     /// the order of [`Kind::ALL`].
@@ -153,8 +153,8 @@ pub fn data_file(items: &[Value], site: &SiteConfig, first: usize) -> DataFile {
         bytes.extend_from_slice(b"]}");
         orgs.push_json(bytes);
     }
-    let taxonomies = Items::all(Taxonomy::ALL.iter().map(|t| mapper.taxonomy(*t)));
-    let terms = Items::all(terms.into_values());
+    let taxonomies = Items::of(first, Taxonomy::ALL.iter().map(|t| mapper.taxonomy(*t)));
+    let terms = Items::of(first, terms.into_values());
     let kinds = [
         (Kind::Services, services),
         (Kind::Organizations, orgs),
@@ -179,11 +179,6 @@ pub fn data_file(items: &[Value], site: &SiteConfig, first: usize) -> DataFile {
     DataFile { bytes, kinds: counted }
 }
 
-/// Every HSDS item of the services `items`, as the data file holds them.
-pub fn dataset(items: &[Value], site: &SiteConfig) -> Dataset {
-    serde_json::from_slice(&data_file(items, site, 0).bytes).unwrap_or_default()
-}
-
 /// The items of one kind as they are written: their JSON, comma-separated, and the first few kept.
 struct Items {
     bytes: Vec<u8>,
@@ -197,9 +192,9 @@ impl Items {
         Items { bytes: Vec::new(), count: 0, first: Vec::new(), keep }
     }
 
-    /// Every one of `values`, each kept.
-    fn all(values: impl Iterator<Item = Value>) -> Items {
-        let mut items = Items::keeping(usize::MAX);
+    /// `values`, the first `keep` of them kept.
+    fn of(keep: usize, values: impl Iterator<Item = Value>) -> Items {
+        let mut items = Items::keeping(keep);
         values.for_each(|value| items.push(value));
         items
     }
@@ -568,6 +563,7 @@ pub fn root(site: &SiteConfig) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::standards::hsds::Dataset;
 
     fn site() -> SiteConfig {
         let mut site = SiteConfig {
@@ -581,6 +577,11 @@ mod tests {
         site.address.insert("addressLocality".into(), "Amani".into());
         site.address.insert("addressCountry".into(), "UG".into());
         site
+    }
+
+    /// Every HSDS item of the services `items`, as the data file holds them.
+    fn dataset(items: &[Value], site: &SiteConfig) -> Dataset {
+        serde_json::from_slice(&data_file(items, site, 0).bytes).expect("the data file is a dataset")
     }
 
     fn record(extra: Value) -> Value {
@@ -707,8 +708,7 @@ mod tests {
         assert_eq!(data.organizations[1]["services"].as_array().map(Vec::len), Some(2));
         for (kind, total, first) in &file.kinds {
             assert_eq!(*total, data.items(*kind).len(), "{kind:?}");
-            let kept = if matches!(kind, Kind::Taxonomies | Kind::TaxonomyTerms) { *total } else { 2 };
-            assert_eq!(first.as_slice(), &data.items(*kind)[..kept], "{kind:?}");
+            assert_eq!(first.as_slice(), &data.items(*kind)[..(*total).min(2)], "{kind:?}");
         }
         let empty = data_file(&[], &site(), 2);
         assert_eq!(serde_json::from_slice::<Dataset>(&empty.bytes).map(|d| d.services.len()).ok(), Some(0));

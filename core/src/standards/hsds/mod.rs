@@ -10,6 +10,6 @@ pub mod model;
 pub mod paging;
 pub mod schedule;
 
-pub use mapping::{data_file, dataset, root, DataFile, Organization};
+pub use mapping::{data_file, root, DataFile, Organization};
 pub use model::{id_of, list_item, Dataset, Kind, DATA_FILE, ROOT, VERSION};
 pub use paging::{Paging, DEFAULT_PER_PAGE, MAX_PER_PAGE};

@@ -40,9 +40,7 @@ fn pages(name: &str, items: Vec<Value>, page_size: usize, emit: &mut dyn FnMut(O
 /// The JSON Schema of a collection's records.
 fn schema(name: &str, items: &[Value], base_url: &str) -> Result<OutFile> {
     let path = format!("/api/schemas/{name}.json");
-    let mut shapes = record_schema::Shapes::default();
-    items.iter().for_each(|item| shapes.add(item));
-    let body = shapes.schema(name, &format!("{base_url}{path}"));
+    let body = record_schema::derive(name, &format!("{base_url}{path}"), items);
     OutFile::at(path, serde_json::to_vec(&body)?)
 }
 

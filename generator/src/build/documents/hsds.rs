@@ -12,11 +12,10 @@ use crate::build::write::file::OutFile;
 /// The HSDS files of the `services` records `items` (as the API lists them, in its order).
 pub fn files(items: &[Value], site: &SiteConfig) -> Result<Vec<OutFile>> {
     let first = Paging::default();
-    let data = hsds::data_file(items, site, first.window(usize::MAX).end);
+    let data = hsds::data_file(items, site, first.per_page);
     let mut files = vec![OutFile::at(hsds::ROOT, hsds::root(site).to_string().into_bytes())?];
     for (kind, total, firsts) in &data.kinds {
-        let shown = firsts.iter().take(first.window(*total).len());
-        let contents = shown.map(|item| list_item(*kind, item)).collect();
+        let contents = firsts.iter().map(|item| list_item(*kind, item)).collect();
         files.push(OutFile::at(kind.list_path(), first.envelope(*total, contents).to_string().into_bytes())?);
     }
     files.push(OutFile::internal(hsds::DATA_FILE, data.bytes));

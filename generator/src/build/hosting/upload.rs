@@ -96,7 +96,6 @@ pub fn prepare(files: &mut Outputs, layout: Layout) -> Result<Upload> {
     if loose > layout.pack_over {
         let (in_packs, big, planned, index) = plan_packs(files.made(), &upload.split);
         let assemblies = planned.iter().map(|pack| pack.assembly(files)).collect::<Result<_>>()?;
-        drop(planned);
         files.assemble(assemblies)?;
         files.push(index);
         upload = Upload { packed: true, in_packs, big, ..upload };

@@ -86,7 +86,7 @@ pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentErr
 
 /// Two colliding outputs, the one whose content file the error names first ("this file and ...").
 fn pair(file: &Written, other: &Written) -> String {
-    match (&file.source(), &other.source()) {
+    match (file.source(), other.source()) {
         (None, Some(_)) => format!("this file and {}", describe(file)),
         _ => format!("{} and {}", subject(file), describe(other)),
     }

@@ -227,7 +227,7 @@ impl Outputs {
     /// copy (pages whose links were rewritten afterwards, or no spool) are read from the staging
     /// folder, newest first, the order in which the system is likeliest still to hold them. No
     /// file made here is held whole.
-    pub fn assemble(&mut self, mut assemblies: Vec<Assembly>) -> Result<()> {
+    pub fn assemble(&mut self, assemblies: Vec<Assembly>) -> Result<()> {
         self.take_error()?;
         let Some(folder) = self.folder.clone() else {
             self.made.extend(assemblies.into_iter().map(|a| Written::kept(a.file, Digest16::default())));
@@ -237,12 +237,9 @@ impl Outputs {
         self.pool.install(|| {
             assemblies.par_iter().zip(&targets).try_for_each(|(a, path)| lay_out(path, &a.file.bytes, a.len))
         })?;
-        // The heads are written and the pieces listed once: at a million records the packs' heads
-        // (every small file's name) and their lists of pieces are each a few hundred megabytes.
         let mut pieces: Vec<Piece> = Vec::new();
-        for (target, a) in assemblies.iter_mut().enumerate() {
-            a.file.bytes = Vec::new();
-            pieces.extend(std::mem::take(&mut a.pieces).into_iter().map(|(made, at)| Piece { made, target, at }));
+        for (target, a) in assemblies.iter().enumerate() {
+            pieces.extend(a.pieces.iter().map(|&(made, at)| Piece { made, target, at }));
         }
         // Copies from the spool in the order they lie there; the others newest first.
         pieces.sort_unstable_by_key(|p| (self.made[p.made].spooled, std::cmp::Reverse(p.made)));
