@@ -78,20 +78,22 @@ pub fn starts_pack(file: &str, spacing: u32) -> bool {
     fnv1a(file.as_bytes()).is_multiple_of(u64::from(spacing.max(1)))
 }
 
-/// The packs of `files` (packable files in path order, with their sizes): index ranges into `files`.
-pub fn plan(files: &[(&str, usize)], spacing: u32) -> Vec<std::ops::Range<usize>> {
+/// The packs of `files` (packable files in path order, with their sizes): index ranges into
+/// `files`. It takes them one at a time, so a big build need not gather them first.
+pub fn plan<'a>(files: impl IntoIterator<Item = (&'a str, usize)>, spacing: u32) -> Vec<std::ops::Range<usize>> {
     let mut packs = Vec::new();
-    let (mut start, mut bytes) = (0, 0);
-    for (i, (file, len)) in files.iter().enumerate() {
+    let (mut start, mut bytes, mut count) = (0, 0, 0);
+    for (i, (file, len)) in files.into_iter().enumerate() {
         let boundary = i > start && (starts_pack(file, spacing) || bytes + len > MAX_PACK_BYTES);
         if boundary {
             packs.push(start..i);
             (start, bytes) = (i, 0);
         }
         bytes += len;
+        count = i + 1;
     }
-    if start < files.len() {
-        packs.push(start..files.len());
+    if start < count {
+        packs.push(start..count);
     }
     packs
 }
@@ -361,18 +363,18 @@ mod tests {
     fn boundaries_depend_on_paths_so_an_insert_moves_at_most_one() {
         let names: Vec<String> = (0..5000).map(|i| format!("news/record-{i:05}.html")).collect();
         let files: Vec<(&str, usize)> = names.iter().map(|n| (n.as_str(), 5000)).collect();
-        let before = plan(&files, 64);
+        let before = plan(files.iter().copied(), 64);
         assert!(before.len() > 40 && before.len() < 120, "{} packs", before.len());
         let mut more = files.clone();
         more.insert(2500, ("news/record-02499a.html", 5000));
-        let after = plan(&more, 64);
+        let after = plan(more.iter().copied(), 64);
         let firsts = |plan: &[std::ops::Range<usize>], files: &[(&str, usize)]| -> BTreeSet<String> {
             plan.iter().map(|r| files[r.start].0.to_string()).collect()
         };
         let (a, b) = (firsts(&before, &files), firsts(&after, &more));
         assert!(a.symmetric_difference(&b).count() <= 1, "one insert moves at most one boundary");
         let big: Vec<(&str, usize)> = names.iter().take(10).map(|n| (n.as_str(), MAX_PACK_BYTES / 3)).collect();
-        assert!(plan(&big, 1 << 20).iter().all(|r| r.len() <= 3), "the size cap splits packs");
+        assert!(plan(big.iter().copied(), 1 << 20).iter().all(|r| r.len() <= 3), "the size cap splits packs");
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! out of a Worker upload. [`Platform::read_file`](crate::platform::Platform::read_file) answers a
 //! file from its parts when the platform lacks the whole, so every server sends the same bytes.
 
+use std::ops::Range;
+
 use crate::dist::manifest::MAX_FILE_BYTES;
 pub use crate::platform::{index_file, PartsIndex, PARTS_DIR};
 
@@ -24,18 +26,34 @@ pub fn splits(file: &str, len: usize, split_over: usize) -> bool {
     len > split_over && !file.starts_with(SERVED_BY_THE_CDN)
 }
 
+/// A file of the build and its bytes.
+pub type Named = (String, Vec<u8>);
+
+/// A part's file and the range of the whole file's bytes it holds.
+pub type Part = (String, Range<usize>);
+
+/// The parts of a file of `len` bytes, `part_bytes` each: each part's file and the range of the
+/// file's bytes it holds; then the file of their index and its bytes. A build writes a big file's
+/// parts from this a part at a time, never holding the whole file.
+pub fn layout(file: &str, len: usize, part_bytes: usize) -> (Vec<Part>, Named) {
+    let step = part_bytes.max(1);
+    let ranges: Vec<Part> = (0..len)
+        .step_by(step)
+        .enumerate()
+        .map(|(n, start)| (format!("{PARTS_DIR}/{file}/{n}"), start..(start + step).min(len)))
+        .collect();
+    let parts = ranges.iter().map(|(name, _)| name.clone()).collect();
+    let index = PartsIndex { file: file.to_string(), bytes: len, parts };
+    // Strings and a number always serialize.
+    (ranges, (index_file(file), serde_json::to_vec(&index).unwrap_or_default()))
+}
+
 /// The parts of `bytes` (the contents of `file`), `part_bytes` each, and their index: (file, bytes)
 /// pairs to write.
-pub fn split(file: &str, bytes: &[u8], part_bytes: usize) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = bytes
-        .chunks(part_bytes.max(1))
-        .enumerate()
-        .map(|(n, chunk)| (format!("{PARTS_DIR}/{file}/{n}"), chunk.to_vec()))
-        .collect();
-    let parts = out.iter().map(|(name, _)| name.clone()).collect();
-    let index = PartsIndex { file: file.to_string(), bytes: bytes.len(), parts };
-    // Strings and a number always serialize.
-    out.push((index_file(file), serde_json::to_vec(&index).unwrap_or_default()));
+pub fn split(file: &str, bytes: &[u8], part_bytes: usize) -> Vec<Named> {
+    let (ranges, index) = layout(file, bytes.len(), part_bytes);
+    let mut out: Vec<Named> = ranges.into_iter().map(|(name, range)| (name, bytes[range].to_vec())).collect();
+    out.push(index);
     out
 }
 
@@ -57,5 +75,16 @@ mod tests {
         let joined = block_on(platform.read_file("api/search-index.json")).expect("read").expect("found");
         assert_eq!(joined.as_ref(), bytes.as_slice());
         assert!(block_on(platform.read_file("nothing.json")).expect("read").is_none());
+    }
+
+    #[test]
+    fn the_layout_covers_every_byte_once() {
+        for len in [0, 1, 9, 10, 11, 30] {
+            let (ranges, (index, _)) = layout("a.json", len, 10);
+            assert_eq!(ranges.len(), len.div_ceil(10), "{len}");
+            let covered: Vec<usize> = ranges.iter().flat_map(|(_, r)| r.clone()).collect();
+            assert_eq!(covered, (0..len).collect::<Vec<_>>(), "{len}");
+            assert_eq!(index, index_file("a.json"));
+        }
     }
 }

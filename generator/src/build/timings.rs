@@ -14,27 +14,41 @@ pub fn build_time() -> DateTime {
 
 /// How long each step of a build took, the memory the process held after it and the most it held
 /// during it, printed to stderr when `PORTAL_TIMINGS` is set (for profiling builds; see
-/// BENCHMARKS.md).
+/// BENCHMARKS.md). The most held between two steps is kept too, so that the peak printed is the
+/// process's whatever runs outside a timed step.
 #[derive(Debug, Default)]
-pub(crate) struct Steps(Vec<(&'static str, Duration, Option<Resident>)>);
+pub(crate) struct Steps {
+    done: Vec<(&'static str, Duration, Option<Resident>)>,
+    /// The most held outside the steps timed so far, in MiB.
+    between: u64,
+}
 
 impl Steps {
     pub(crate) fn time<T>(&mut self, name: &'static str, step: impl FnOnce() -> T) -> T {
         let timed = std::env::var_os("PORTAL_TIMINGS").is_some();
         if timed {
+            self.note_between();
             Resident::reset_peak();
         }
         let started = Instant::now();
         let result = step();
         let resident = timed.then(Resident::now).flatten();
-        self.0.push((name, started.elapsed(), resident));
+        self.done.push((name, started.elapsed(), resident));
         result
     }
 
-    pub(crate) fn report(&self) {
+    /// Keeps the peak since the last step ended.
+    fn note_between(&mut self) {
+        if let Some(resident) = Resident::now() {
+            self.between = self.between.max(resident.peak);
+        }
+    }
+
+    pub(crate) fn report(&mut self) {
         if std::env::var_os("PORTAL_TIMINGS").is_some() {
+            self.note_between();
             let parts: Vec<String> = self
-                .0
+                .done
                 .iter()
                 .map(|(name, d, resident)| match resident {
                     Some(r) => format!("{name} {} ms ({} MiB, peak {} MiB)", d.as_millis(), r.now, r.peak),
@@ -42,9 +56,9 @@ impl Steps {
                 })
                 .collect();
             eprintln!("portal: timings: {}", parts.join(", "));
-            if let Some(peak) = self.0.iter().filter_map(|(_, _, r)| r.map(|r| r.peak)).max() {
-                eprintln!("portal: timings: peak of these steps {peak} MiB");
-            }
+            let in_steps = self.done.iter().filter_map(|(_, _, r)| r.map(|r| r.peak)).max().unwrap_or(0);
+            let between = if self.between > in_steps { " (between two of them)" } else { "" };
+            eprintln!("portal: timings: peak of these steps {} MiB{between}", in_steps.max(self.between));
         }
     }
 }

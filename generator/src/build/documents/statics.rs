@@ -71,18 +71,30 @@ fn with_security_headers(mut file: OutFile) -> OutFile {
 /// Checks that no static file among `files` takes the URL or the file of another output of the
 /// build.
 pub fn check_clashes(files: &[Written], sources: &StaticFiles) -> Result<(), BuildError> {
-    let (statics, built): (Vec<&Written>, Vec<&Written>) = files.iter().partition(|f| f.group == Group::Statics);
-    let mut owners: HashMap<&str, &Written> = HashMap::new();
-    for f in built {
-        owners.insert(f.file(), f);
-        if let Some(route) = f.route() {
-            owners.insert(route, f);
+    // The static files are few and the files built many (millions on a big site): the names of the
+    // first are looked for among the second, the last file built with the name standing.
+    let statics: Vec<&Written> = files.iter().filter(|f| f.group == Group::Statics).collect();
+    let mut names: HashMap<&str, Vec<(usize, bool)>> = HashMap::new();
+    for (i, f) in statics.iter().enumerate() {
+        names.entry(f.file()).or_default().push((i, true));
+        names.entry(f.route().unwrap_or("")).or_default().push((i, false));
+    }
+    let (mut at_file, mut at_route): (Vec<Option<&Written>>, Vec<Option<&Written>>) =
+        (vec![None; statics.len()], vec![None; statics.len()]);
+    for built in files.iter().filter(|f| f.group != Group::Statics) {
+        for name in std::iter::once(built.file()).chain(built.route()) {
+            for &(i, file) in names.get(name).into_iter().flatten() {
+                if file {
+                    at_file[i] = Some(built);
+                } else {
+                    at_route[i] = Some(built);
+                }
+            }
         }
     }
     let mut errors = Vec::new();
-    for f in statics {
-        let route = f.route().unwrap_or("");
-        let Some(other) = owners.get(f.file()).or_else(|| owners.get(route)) else { continue };
+    for (i, f) in statics.into_iter().enumerate() {
+        let Some(other) = at_file[i].or(at_route[i]) else { continue };
         let source = sources.0.get(f.file()).map_or_else(|| f.file().to_string(), |s| s.path.display().to_string());
         let what = match other.route() {
             Some(route) => format!("the page or file the build writes for {route} ({})", other.file()),

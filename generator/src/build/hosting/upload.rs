@@ -94,9 +94,10 @@ pub fn prepare(files: &mut Outputs, layout: Layout) -> Result<Upload> {
     let loose: usize = files.made().iter().filter(|f| uploaded(f.file()) && !split.contains(f.file())).count();
     let mut upload = Upload { split, ..Upload::default() };
     if loose > layout.pack_over {
+        // In path order, the order of the packs: then planning them takes an index per file.
+        files.finish()?;
         let (in_packs, big, planned, index) = plan_packs(files.made(), &upload.split);
-        let assemblies = planned.iter().map(|pack| pack.assembly(files)).collect::<Result<_>>()?;
-        files.assemble(assemblies)?;
+        files.assemble(planned, |files, pack| pack.assembly(files))?;
         files.push(index);
         upload = Upload { packed: true, in_packs, big, ..upload };
     }
@@ -145,44 +146,45 @@ fn uploaded(file: &str) -> bool {
 /// split: nothing reads its parts, and it would be counted out of the upload twice.
 fn add_parts(files: &mut Outputs, split_over: usize) -> Result<BTreeSet<String>> {
     let part_bytes = split_over.clamp(1, parts::PART_BYTES);
-    let whole: BTreeSet<String> = files
+    let whole: Vec<(String, usize)> = files
         .made()
         .iter()
         .filter(|f| uploaded(f.file()) && parts::splits(f.file(), f.len as usize, split_over))
-        .map(|f| f.file().to_string())
+        .map(|f| (f.file().to_string(), f.len as usize))
         .collect();
-    for file in &whole {
-        let bytes = files.read(file)?;
-        let pieces = parts::split(file, &bytes, part_bytes);
-        files.extend(pieces.into_iter().map(|(file, bytes)| OutFile::internal(file, bytes).in_group(Group::Layout)));
+    // A part at a time: the largest of these (the HSDS file) is some 300 MB at a million records.
+    for (file, len) in &whole {
+        let (ranges, (index, index_bytes)) = parts::layout(file, *len, part_bytes);
+        for (part, range) in ranges {
+            let bytes = files.read_range(file, range)?;
+            files.push(OutFile::internal(part, bytes).in_group(Group::Layout));
+        }
+        files.push(OutFile::internal(index, index_bytes).in_group(Group::Layout));
     }
-    Ok(whole)
+    Ok(whole.into_iter().map(|(file, _)| file).collect())
 }
 
-/// A file of the build with its index among the build's files.
-type Numbered<'a> = (usize, &'a Written);
-
-/// Plans the packs of the packable files among `files` (not those uploaded in parts); returns how
-/// many files go into packs, the packable ones too big for one, the packs and their index.
+/// Plans the packs of the packable files among `files`, sorted by name (not those uploaded in
+/// parts); returns how many files go into packs, the packable ones too big for one, the packs and
+/// their index.
 fn plan_packs(files: &[Written], split: &BTreeSet<String>) -> (usize, BTreeSet<String>, Vec<PlannedPack>, OutFile) {
-    let packable = |(_, f): &(usize, &Written)| packs::packable(f.file(), 0) && !split.contains(f.file());
-    let mut candidates: Vec<Numbered> = files.iter().enumerate().filter(packable).collect();
-    candidates.sort_by(|(_, a), (_, b)| a.file().cmp(b.file()));
-    let (small, big): (Vec<Numbered>, Vec<Numbered>) =
-        candidates.into_iter().partition(|(_, f)| packs::packable(f.file(), f.len as usize));
-    let sizes: Vec<(&str, usize)> = small.iter().map(|(_, f)| (f.file(), f.len as usize)).collect();
+    let packable = |f: &Written| packs::packable(f.file(), 0) && !split.contains(f.file());
+    let (small, big): (Vec<usize>, Vec<usize>) = (0..files.len())
+        .filter(|&i| packable(&files[i]))
+        .partition(|&i| packs::packable(files[i].file(), files[i].len as usize));
     let spacing = packs::spacing(small.len());
-    let big: BTreeSet<String> = big.iter().map(|(_, f)| f.file().to_string()).collect();
+    let big: BTreeSet<String> = big.iter().map(|&i| files[i].file().to_string()).collect();
     // The index names every packable-by-path file a pack does not hold, so the Worker reads it
     // loose (or from its parts) at once.
     let split_packable = split.iter().filter(|f| packs::packable(f, 0)).cloned();
     let loose = big.iter().cloned().chain(split_packable).collect();
     let mut index = PackIndex { spacing, packs: Vec::new(), loose };
     let mut planned = Vec::new();
-    for range in packs::plan(&sizes, spacing) {
-        let first = small[range.start].1.file().to_string();
+    let sizes = small.iter().map(|&i| (files[i].file(), files[i].len as usize));
+    for range in packs::plan(sizes, spacing) {
+        let first = files[small[range.start]].file().to_string();
         let name = packs::pack_file(&first);
-        planned.push(PlannedPack { file: name.clone(), members: small[range].iter().map(|(i, _)| *i).collect() });
+        planned.push(PlannedPack { file: name.clone(), members: small[range].to_vec() });
         index.packs.push((first, name));
     }
     let index = OutFile::internal(PACK_INDEX, serde_json::to_vec(&index).unwrap_or_default()).in_group(Group::Layout);
@@ -244,6 +246,20 @@ mod tests {
         assert!(packs > 1, "{packs} packs");
         assert_eq!(count, packs + 4, "packs, their index, the big listing, the stylesheet, the manifest");
         assert!(text.contains("/*\n!/_portal/\n!/assets/\n!/api/\n/api/*\n!/api/news.json\n"), "{text}");
+    }
+
+    #[test]
+    fn a_big_file_is_written_again_in_parts_that_join_to_it() {
+        let bytes: Vec<u8> = (0..125u32).map(|i| (i % 251) as u8).collect();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut outputs = Outputs::new(Some(dir.path().to_path_buf())).expect("outputs");
+        outputs.extend([OutFile::internal("api/news.json", bytes.clone())]);
+        prepare(&mut outputs, Layout { split_over: 50, pack_over: 1000 }).expect("prepared");
+        let index: parts::PartsIndex =
+            serde_json::from_slice(&outputs.read(&parts::index_file("api/news.json")).expect("index")).expect("json");
+        assert_eq!((index.bytes, index.parts.len()), (125, 3));
+        let joined: Vec<u8> = index.parts.iter().flat_map(|part| outputs.read(part).expect("part")).collect();
+        assert_eq!(joined, bytes);
     }
 
     /// The packs of `files` as written, by name, made with or without the spool.

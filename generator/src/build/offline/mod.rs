@@ -126,11 +126,11 @@ pub(crate) fn put(
         .iter()
         .filter(|w| may_matter(w.file()))
         .map(|w| Built {
-            file: w.file().to_string(),
+            file: w.file().into(),
             len: w.len,
-            tag: w.etag(),
+            tag: w.etag().into(),
             collection: match w.group {
-                Group::Collection(name) => Some(name.to_string()),
+                Group::Collection(name) => Some(name),
                 _ => None,
             },
         })
@@ -163,14 +163,12 @@ pub fn left_out_warning(site: &SiteConfig, precache: &Precache) -> Option<portal
 }
 
 /// The record pages of each collection that has a listing page and records, by collection.
-fn listings(built: &[Built]) -> Vec<(String, Vec<&Built>)> {
+fn listings<'a>(built: &'a [Built<'a>]) -> Vec<(String, Vec<&'a Built<'a>>)> {
     let mut lists: std::collections::BTreeMap<&str, Vec<&Built>> = Default::default();
-    let firsts: std::collections::HashSet<&str> = built
-        .iter()
-        .filter_map(|b| b.collection.as_deref().filter(|c| b.file.strip_suffix(".html") == Some(c)))
-        .collect();
+    let firsts: std::collections::HashSet<&str> =
+        built.iter().filter_map(|b| b.collection.filter(|c| b.file.strip_suffix(".html") == Some(c))).collect();
     for b in built {
-        let Some(collection) = b.collection.as_deref().filter(|c| firsts.contains(c)) else {
+        let Some(collection) = b.collection.filter(|c| firsts.contains(c)) else {
             continue;
         };
         let in_it = b.file.strip_prefix(collection).and_then(|rest| rest.strip_prefix('/'));
@@ -208,8 +206,8 @@ fn service_worker(precache: &Precache, worker: &str) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    fn built(file: &str, collection: Option<&str>) -> Built {
-        Built { file: file.into(), len: 1000, tag: "\"t\"".into(), collection: collection.map(str::to_string) }
+    fn built(file: &'static str, collection: Option<&'static str>) -> Built<'static> {
+        Built { file: file.into(), len: 1000, tag: "\"t\"".into(), collection }
     }
 
     #[test]
@@ -223,7 +221,7 @@ mod tests {
         ];
         let lists = listings(&files);
         let files: Vec<(&str, Vec<&str>)> =
-            lists.iter().map(|(c, r)| (c.as_str(), r.iter().map(|b| b.file.as_str()).collect())).collect();
+            lists.iter().map(|(c, r)| (c.as_str(), r.iter().map(|b| &*b.file).collect())).collect();
         assert_eq!(files, [("news", vec!["news/a.html"])], "pages has no listing page");
     }
 

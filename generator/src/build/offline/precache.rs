@@ -3,19 +3,23 @@
 //! budget. A file that does not fit is left out (and named in a warning); smaller ones after it
 //! may still fit.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use serde::Serialize;
 
-/// A built file as the offline files need it.
+/// A built file as the offline files need it: borrowed from the table of files written where it
+/// can be (a million-record build has some two million pages).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Built {
+pub struct Built<'a> {
     /// Its path in the build folder (`news.html`), which is also its URL path under the site's root.
-    pub file: String,
+    pub file: Cow<'a, str>,
     /// Its size in bytes.
     pub len: u64,
     /// What tells its bytes from others' (its entity tag).
-    pub tag: String,
+    pub tag: Cow<'a, str>,
     /// The collection whose pages it is among, if any.
-    pub collection: Option<String>,
+    pub collection: Option<&'static str>,
 }
 
 /// One file of the precache.
@@ -70,17 +74,23 @@ pub fn is_shell(file: &str, shell_files: &[String]) -> bool {
 /// The precache within `budget` bytes: the shell (files for which `is_shell` holds, in file order),
 /// then `pages` in their order; wanted files the build did not write are skipped.
 pub fn within(budget: u64, built: &[Built], is_shell: impl Fn(&str) -> bool, pages: &[String]) -> Precache {
-    let by_file: std::collections::HashMap<&str, &Built> = built.iter().map(|b| (b.file.as_str(), b)).collect();
+    // The pages are few and the files built many: the first are looked for among the second.
+    let mut by_file: HashMap<&str, Option<&Built>> = pages.iter().map(|p| (p.as_str(), None)).collect();
+    for b in built {
+        if let Some(found) = by_file.get_mut(&*b.file) {
+            *found = Some(b);
+        }
+    }
     let mut shell: Vec<&Built> = built.iter().filter(|b| is_shell(&b.file)).collect();
     shell.sort_by(|a, b| a.file.cmp(&b.file));
-    let wanted = shell.into_iter().chain(pages.iter().filter_map(|p| by_file.get(p.as_str()).copied()));
+    let wanted = shell.into_iter().chain(pages.iter().filter_map(|p| by_file.get(p.as_str()).copied().flatten()));
     let mut precache = Precache::default();
     let mut total = 0;
     for b in wanted {
         if precache.files.iter().any(|i| i.url == b.file) {
             continue;
         }
-        let item = Item { url: b.file.clone(), bytes: b.len, tag: b.tag.clone() };
+        let item = Item { url: b.file.to_string(), bytes: b.len, tag: b.tag.to_string() };
         if total + b.len <= budget {
             total += b.len;
             precache.files.push(item);
@@ -95,11 +105,11 @@ pub fn within(budget: u64, built: &[Built], is_shell: impl Fn(&str) -> bool, pag
 mod tests {
     use super::*;
 
-    fn built(file: &str, len: u64) -> Built {
-        Built { file: file.into(), len, tag: format!("\"{file}\""), collection: None }
+    fn built(file: &str, len: u64) -> Built<'static> {
+        Built { file: file.to_string().into(), len, tag: format!("\"{file}\"").into(), collection: None }
     }
 
-    fn site() -> Vec<Built> {
+    fn site() -> Vec<Built<'static>> {
         vec![
             built("assets/style.0123456789abcdef.css", 20_000),
             built("assets/style.css", 20_000),

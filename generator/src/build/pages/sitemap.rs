@@ -47,7 +47,7 @@ fn w3c(at: portal_core::content::time::DateTime) -> String {
 
 /// The sitemap files of `pages` (URL paths) on the site at `base`, at most `max_urls` URLs a file.
 pub fn files(base: &str, pages: &[&str], rendered: &[&str], max_urls: usize, dates: &LastMod) -> Result<Vec<OutFile>> {
-    files_of_sections(base, &sections(pages), rendered, max_urls, dates)
+    files_of_sections(base, &sections(pages.iter().copied()), rendered, max_urls, dates)
 }
 
 /// The pages a server renders per request that the sitemap lists (they have no file to be found
@@ -64,11 +64,17 @@ pub fn rendered_pages(content: &crate::load::Content) -> Vec<&'static str> {
     pages
 }
 
-/// `pages` by section, each sorted.
-pub fn sections(pages: &[&str]) -> BTreeMap<String, Vec<String>> {
+/// `pages` by section, each sorted; pages given as owned strings are kept as they are, not copied.
+pub fn sections<P: AsRef<str> + Into<String>>(pages: impl IntoIterator<Item = P>) -> BTreeMap<String, Vec<String>> {
     let mut sections: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for page in pages {
-        sections.entry(section(page).to_string()).or_default().push(page.to_string());
+        let key = section(page.as_ref());
+        match sections.get_mut(key) {
+            Some(pages) => pages.push(page.into()),
+            None => {
+                sections.insert(key.to_string(), vec![page.into()]);
+            }
+        }
     }
     sections.values_mut().for_each(|pages| pages.sort());
     sections

@@ -187,10 +187,9 @@ fn read_pack(out: &Path, pack: &str) -> Result<Vec<(String, Vec<u8>)>> {
 /// their index entries.
 fn plan(members: &BTreeMap<String, Vec<u8>>, spacing: u32) -> (Vec<OutFile>, Vec<(String, String)>) {
     let small: Vec<(&String, &Vec<u8>)> = members.iter().collect();
-    let sizes: Vec<(&str, usize)> = small.iter().map(|(f, b)| (f.as_str(), b.len())).collect();
     let mut files = Vec::new();
     let mut listed = Vec::new();
-    for range in packs::plan(&sizes, spacing) {
+    for range in packs::plan(small.iter().map(|(f, b)| (f.as_str(), b.len())), spacing) {
         let members: Vec<(&str, &[u8])> = small[range].iter().map(|(f, b)| (f.as_str(), b.as_slice())).collect();
         let name = packs::pack_file(members[0].0);
         files.push(OutFile::internal(name.clone(), packs::encode(&members)).in_group(Group::Layout));

@@ -46,14 +46,14 @@ pub fn clean(
         kept.insert(group);
     }
     state::prune(state_dir, &kept);
-    let pages = sitemap_pages(rendered.files.made(), model);
+    let drafts: BTreeSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
     let head = Head {
         format: FORMAT,
         inputs,
         now: rendered.generated_at,
         sources,
         flat_ranges: rendered.flat_ranges.clone(),
-        sitemap: sitemap::sections(&pages.iter().map(String::as_str).collect::<Vec<_>>()),
+        sitemap: sitemap::sections(sitemap_pages(rendered.files.made(), &drafts)),
         routes: rendered.routes,
         bytes,
         site_warnings,
@@ -132,8 +132,7 @@ pub fn output_of(f: &OutFile, routes: &Routes) -> Output {
 }
 
 /// The pages the sitemap lists: every HTML page of the build but static files and drafts.
-fn sitemap_pages(files: &[Written], model: &Model) -> Vec<String> {
-    let drafts: BTreeSet<&str> = model.all().filter(|card| card.draft).map(|card| card.url.as_str()).collect();
+fn sitemap_pages<'a>(files: &'a [Written], drafts: &'a BTreeSet<&'a str>) -> impl Iterator<Item = &'a str> {
     files
         .iter()
         .filter(|f| f.group != Group::Statics && f.content_type() == HTML)
@@ -141,6 +140,4 @@ fn sitemap_pages(files: &[Written], model: &Model) -> Vec<String> {
         .filter(|f| f.headers() != Some(portal_core::http::headers::CMS_ADMIN))
         .filter_map(|f| f.route())
         .filter(|route| !drafts.contains(route))
-        .map(str::to_string)
-        .collect()
 }

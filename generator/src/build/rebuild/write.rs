@@ -461,16 +461,11 @@ fn offline_files(
             None => state::outputs(&work.state, &group.name()).unwrap_or_default(),
         };
         let collection = match group {
-            Group::Collection(name) => Some(name.to_string()),
+            Group::Collection(name) => Some(name),
             _ => None,
         };
         built.extend(table.into_iter().filter(|o| crate::build::offline::may_matter(&o.file)).map(|o| {
-            crate::build::offline::precache::Built {
-                file: o.file,
-                len: o.len,
-                tag: o.etag,
-                collection: collection.clone(),
-            }
+            crate::build::offline::precache::Built { file: o.file.into(), len: o.len, tag: o.etag.into(), collection }
         }));
     }
     let worker = crate::theme::service_worker(work.options.templates.as_deref())?;

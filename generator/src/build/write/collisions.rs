@@ -5,7 +5,6 @@
 //! alike, because both render everything. (A page of the `pages` collection at such a URL never
 //! gets here: it introduces the page there, see `pages::intro`.)
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use portal_core::content::ContentError;
@@ -13,6 +12,7 @@ use portal_core::dist::manifest::MAX_FILE_BYTES;
 use portal_core::routing::{self, Serve};
 
 use crate::build::documents::statics;
+use crate::build::write::claims::Claims;
 use crate::build::write::file::Group;
 use crate::build::write::written::Written;
 use crate::build::BuildError;
@@ -40,14 +40,15 @@ fn at(file: &Written, other: Option<&Written>, message: String) -> ContentError 
 /// Every collision among `files`: one error per content file at fault (a page and its markdown
 /// twin collide together).
 pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentError> {
+    let files: Vec<&Written> = files.into_iter().collect();
     let mut errors = Vec::new();
-    let mut routes: HashMap<&str, &Written> = HashMap::new();
-    let mut paths: HashMap<&str, &Written> = HashMap::new();
+    let (mut routes, mut paths) = (Claims::new(), Claims::new());
     let mut big = Vec::new();
-    for file in files {
+    for (i, &file) in (0..=u32::MAX).zip(&files) {
         let route = file.route();
-        let claimed = route.and_then(|r| routes.insert(r, file).map(|first| (r, first)));
-        let written = paths.insert(file.file(), file);
+        let before = |j: u32| files[j as usize];
+        let claimed = route.and_then(|r| Some((r, before(routes.claim(&files, i, r, route_of)?))));
+        let written = paths.claim(&files, i, file.file(), file_of).map(before);
         if let Some((route, first)) = claimed {
             let message = format!("{} both claim the URL {route}; rename one (or set `slug:`)", pair(file, first));
             errors.push(at(file, Some(first), message));
@@ -85,6 +86,14 @@ pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentErr
 }
 
 /// Two colliding outputs, the one whose content file the error names first ("this file and ...").
+fn route_of<'a>(file: &'a &Written) -> Option<&'a str> {
+    file.route()
+}
+
+fn file_of<'a>(file: &'a &Written) -> Option<&'a str> {
+    Some(file.file())
+}
+
 fn pair(file: &Written, other: &Written) -> String {
     match (file.source(), other.source()) {
         (None, Some(_)) => format!("this file and {}", describe(file)),

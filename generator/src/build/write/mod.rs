@@ -6,6 +6,7 @@
 //! outputs no build may write ([`collisions`]), the manifest's head ([`manifest`]) and the route
 //! index ([`routes`]).
 
+pub mod claims;
 pub mod collisions;
 pub mod file;
 pub mod links;

@@ -4,41 +4,25 @@
 //! of the pages still to be made, whose files follow from them.
 
 use std::collections::HashSet;
-use std::hash::{BuildHasher, RandomState};
 
-use hashbrown::HashTable;
-
+use crate::build::write::claims::Claims;
 use crate::build::write::links::Resolve;
 use crate::build::write::written::Written;
 
 /// Which of the files written serves each URL (the last handed over, when two claim one; the build
 /// reports that as an error later, see [`super::collisions`]).
-pub struct RouteIndex {
-    table: HashTable<u32>,
-    state: RandomState,
-}
+pub struct RouteIndex(Claims);
 
 impl RouteIndex {
     /// The index of `made`, the files written so far.
     pub fn of(made: &[Written]) -> RouteIndex {
-        let mut index = RouteIndex { table: HashTable::new(), state: RandomState::new() };
+        let mut claims = Claims::new();
         for (i, file) in made.iter().enumerate() {
             if let (Some(route), Ok(i)) = (file.route(), u32::try_from(i)) {
-                index.insert(made, route, i);
+                claims.claim(made, i, route, Written::route);
             }
         }
-        index
-    }
-
-    fn insert(&mut self, made: &[Written], route: &str, i: u32) {
-        let (table, state) = (&mut self.table, &self.state);
-        let hash = state.hash_one(route);
-        match table.find_mut(hash, |&j| route_of(made, j) == Some(route)) {
-            Some(slot) => *slot = i,
-            None => {
-                table.insert_unique(hash, i, |&j| state.hash_one(route_of(made, j).unwrap_or_default()));
-            }
-        }
+        RouteIndex(claims)
     }
 
     /// What resolves URLs among `made` (the files the index was made of, and any written since)
@@ -46,10 +30,6 @@ impl RouteIndex {
     pub fn view<'a>(&'a self, made: &'a [Written], coming: Option<&'a HashSet<&'a str>>) -> View<'a> {
         View { index: self, made, coming }
     }
-}
-
-fn route_of(made: &[Written], i: u32) -> Option<&str> {
-    made.get(i as usize).and_then(Written::route)
 }
 
 /// A [`RouteIndex`] with the files it points into.
@@ -64,9 +44,7 @@ impl Resolve for View<'_> {
         if self.coming.is_some_and(|coming| coming.contains(route)) {
             return Some(portal_core::routing::page_file(route));
         }
-        let hash = self.index.state.hash_one(route);
-        let i = self.index.table.find(hash, |&j| route_of(self.made, j) == Some(route))?;
-        self.made.get(*i as usize).map(|file| file.file().to_string())
+        self.index.0.find(self.made, route, Written::route).map(|file| file.file().to_string())
     }
 }
 

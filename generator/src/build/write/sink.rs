@@ -215,32 +215,62 @@ impl Outputs {
     /// The bytes of a file written (read back from the staging folder).
     pub fn read(&self, file: &str) -> Result<Vec<u8>> {
         let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
+        read_file(&folder.join(file))
+    }
+
+    /// The bytes in `range` of a file written (read back from the staging folder).
+    pub fn read_range(&self, file: &str, range: std::ops::Range<usize>) -> Result<Vec<u8>> {
+        let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
         let path = folder.join(file);
-        read_file(&path)
+        let opened = std::fs::File::open(&path).with_context(|| format!("reading {}", path.display()))?;
+        let mut bytes = vec![0; range.len()];
+        crate::positioned::read_at(&opened, &mut bytes, range.start as u64)
+            .with_context(|| format!("reading {}", path.display()))?;
+        Ok(bytes)
     }
 
     /// Writes files made of a head and of copies of files written as a pack stores them (packs:
-    /// [`packs::compress`]): each is laid out at once, then each file written is copied in at its
-    /// place, read from the spool in the order
-    /// the copies lie there (at a million records the output is larger than the memory that
-    /// caches it, and reading the loose files back would cost a disk read each). Files without a
-    /// copy (pages whose links were rewritten afterwards, or no spool) are read from the staging
-    /// folder, newest first, the order in which the system is likeliest still to hold them. No
-    /// file made here is held whole.
-    pub fn assemble(&mut self, assemblies: Vec<Assembly>) -> Result<()> {
+    /// [`packs::compress`]), one made of each of `planned` by `make`: each is laid out at once and
+    /// its head dropped, then each file written is copied in at its place, read from the spool in
+    /// the order the copies lie there (at a million records the output is larger than the memory
+    /// that caches it, and reading the loose files back would cost a disk read each). Files
+    /// without a copy (pages whose links were rewritten afterwards, or no spool) are read from the
+    /// staging folder, newest first, the order in which the system is likeliest still to hold
+    /// them. No file made here is held whole, nor every head at once.
+    pub fn assemble<P: Sync>(
+        &mut self,
+        planned: Vec<P>,
+        make: impl Fn(&Outputs, &P) -> Result<Assembly> + Sync,
+    ) -> Result<()> {
         self.take_error()?;
         let Some(folder) = self.folder.clone() else {
-            self.made.extend(assemblies.into_iter().map(|a| Written::kept(a.file, Digest16::default())));
+            for plan in &planned {
+                let assembly = make(self, plan)?;
+                self.made.push(Written::kept(assembly.file, Digest16::default()));
+            }
             return Ok(());
         };
-        let targets: Vec<PathBuf> = assemblies.iter().map(|a| folder.join(&a.file.file)).collect();
-        self.pool.install(|| {
-            assemblies.par_iter().zip(&targets).try_for_each(|(a, path)| lay_out(path, &a.file.bytes, a.len))
-        })?;
-        let mut pieces: Vec<Piece> = Vec::new();
-        for (target, a) in assemblies.iter().enumerate() {
-            pieces.extend(a.pieces.iter().map(|&(made, at)| Piece { made, target, at }));
+        let (mut laid, mut targets, mut pieces) = (Vec::new(), Vec::new(), Vec::new());
+        for chunk in planned.chunks(BATCH) {
+            let made: Vec<Assembly> = self.pool.install(|| {
+                chunk
+                    .par_iter()
+                    .map(|plan| {
+                        let mut assembly = make(self, plan)?;
+                        lay_out(&folder.join(&assembly.file.file), &assembly.file.bytes, assembly.len)?;
+                        assembly.file.bytes = Vec::new();
+                        Ok(assembly)
+                    })
+                    .collect::<Result<_>>()
+            })?;
+            for assembly in made {
+                let target = targets.len();
+                pieces.extend(assembly.pieces.iter().map(|&(made, at)| Piece { made, target, at }));
+                targets.push(folder.join(&assembly.file.file));
+                laid.push((assembly.file, assembly.len));
+            }
         }
+        drop(planned);
         // Copies from the spool in the order they lie there; the others newest first.
         pieces.sort_unstable_by_key(|p| (self.made[p.made].spooled, std::cmp::Reverse(p.made)));
         let from = Sources { folder: &folder, made: &self.made, spool: self.spool.as_ref() };
@@ -248,9 +278,8 @@ impl Outputs {
         drop(pieces);
         let hashes: Vec<Digest16> =
             self.pool.install(|| targets.par_iter().map(|path| hash_file(path)).collect::<Result<_>>())?;
-        for (a, hash) in assemblies.into_iter().zip(hashes) {
-            let len = a.len;
-            let mut written = Written::kept(a.file, hash);
+        for ((file, len), hash) in laid.into_iter().zip(hashes) {
+            let mut written = Written::kept(file, hash);
             written.len = len;
             self.made.push(written);
         }
