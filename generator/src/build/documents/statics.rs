@@ -74,27 +74,23 @@ pub fn check_clashes(files: &[Written], sources: &StaticFiles) -> Result<(), Bui
     // The static files are few and the files built many (millions on a big site): the names of the
     // first are looked for among the second, the last file built with the name standing.
     let statics: Vec<&Written> = files.iter().filter(|f| f.group == Group::Statics).collect();
-    let mut names: HashMap<&str, Vec<(usize, bool)>> = HashMap::new();
+    // Each static file's names: its file (0), then its URL (1).
+    let mut names: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
     for (i, f) in statics.iter().enumerate() {
-        names.entry(f.file()).or_default().push((i, true));
-        names.entry(f.route().unwrap_or("")).or_default().push((i, false));
+        names.entry(f.file()).or_default().push((i, 0));
+        names.entry(f.route().unwrap_or("")).or_default().push((i, 1));
     }
-    let (mut at_file, mut at_route): (Vec<Option<&Written>>, Vec<Option<&Written>>) =
-        (vec![None; statics.len()], vec![None; statics.len()]);
+    let mut taken: Vec<[Option<&Written>; 2]> = vec![[None; 2]; statics.len()];
     for built in files.iter().filter(|f| f.group != Group::Statics) {
         for name in std::iter::once(built.file()).chain(built.route()) {
-            for &(i, file) in names.get(name).into_iter().flatten() {
-                if file {
-                    at_file[i] = Some(built);
-                } else {
-                    at_route[i] = Some(built);
-                }
+            for &(i, which) in names.get(name).into_iter().flatten() {
+                taken[i][which] = Some(built);
             }
         }
     }
     let mut errors = Vec::new();
-    for (i, f) in statics.into_iter().enumerate() {
-        let Some(other) = at_file[i].or(at_route[i]) else { continue };
+    for (f, [by_file, by_route]) in statics.into_iter().zip(taken) {
+        let Some(other) = by_file.or(by_route) else { continue };
         let source = sources.0.get(f.file()).map_or_else(|| f.file().to_string(), |s| s.path.display().to_string());
         let what = match other.route() {
             Some(route) => format!("the page or file the build writes for {route} ({})", other.file()),

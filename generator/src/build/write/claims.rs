@@ -18,17 +18,12 @@ impl Claims {
         Claims { table: HashTable::new(), state: RandomState::new() }
     }
 
-    /// Records that `items[i]` claims `name`, which `name_of` reads of each item; says which
-    /// item claimed it before, if one did.
-    pub fn claim<'a, T>(
-        &mut self,
-        items: &'a [T],
-        i: u32,
-        name: &str,
-        name_of: impl Fn(&'a T) -> Option<&'a str>,
-    ) -> Option<u32> {
+    /// Records that `items[i]` claims its name, which `name_of` reads of each item (an item
+    /// without one claims nothing); says which item claimed the name before, if one did.
+    pub fn claim<'a, T>(&mut self, items: &'a [T], i: u32, name_of: impl Fn(&'a T) -> Option<&'a str>) -> Option<u32> {
         let (table, state) = (&mut self.table, &self.state);
         let name_at = |j: u32| items.get(j as usize).and_then(&name_of);
+        let name = name_at(i)?;
         let hash = state.hash_one(name);
         match table.find_mut(hash, |&j| name_at(j) == Some(name)) {
             Some(slot) => Some(std::mem::replace(slot, i)),
@@ -63,8 +58,11 @@ mod tests {
         let items = ["a", "b", "a", "a"];
         let mut claims = Claims::new();
         let name_of = |s: &&'static str| Some(*s);
-        let before: Vec<Option<u32>> = (0..4u32).map(|i| claims.claim(&items, i, items[i as usize], name_of)).collect();
+        let before: Vec<Option<u32>> = (0..4u32).map(|i| claims.claim(&items, i, name_of)).collect();
         assert_eq!(before, [None, None, Some(0), Some(2)]);
+        let nameless = ["a", ""];
+        let named = |s: &&'static str| Some(*s).filter(|s| !s.is_empty());
+        assert_eq!(claims.claim(&nameless, 1, named), None, "an item without a name claims nothing");
         assert_eq!(claims.find(&items, "a", name_of).map(|s| s.as_ptr()), Some(items[3].as_ptr()));
         assert!(claims.find(&items, "c", name_of).is_none());
     }

@@ -47,8 +47,8 @@ pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentErr
     for (i, &file) in (0..=u32::MAX).zip(&files) {
         let route = file.route();
         let before = |j: u32| files[j as usize];
-        let claimed = route.and_then(|r| Some((r, before(routes.claim(&files, i, r, route_of)?))));
-        let written = paths.claim(&files, i, file.file(), file_of).map(before);
+        let claimed = routes.claim(&files, i, route_of).and_then(|j| Some((route?, before(j))));
+        let written = paths.claim(&files, i, file_of).map(before);
         if let Some((route, first)) = claimed {
             let message = format!("{} both claim the URL {route}; rename one (or set `slug:`)", pair(file, first));
             errors.push(at(file, Some(first), message));
@@ -85,15 +85,17 @@ pub fn check<'a>(files: impl IntoIterator<Item = &'a Written>) -> Vec<ContentErr
     errors
 }
 
-/// Two colliding outputs, the one whose content file the error names first ("this file and ...").
+/// The URL a file claims, if it is served at one.
 fn route_of<'a>(file: &'a &Written) -> Option<&'a str> {
     file.route()
 }
 
+/// The path a file claims in the output folder.
 fn file_of<'a>(file: &'a &Written) -> Option<&'a str> {
     Some(file.file())
 }
 
+/// Two colliding outputs, the one whose content file the error names first ("this file and ...").
 fn pair(file: &Written, other: &Written) -> String {
     match (file.source(), other.source()) {
         (None, Some(_)) => format!("this file and {}", describe(file)),

@@ -208,20 +208,22 @@ impl Outputs {
         if let (Some(_), Some(place)) = (&self.spool, self.made[i].spooled) {
             return Ok(place.bytes());
         }
-        let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
-        Ok(Sources { folder, made: &self.made, spool: None }.stored(i)?.len() as u64)
+        Ok(Sources { folder: self.staging()?, made: &self.made, spool: None }.stored(i)?.len() as u64)
+    }
+
+    /// The staging folder, for reading back what was written there.
+    fn staging(&self) -> Result<&Path> {
+        self.folder.as_deref().context("the outputs of `portal check` are not written")
     }
 
     /// The bytes of a file written (read back from the staging folder).
     pub fn read(&self, file: &str) -> Result<Vec<u8>> {
-        let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
-        read_file(&folder.join(file))
+        read_file(&self.staging()?.join(file))
     }
 
     /// The bytes in `range` of a file written (read back from the staging folder).
     pub fn read_range(&self, file: &str, range: std::ops::Range<usize>) -> Result<Vec<u8>> {
-        let folder = self.folder.as_deref().context("the outputs of `portal check` are not written")?;
-        let path = folder.join(file);
+        let path = self.staging()?.join(file);
         let opened = std::fs::File::open(&path).with_context(|| format!("reading {}", path.display()))?;
         let mut bytes = vec![0; range.len()];
         crate::positioned::read_at(&opened, &mut bytes, range.start as u64)
@@ -252,21 +254,22 @@ impl Outputs {
         };
         let (mut laid, mut targets, mut pieces) = (Vec::new(), Vec::new(), Vec::new());
         for chunk in planned.chunks(BATCH) {
-            let made: Vec<Assembly> = self.pool.install(|| {
+            let made: Vec<(PathBuf, Assembly)> = self.pool.install(|| {
                 chunk
                     .par_iter()
                     .map(|plan| {
                         let mut assembly = make(self, plan)?;
-                        lay_out(&folder.join(&assembly.file.file), &assembly.file.bytes, assembly.len)?;
+                        let path = folder.join(&assembly.file.file);
+                        lay_out(&path, &assembly.file.bytes, assembly.len)?;
                         assembly.file.bytes = Vec::new();
-                        Ok(assembly)
+                        Ok((path, assembly))
                     })
                     .collect::<Result<_>>()
             })?;
-            for assembly in made {
+            for (path, assembly) in made {
                 let target = targets.len();
                 pieces.extend(assembly.pieces.iter().map(|&(made, at)| Piece { made, target, at }));
-                targets.push(folder.join(&assembly.file.file));
+                targets.push(path);
                 laid.push((assembly.file, assembly.len));
             }
         }
