@@ -413,7 +413,7 @@ fn run_serve(args: ServeArgs, progress: &Progress) -> ExitCode {
     let limits = RateLimit { limit: args.rate_limit, window_ms: args.rate_window.max(1) * 1000 };
     let result = runtime.block_on(async {
         let state = ServerState::open(dist, &args.state, limits, args.trusted_proxies.clone()).await?;
-        let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
+        let listener = serve::listener::bind(&args.host, args.port)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}:{}: {e}", args.host, args.port))?;
         let address = listener.local_addr()?;

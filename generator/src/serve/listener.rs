@@ -124,6 +124,33 @@ fn parse_open_file_limit(limits: &str) -> Option<u64> {
     line.split_whitespace().next()?.parse().ok()
 }
 
+/// Connections the kernel may hold for `portal serve` before it accepts them. The standard
+/// library's 128 (which tokio's `bind` uses) is less than a flood needs to overflow: once every
+/// place is taken, each connection waits in this queue while one with nothing in flight is closed
+/// to make room, and past the queue's end the kernel drops a visitor's SYN, which its client sends
+/// again only a second later. The kernel caps it at `net.core.somaxconn` (4096 on Linux since 5.4).
+pub const LISTEN_BACKLOG: u32 = 4096;
+
+/// Listens on `host:port` (the first of its addresses that can be bound) with `LISTEN_BACKLOG`.
+pub async fn bind(host: &str, port: u16) -> Result<TcpListener> {
+    let mut last = None;
+    for address in tokio::net::lookup_host((host, port)).await? {
+        match listen_on(address) {
+            Ok(listener) => return Ok(listener),
+            Err(error) => last = Some(error),
+        }
+    }
+    Err(last.map_or_else(|| anyhow::anyhow!("{host} has no address"), anyhow::Error::from))
+}
+
+/// A listening socket on `address`, reusable at once after a restart like tokio's own `bind`.
+fn listen_on(address: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if address.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// Accepts connections on `listener` for `router` until `shutdown` resolves, then drains. Peers in
 /// `trusted` are exempt from the per-client cap: a proxy carries many clients. When every place is
 /// taken, connections with nothing in flight make room (`connections.rs`).
@@ -278,6 +305,22 @@ mod tests {
     const LIMITS: &str = "Limit                     Soft Limit           Hard Limit           Units     \n\
         Max processes             63704                63704                processes \n\
         Max open files            1024                 524288               files     \n";
+
+    /// More connections than the standard library's backlog of 128 wait, unaccepted, without a
+    /// dropped SYN: each connect completes at once instead of after a retransmit a second later.
+    #[tokio::test]
+    async fn connections_past_128_wait_in_the_queue_while_every_place_is_taken() {
+        let listener = bind("127.0.0.1", 0).await.expect("a listener");
+        let address = listener.local_addr().expect("its address");
+        let waiting: Vec<_> = (0..300)
+            .map(|n| {
+                std::net::TcpStream::connect_timeout(&address, Duration::from_millis(500))
+                    .unwrap_or_else(|e| panic!("connection {n} was not queued: {e}"))
+            })
+            .collect();
+        assert_eq!(waiting.len(), 300);
+        drop(listener);
+    }
 
     #[test]
     fn the_soft_limit_on_open_files_is_read_from_proc() {
