@@ -135,7 +135,10 @@ fn a_d1_export_is_read_as_data_its_attach_never_run_and_a_bad_row_named() {
     ] {
         assert!(stderr.contains(&expected), "missing `{expected}` in:\n{stderr}");
     }
-    assert!(stderr.contains("a row of `submissions` not read: 3 values for the 4 columns"), "{stderr}");
+    assert!(
+        stderr.contains("a row of `submissions` not read: table submissions has 4 columns but 3 values"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -1,50 +1,41 @@
-//! Reading a `wrangler d1 export` dump as data (docs/cli.md#portal-submissions): its `CREATE
-//! TABLE` and `INSERT` statements are parsed with `sqlparser`, and only the rows of the two
-//! tables portal keeps (`submissions`, `outbox`) are taken, value by value, into an in-memory
-//! store of portal's own schema. Nothing of the dump is ever run: a statement that could act
-//! (`ATTACH DATABASE`, which writes a file anywhere, an `UPDATE`, a rows of another table) is
-//! skipped with a warning, and so is a statement or row that cannot be read, while every other
-//! row is still taken.
+//! Reading a `wrangler d1 export` dump as data (docs/cli.md#portal-submissions). SQLite itself
+//! reads each statement, in a scratch in-memory database whose authorizer confines a statement to
+//! what a dump of rows does: create a table, insert values (literals, and the `replace` and `char`
+//! a dump writes). A statement is prepared first, which runs nothing, and run only when it
+//! creates a table or fills `submissions` or `outbox`, the two tables portal keeps; every other
+//! statement (an `ATTACH DATABASE`, which would write a file anywhere, an `UPDATE`, a read of a
+//! table, another function) is refused or skipped with a warning naming its line, and so is a
+//! statement or row that cannot be read, while every other row is still taken. The rows are then
+//! copied, value by value, into an in-memory store of portal's own schema.
 
-use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use anyhow::{Context, Result};
 use portal_core::content::ContentError;
 use portal_core::forms::outbox;
+use rusqlite::config::DbConfig;
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::types::Value as Sql;
 use rusqlite::{params_from_iter, Connection};
-use sqlparser::ast::{
-    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, ObjectName, ObjectNamePart, SetExpr, Statement, TableObject,
-    UnaryOperator, Value,
-};
-use sqlparser::dialect::SQLiteDialect;
-use sqlparser::parser::Parser;
 
 /// The tables whose rows are read.
 const TABLES: [&str; 2] = ["submissions", "outbox"];
 
-/// Statements a dump holds that say nothing about the rows: skipped without a word.
-fn is_housekeeping(statement: &Statement) -> bool {
-    match statement {
-        Statement::Pragma { .. }
-        | Statement::CreateTable(_)
-        | Statement::CreateIndex(_)
-        | Statement::StartTransaction { .. }
-        | Statement::Commit { .. } => true,
-        // The Worker's idempotency keys (`portal_core::forms::idempotency`) are no submissions.
-        Statement::Insert(insert) => matches!(insert_table(insert).as_deref(), Some("sqlite_sequence" | "idempotency")),
-        Statement::Delete(delete) => delete.to_string().to_lowercase().contains("sqlite_sequence"),
-        _ => false,
-    }
-}
+/// Tables a dump fills that hold no submissions, passed over without a word: the Worker's
+/// idempotency keys (`portal_core::forms::idempotency`) and AUTOINCREMENT's counters.
+const PASSED_OVER: [&str; 2] = ["idempotency", "sqlite_sequence"];
+
+/// The functions a dump's values are written with (`.dump` writes a line break as
+/// `replace(..., '\n', char(10))`).
+const FUNCTIONS: [&str; 2] = ["replace", "char"];
 
 /// The rows of `sql` in an in-memory database of portal's schema, and a warning (`file:line:
 /// message`, `file` naming the dump) for every statement or row that was not taken.
 pub fn import(sql: &str, file: &str) -> Result<(Connection, Vec<ContentError>)> {
-    let conn = Connection::open_in_memory()?;
-    conn.execute_batch(outbox::SCHEMA).context("creating the tables")?;
+    let store = Connection::open_in_memory()?;
+    store.execute_batch(outbox::SCHEMA).context("creating the tables")?;
     for migration in outbox::MIGRATIONS {
-        if let Err(e) = conn.execute_batch(migration) {
+        if let Err(e) = store.execute_batch(migration) {
             if !outbox::already_migrated(&e.to_string()) {
                 return Err(e).context("creating the tables");
             }
@@ -52,29 +43,160 @@ pub fn import(sql: &str, file: &str) -> Result<(Connection, Vec<ContentError>)> 
     }
     // A dump lists its tables in its own order (`outbox` before `submissions`): rows are read as
     // they come, so references between them are not checked while reading.
-    conn.execute_batch("PRAGMA foreign_keys = OFF").context("reading rows in any order")?;
-    let mut reader = Reader { file, conn: &conn, columns: HashMap::new(), warnings: Vec::new(), parsed: 0 };
+    store.execute_batch("PRAGMA foreign_keys = OFF").context("reading rows in any order")?;
+    let scratch = Scratch::open().context("opening a scratch database for the dump")?;
+    let mut reader = Reader { file, store: &store, warnings: Vec::new(), sql: 0 };
     let statements = statements(sql);
     for (number, (line, text)) in statements.iter().enumerate() {
-        reader.statement(number + 1, *line, text);
+        reader.statement(&scratch, number + 1, *line, text);
     }
-    if reader.parsed == 0 && !statements.is_empty() {
+    if reader.sql == 0 && !statements.is_empty() {
         anyhow::bail!("{file} is not an SQL dump of `wrangler d1 export`: no statement of it is SQL");
     }
     let warnings = reader.warnings;
-    Ok((conn, warnings))
+    Ok((store, warnings))
+}
+
+/// What the authorizer saw of the dump's statement being prepared.
+#[derive(Default)]
+struct Seen {
+    /// A statement of the dump is being prepared: portal's own statements are not checked.
+    checking: bool,
+    /// The authorizer was asked anything (a statement of only comments asks nothing).
+    asked: bool,
+    /// The table a `CREATE TABLE` makes.
+    created: Option<String>,
+    /// The table an `INSERT` fills.
+    inserted: Option<String>,
+    /// The table an index is made on (by `CREATE INDEX`, or a key of `CREATE TABLE`).
+    indexed: Option<String>,
+    /// Values come from a `SELECT` (also how SQLite reads several rows of `VALUES`).
+    selected: bool,
+    /// Settings, indexes, transactions: nothing about the rows, so skipped without a word.
+    housekeeping: bool,
+    /// Why the statement was refused.
+    refused: Option<String>,
+}
+
+/// The in-memory database the dump's statements are prepared in, with what its authorizer saw.
+struct Scratch {
+    conn: Connection,
+    seen: Arc<Mutex<Seen>>,
+}
+
+impl Scratch {
+    fn open() -> rusqlite::Result<Self> {
+        let conn = Connection::open_in_memory()?;
+        // AUTOINCREMENT's counters, so that a dump's lines about them are prepared, then passed over.
+        conn.execute_batch("CREATE TABLE portal_counted (id INTEGER PRIMARY KEY AUTOINCREMENT)")?;
+        // No write to the schema table, no shadow tables, no triggers or views that could run later.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let watched = Arc::clone(&seen);
+        conn.authorizer(Some(move |context: AuthContext<'_>| authorize(&mut lock(&watched), &context)));
+        Ok(Scratch { conn, seen })
+    }
+
+    /// Prepares `text` as a statement of the dump (which runs nothing) and says what it would do.
+    fn prepare(&self, text: &str) -> (rusqlite::Result<rusqlite::Statement<'_>>, Seen) {
+        *lock(&self.seen) = Seen { checking: true, ..Seen::default() };
+        let prepared = self.conn.prepare(text);
+        let seen = std::mem::take(&mut *lock(&self.seen));
+        (prepared, seen)
+    }
+}
+
+fn lock(seen: &Mutex<Seen>) -> MutexGuard<'_, Seen> {
+    seen.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The authorizer: while a statement of the dump is prepared, only what a dump of rows does is
+/// allowed, and what the statement does is noted in `seen`.
+fn authorize(seen: &mut Seen, context: &AuthContext<'_>) -> Authorization {
+    if !seen.checking {
+        return Authorization::Allow;
+    }
+    seen.asked = true;
+    let main = context.database_name.is_none_or(|name| name == "main");
+    let mut refuse = |why: String| {
+        seen.refused.get_or_insert(why);
+        Authorization::Deny
+    };
+    match context.action {
+        AuthAction::Select => {
+            seen.selected = true;
+            Authorization::Allow
+        }
+        AuthAction::Function { function_name } if FUNCTIONS.iter().any(|f| f.eq_ignore_ascii_case(function_name)) => {
+            Authorization::Allow
+        }
+        AuthAction::Function { function_name } => {
+            refuse(format!("the function `{function_name}` is not one a dump writes"))
+        }
+        AuthAction::CreateTable { table_name } if main => {
+            seen.created.get_or_insert_with(|| table_name.to_lowercase());
+            Authorization::Allow
+        }
+        // Creating a table records it in the schema table.
+        AuthAction::Insert { table_name } if main && is_schema_table(table_name) => Authorization::Allow,
+        AuthAction::Insert { table_name } if main => {
+            seen.inserted.get_or_insert_with(|| table_name.to_lowercase());
+            Authorization::Allow
+        }
+        // A table's primary key and unique columns are indexes made with it, which read its
+        // columns; a dump's own `CREATE INDEX` is only prepared, never run.
+        AuthAction::CreateIndex { table_name, .. } if main => {
+            seen.housekeeping = true;
+            seen.indexed.get_or_insert_with(|| table_name.to_lowercase());
+            Authorization::Allow
+        }
+        AuthAction::Read { table_name, .. }
+            if seen.indexed.as_deref().is_some_and(|t| t.eq_ignore_ascii_case(table_name)) =>
+        {
+            Authorization::Allow
+        }
+        // Creating a table or an index writes its row of the schema table.
+        AuthAction::Update { table_name, .. } | AuthAction::Read { table_name, .. }
+            if main && (seen.created.is_some() || seen.indexed.is_some()) && is_schema_table(table_name) =>
+        {
+            Authorization::Allow
+        }
+        AuthAction::Reindex { .. } if seen.indexed.is_some() => Authorization::Allow,
+        AuthAction::Pragma { .. } | AuthAction::Transaction { .. } | AuthAction::Savepoint { .. } => {
+            seen.housekeeping = true;
+            Authorization::Deny
+        }
+        AuthAction::Delete { table_name } if table_name.eq_ignore_ascii_case("sqlite_sequence") => {
+            seen.housekeeping = true;
+            Authorization::Deny
+        }
+        AuthAction::Read { table_name, .. } => refuse(format!("it reads the table `{table_name}`")),
+        _ => refuse("it does more than create a table or insert values".into()),
+    }
+}
+
+fn is_schema_table(name: &str) -> bool {
+    ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"]
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(name))
+}
+
+/// Whether SQLite could not read `error`'s statement as SQL at all.
+fn is_syntax_error(error: &rusqlite::Error) -> bool {
+    let message = error.to_string();
+    ["syntax error", "incomplete input", "unrecognized token"].iter().any(|m| message.contains(m))
 }
 
 /// What the reader knows while it goes through the dump.
 struct Reader<'a> {
     file: &'a str,
-    conn: &'a Connection,
-    /// The columns of each table read, in the order the dump's `CREATE TABLE` gives them (its
-    /// `INSERT`s name no columns).
-    columns: HashMap<String, Vec<String>>,
+    store: &'a Connection,
     warnings: Vec<ContentError>,
     /// How many statements were SQL (a file with none is no dump at all).
-    parsed: usize,
+    sql: usize,
 }
 
 impl Reader<'_> {
@@ -82,75 +204,85 @@ impl Reader<'_> {
         self.warnings.push(ContentError::new(self.file, line, message));
     }
 
-    fn statement(&mut self, number: usize, line: usize, text: &str) {
-        // Settings of the dumping database, whatever syntax they take: never run, so nothing to say.
-        if text.split_whitespace().next().is_some_and(|word| word.eq_ignore_ascii_case("pragma")) {
-            self.parsed += 1;
-            return;
-        }
-        let parsed = Parser::new(&SQLiteDialect {}).try_with_sql(text).and_then(|mut p| p.parse_statements());
-        let statement = match parsed {
-            Ok(mut list) if list.len() == 1 => list.remove(0),
-            // Only comments.
-            Ok(list) if list.is_empty() => {
-                self.parsed += 1;
-                return;
+    fn statement(&mut self, scratch: &Scratch, number: usize, line: usize, text: &str) {
+        let (prepared, seen) = scratch.prepare(text);
+        let what: String = text.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+        let not_run = |why: &dyn std::fmt::Display| format!("statement {number} (`{what}`) skipped, not run: {why}");
+        let ours = seen.inserted.as_deref().filter(|t| TABLES.contains(t)).map(str::to_owned);
+        let prepared = match (prepared, ours) {
+            (Err(e), _) if is_syntax_error(&e) => {
+                return self.warn(line, format!("statement {number} is not SQL portal can read, skipped ({e})"))
             }
-            Ok(_) => return self.warn(line, format!("statement {number} is not SQL portal can read, skipped")),
-            Err(e) => return self.warn(line, format!("statement {number} is not SQL portal can read, skipped ({e})")),
+            (Err(e), Some(table)) => {
+                self.sql += 1;
+                let why = seen.refused.unwrap_or_else(|| e.to_string());
+                return self.warn(line, format!("statement {number}: a row of `{table}` not read: {why}"));
+            }
+            (Err(e), None) => {
+                self.sql += 1;
+                return match seen.refused {
+                    None if seen.housekeeping => {}
+                    Some(why) => self.warn(line, not_run(&why)),
+                    None => self.warn(line, not_run(&e)),
+                };
+            }
+            (Ok(prepared), Some(table)) => {
+                self.sql += 1;
+                let ran = run(prepared);
+                return self.take_rows(scratch, number, line, &table, ran);
+            }
+            (Ok(prepared), None) => prepared,
         };
-        self.parsed += 1;
-        if let Statement::CreateTable(create) = &statement {
-            if let Some(table) = table_name(&create.name).filter(|t| TABLES.contains(&t.as_str())) {
-                self.columns.insert(table, create.columns.iter().map(|c| c.name.value.to_lowercase()).collect());
+        self.sql += 1;
+        match (seen.inserted, seen.created) {
+            (Some(table), _) if PASSED_OVER.contains(&table.as_str()) => {}
+            // A table is made in the scratch database so that the rows after it can be prepared,
+            // unless rows would come with it (`CREATE TABLE ... AS SELECT`).
+            (None, Some(table)) if !seen.selected => {
+                if let Err(e) = run(prepared).and_then(|()| scratch.plain(&table)) {
+                    self.warn(line, not_run(&e));
+                }
             }
-        }
-        if let Statement::Insert(insert) = &statement {
-            if let Some(table) = insert_table(insert).filter(|t| TABLES.contains(&t.as_str())) {
-                return self.insert(number, line, &table, insert);
-            }
-        }
-        if !is_housekeeping(&statement) {
-            let what: String = text.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
-            self.warn(
+            // Only comments, or an index.
+            (None, None) if !seen.asked || (seen.housekeeping && !seen.selected) => {}
+            _ => self.warn(
                 line,
                 format!("statement {number} (`{what}`) is not a row of {}: skipped, not run", TABLES.join(" or ")),
-            );
+            ),
         }
     }
 
-    fn insert(&mut self, number: usize, line: usize, table: &str, insert: &sqlparser::ast::Insert) {
-        let named: Vec<String> = insert.columns.iter().filter_map(table_name).collect();
-        let columns = if named.is_empty() { self.columns.get(table).cloned().unwrap_or_default() } else { named };
-        let rows = match insert.source.as_deref().map(|q| q.body.as_ref()) {
-            Some(SetExpr::Values(values)) => &values.rows,
-            _ => {
-                return self.warn(line, format!("statement {number}: an INSERT into `{table}` without VALUES, skipped"))
-            }
+    /// After an `INSERT` into `table` of the scratch database ran, takes its rows one by one.
+    fn take_rows(&mut self, scratch: &Scratch, number: usize, line: usize, table: &str, ran: rusqlite::Result<()>) {
+        if let Err(e) = ran {
+            return self.warn(line, format!("statement {number}: a row of `{table}` not read: {e}"));
+        }
+        let rows = match scratch.rows(table) {
+            Ok(rows) => rows,
+            Err(e) => return self.warn(line, format!("statement {number}: the rows of `{table}` not read: {e}")),
         };
-        for (index, row) in rows.iter().enumerate() {
-            let at = if rows.len() > 1 {
+        let count = rows.values.len();
+        for (index, values) in rows.values.into_iter().enumerate() {
+            let at = if count > 1 {
                 format!("statement {number}, row {}", index + 1)
             } else {
                 format!("statement {number}")
             };
-            if let Err(why) = self.row(table, &columns, &row.content) {
+            if let Err(why) = self.row(table, &rows.columns, values) {
                 self.warn(line, format!("{at}: a row of `{table}` not read: {why}"));
             }
         }
     }
 
-    /// Takes one row: its values evaluated (literals and the functions dumps write), each bound to
-    /// a column of portal's schema by name.
-    fn row(&self, table: &str, columns: &[String], exprs: &[Expr]) -> Result<(), String> {
-        if columns.len() != exprs.len() {
-            return Err(format!("{} values for the {} columns of the table", exprs.len(), columns.len()));
-        }
-        let known = known_columns(self.conn, table).map_err(|e| e.to_string())?;
+    /// Takes one row, each value bound to a column of portal's schema by name.
+    fn row(&self, table: &str, columns: &[String], row: Vec<Sql>) -> Result<(), String> {
+        let known = known_columns(self.store, table).map_err(|e| e.to_string())?;
         let mut names = Vec::new();
         let mut values = Vec::new();
-        for (column, expr) in columns.iter().zip(exprs) {
-            let value = evaluate(expr)?;
+        for (column, value) in columns.iter().zip(row) {
+            if matches!(value, Sql::Blob(_)) {
+                return Err(format!("its `{column}` is a blob, not text or a number"));
+            }
             if known.contains(column) {
                 names.push(column.as_str());
                 values.push(value);
@@ -168,8 +300,49 @@ impl Reader<'_> {
         // Names and table come from portal's own schema (`known`), never from the dump.
         let marks = vec!["?"; names.len()].join(", ");
         let sql = format!("INSERT INTO {table} ({}) VALUES ({marks})", names.join(", "));
-        self.conn.execute(&sql, params_from_iter(values)).map(|_| ()).map_err(|e| e.to_string())
+        self.store.execute(&sql, params_from_iter(values)).map(|_| ()).map_err(|e| e.to_string())
     }
+}
+
+/// The rows a statement put in a table of the scratch database, with its columns' names.
+struct Rows {
+    columns: Vec<String>,
+    values: Vec<Vec<Sql>>,
+}
+
+impl Scratch {
+    /// Makes `table`, just created by the dump, again as a plain table of the same columns: no
+    /// types, keys, defaults, checks or references, so a row's values go in as written and nothing
+    /// else is read or computed (each row is checked where it is copied to).
+    fn plain(&self, table: &str) -> rusqlite::Result<()> {
+        let quoted = |name: &str| format!("\"{}\"", name.replace('"', "\"\""));
+        let columns = self
+            .conn
+            .prepare("SELECT name FROM pragma_table_info(?1)")?
+            .query_map([table], |row| row.get::<_, String>(0))?
+            .map(|name| name.map(|name| quoted(&name)))
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let table = quoted(table);
+        self.conn.execute_batch(&format!("DROP TABLE main.{table}; CREATE TABLE main.{table} ({})", columns.join(", ")))
+    }
+
+    /// Takes the rows out of `table` (one of `TABLES`), in the order they were inserted.
+    fn rows(&self, table: &str) -> rusqlite::Result<Rows> {
+        let mut statement = self.conn.prepare(&format!("SELECT * FROM main.{table}"))?;
+        let columns: Vec<String> = statement.column_names().iter().map(|c| c.to_lowercase()).collect();
+        let width = columns.len();
+        let values = statement
+            .query_map([], |row| (0..width).map(|i| row.get::<_, Sql>(i)).collect::<rusqlite::Result<Vec<_>>>())?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        drop(statement);
+        self.conn.execute(&format!("DELETE FROM main.{table}"), [])?;
+        Ok(Rows { columns, values })
+    }
+}
+
+/// Runs a prepared statement of the dump (its authorizer allowed it when it was prepared).
+fn run(mut statement: rusqlite::Statement<'_>) -> rusqlite::Result<()> {
+    statement.raw_execute().map(|_| ())
 }
 
 /// The columns `table` has in portal's schema.
@@ -177,97 +350,6 @@ fn known_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>
     let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
     let names = statement.query_map([table], |row| row.get::<_, String>(0))?;
     names.collect()
-}
-
-/// The last part of a name (`"main"."submissions"` is `submissions`), lower-cased; `None` for a
-/// name made by a function.
-fn table_name(name: &ObjectName) -> Option<String> {
-    match name.0.last()? {
-        ObjectNamePart::Identifier(ident) if name.0.len() == 1 || is_main(name) => Some(ident.value.to_lowercase()),
-        _ => None,
-    }
-}
-
-/// Whether a two-part name is in the `main` schema (a table of another, attached, database is not read).
-fn is_main(name: &ObjectName) -> bool {
-    name.0.len() == 2 && matches!(&name.0[0], ObjectNamePart::Identifier(s) if s.value.eq_ignore_ascii_case("main"))
-}
-
-fn insert_table(insert: &sqlparser::ast::Insert) -> Option<String> {
-    match &insert.table {
-        TableObject::TableName(name) => table_name(name),
-        _ => None,
-    }
-}
-
-/// The value of an expression a dump writes: a literal (text, number, NULL), a negative number,
-/// or `replace(...)`/`char(...)` of those (how SQLite's `.dump` writes line breaks). Anything else
-/// is refused, never computed.
-fn evaluate(expr: &Expr) -> Result<Sql, String> {
-    match expr {
-        Expr::Value(value) => literal(&value.value),
-        Expr::UnaryOp { op: UnaryOperator::Minus, expr } => match evaluate(expr)? {
-            Sql::Integer(n) => Ok(Sql::Integer(-n)),
-            Sql::Real(x) => Ok(Sql::Real(-x)),
-            _ => Err("`-` before something that is not a number".into()),
-        },
-        Expr::Nested(inner) => evaluate(inner),
-        Expr::Function(function) => {
-            let name = function.name.to_string().to_lowercase();
-            let args = match &function.args {
-                FunctionArguments::List(list) => list.args.iter().map(argument).collect::<Result<Vec<_>, _>>()?,
-                _ => return Err(format!("`{name}` without arguments")),
-            };
-            call(&name, &args)
-        }
-        other => Err(format!("`{other}` is not a value")),
-    }
-}
-
-fn argument(arg: &FunctionArg) -> Result<Sql, String> {
-    match arg {
-        FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)) => evaluate(expr),
-        other => Err(format!("`{other}` is not a value")),
-    }
-}
-
-fn literal(value: &Value) -> Result<Sql, String> {
-    match value {
-        Value::Null => Ok(Sql::Null),
-        Value::SingleQuotedString(text) => Ok(Sql::Text(text.clone())),
-        Value::Number(text, _) => text
-            .parse::<i64>()
-            .map(Sql::Integer)
-            .or_else(|_| text.parse::<f64>().map(Sql::Real))
-            .map_err(|_| format!("`{text}` is not a number")),
-        Value::Boolean(b) => Ok(Sql::Integer(i64::from(*b))),
-        other => Err(format!("`{other}` is not a value portal stores")),
-    }
-}
-
-/// The two functions dumps write, computed as SQLite would.
-fn call(name: &str, args: &[Sql]) -> Result<Sql, String> {
-    let text = |value: &Sql| match value {
-        Sql::Text(t) => Ok(t.clone()),
-        Sql::Integer(n) => Ok(n.to_string()),
-        _ => Err(format!("`{name}` of something that is not text")),
-    };
-    match (name, args) {
-        ("replace", [haystack, from, to]) => {
-            let (haystack, from, to) = (text(haystack)?, text(from)?, text(to)?);
-            Ok(Sql::Text(if from.is_empty() { haystack } else { haystack.replace(&from, &to) }))
-        }
-        ("char", codes) => codes
-            .iter()
-            .map(|code| match code {
-                Sql::Integer(n) => u32::try_from(*n).ok().and_then(char::from_u32).ok_or(()),
-                _ => Err(()),
-            })
-            .collect::<Result<String, ()>>()
-            .map(Sql::Text)
-            .map_err(|()| "`char` of something that is not a character code".into()),
-        _ => Err(format!("the function `{name}` is not one a dump writes")),
-    }
 }
 
 /// The statements of a dump, each with the line it starts on: split at every `;` that is not in
@@ -372,13 +454,56 @@ mod tests {
         assert!(!target.exists(), "the ATTACH wrote a file");
         assert_eq!(count(&conn, "submissions"), 1);
         let lines: Vec<String> = warnings.iter().map(ToString::to_string).collect();
-        assert_eq!(lines.len(), 4, "{lines:#?}");
-        assert!(lines[0].starts_with("dump.sql:1: statement 1 (`ATTACH DATABASE '"), "{lines:#?}");
-        assert!(lines[1].starts_with("dump.sql:3: statement 3 (`INSERT INTO x.t"), "{lines:#?}");
-        assert!(lines[2].starts_with("dump.sql:6: statement 6: an INSERT into `submissions` without VALUES"));
-        assert!(lines[3].starts_with("dump.sql:7: statement 7 (`UPDATE submissions SET`)"), "{lines:#?}");
+        let starts = [
+            "dump.sql:1: statement 1 (`ATTACH DATABASE '",
+            "dump.sql:2: statement 2 (`CREATE TABLE x.t(a)`) skipped, not run: unknown database x",
+            "dump.sql:3: statement 3 (`INSERT INTO x.t`) skipped, not run: no such table: x.t",
+            "dump.sql:6: statement 6",
+            "dump.sql:7: statement 7 (`UPDATE submissions SET`) skipped, not run",
+        ];
+        assert_eq!(lines.len(), starts.len(), "{lines:#?}");
+        for (line, start) in lines.iter().zip(starts) {
+            assert!(line.starts_with(start), "{line}\n  should start with\n{start}");
+        }
+        assert!(lines[3].contains("x.t"), "the INSERT ... SELECT names what it reads: {lines:#?}");
         let kind: String = conn.query_row("SELECT kind FROM submissions", [], |row| row.get(0)).expect("row");
         assert_eq!(kind, "voice");
+    }
+
+    #[test]
+    fn what_a_dump_could_do_beyond_its_rows_never_runs() {
+        let sql = format!(
+            "{CREATE}CREATE TRIGGER wipe AFTER INSERT ON submissions BEGIN DELETE FROM submissions; END;\n\
+             INSERT INTO submissions VALUES('v-1','voice','2026',(SELECT sql FROM sqlite_master LIMIT 1));\n\
+             INSERT INTO sqlite_master VALUES('table','u','u',0,'CREATE TABLE u(a)');\n\
+             CREATE TABLE outbox AS SELECT 1 AS id;\n\
+             INSERT INTO submissions VALUES('v-2','voice','2026',X'7b7d');\n\
+             BEGIN TRANSACTION;\nINSERT INTO submissions VALUES('v-3','voice','2026','{{}}');\nCOMMIT;\n\
+             DELETE FROM submissions;"
+        );
+        let (conn, warnings) = import(&sql, "dump.sql").expect("import");
+        assert_eq!(count(&conn, "submissions"), 1, "only the plain row is taken, and nothing deletes it");
+        let lines: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+        let starts = [
+            // Split at its inner `;`: the trigger's `END` reads as a transaction's, passed over.
+            "dump.sql:2: statement 2 (`CREATE TRIGGER wipe`) skipped, not run: it does more than",
+            "dump.sql:3: statement 4: a row of `submissions` not read: it reads the table `sqlite_master`",
+            "dump.sql:4: statement 5 (`INSERT INTO sqlite_master`) skipped, not run: table sqlite_master may not be",
+            "dump.sql:5: statement 6 (`CREATE TABLE outbox`) is not a row of submissions or outbox",
+            "dump.sql:6: statement 7: a row of `submissions` not read: its `data` is a blob",
+            "dump.sql:10: statement 11 (`DELETE FROM submissions`) skipped, not run",
+        ];
+        assert_eq!(lines.len(), starts.len(), "{lines:#?}");
+        for (line, start) in lines.iter().zip(starts) {
+            assert!(line.starts_with(start), "{line}\n  should start with\n{start}");
+        }
+    }
+
+    #[test]
+    fn an_export_of_the_workers_database_is_read_without_a_word() {
+        let (conn, warnings) = import(include_str!("../../../fixtures/d1/export.sql"), "export.sql").expect("import");
+        assert!(warnings.is_empty(), "{warnings:#?}");
+        assert_eq!((count(&conn, "submissions"), count(&conn, "outbox")), (3, 3));
     }
 
     #[test]
@@ -400,7 +525,7 @@ mod tests {
         assert_eq!(ids, ["v-1", "v-6", "v-7"]);
         let lines: Vec<String> = warnings.iter().map(ToString::to_string).collect();
         let starts = [
-            "dump.sql:3: statement 3: a row of `submissions` not read: 2 values for the 4 columns",
+            "dump.sql:3: statement 3: a row of `submissions` not read: table submissions has 4 columns but 2 values",
             "dump.sql:4: statement 4: a row of `submissions` not read: its `data` is not JSON",
             "dump.sql:5: statement 5: a row of `submissions` not read: the function `load_extension`",
             "dump.sql:6: statement 6 is not SQL portal can read, skipped",
