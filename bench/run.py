@@ -28,12 +28,16 @@ noisy. Nothing here asserts a time; all traffic goes to 127.0.0.1.
    cold start, the first record read, the first search (two seconds after the isolate's first
    requests, and as a fresh isolate's very first request) and the latency of distinct queries.
 7. Profile: perf and a flamegraph of a clean build (bench/flamegraph-build.svg).
+8. First compile: the README's first command, `cargo build --release -p portal`, in an empty
+   target folder (crates fetched first), against the 6-minute target; the units that took longest
+   from cargo's own `--timings` report. Best run alone: it measures the machine's two cores.
 """
 
 import argparse
 import datetime
 import gzip
 import hashlib
+import json
 import os
 import platform
 import re
@@ -458,6 +462,45 @@ def bench_profile(size):
     return {"size": size, "top": top[:20]}
 
 
+COMPILE_TARGET_S = 6 * 60
+
+
+def bench_compile():
+    """A cold `cargo build --release -p portal` (the README's first command) in an empty target
+    folder, its crates fetched first so that the network is not timed, and what cargo's
+    `--timings` report says each unit took (the report's UNIT_DATA)."""
+    subprocess.run(["cargo", "fetch", "--locked"], cwd=ROOT, check=True, capture_output=True)
+    target = WORK / "compile"
+    shutil.rmtree(target, ignore_errors=True)
+    load_before = os.getloadavg()[0]
+    started = time.monotonic()
+    subprocess.run(["cargo", "build", "--release", "-p", "portal", "--timings"], cwd=ROOT, check=True,
+                   capture_output=True, env={**os.environ, "CARGO_TARGET_DIR": str(target)})
+    wall = time.monotonic() - started
+    report_html = (target / "cargo-timings" / "cargo-timing.html").read_text()
+    units = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", report_html, re.S).group(1))
+    named = [(u["duration"], f"{u['name']} {u.get('target', '').strip()}".strip()) for u in units]
+    shutil.rmtree(target, ignore_errors=True)
+    return {"wall": wall, "units": len(units), "summed": sum(d for d, _ in named),
+            "largest": sorted(named, reverse=True)[:10], "loads": (load_before, os.getloadavg()[0])}
+
+
+def compile_section(figures):
+    """The first-compile table (see `bench_compile`)."""
+    c = figures
+    largest = ", ".join(f"{name} {seconds:.0f} s" for seconds, name in c["largest"])
+    return ["", "## First compile: `cargo build --release -p portal`", "",
+            "The README's first command in an empty `CARGO_TARGET_DIR`, the crates already fetched (`cargo fetch`), "
+            "with `--timings`. *Units*: what cargo compiled (a crate, or a build script's run); their *summed* time "
+            "over the machine's cores is the least any schedule can take (`bench/run --only compile`).", "",
+            "| wall | target | wall / target | units | summed unit time | summed / cores | load before / after |",
+            "|---|---|---|---|---|---|---|",
+            f"| {c['wall'] / 60:.0f} min {c['wall'] % 60:.0f} s | 6 min | **{ratio(c['wall'], COMPILE_TARGET_S)}** | "
+            f"{c['units']} | {c['summed']:.0f} s | {c['summed'] / (os.cpu_count() or 1):.0f} s | "
+            f"{c['loads'][0]:.1f} / {c['loads'][1]:.1f} |",
+            "", f"The longest units: {largest}."]
+
+
 def version(command):
     try:
         out = subprocess.run(command, capture_output=True, text=True).stdout + ""
@@ -634,7 +677,7 @@ def build_section(args, builds):
     return lines
 
 
-def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=None, profile=None):
+def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=None, profile=None, compiled=None):
     commit = version(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"])
     lines = [
         "# Benchmarks", "",
@@ -693,6 +736,8 @@ def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=No
                   "| own share | function |", "|---|---|"]
         names = [(share, re.sub(r"\s{2,}.*", "", name)[:110]) for share, name in profile["top"]]
         lines += [f"| {share:.1f} % | `{name}` |" for share, name in names]
+    if compiled:
+        lines += compile_section(compiled)
     for kept in kept_sections(args.out):
         lines += ["", kept]
     lines += ["", "## Notes", "", Path(ROOT / "bench" / "NOTES.md").read_text().strip() if (ROOT / "bench" / "NOTES.md").exists() else ""]
@@ -711,17 +756,18 @@ def main():
     parser.add_argument("--edge-sizes", default="10000,100000", help="sizes (among --sizes) measured under wrangler dev")
     parser.add_argument("--no-edge", action="store_true")
     parser.add_argument("--no-realistic", action="store_true", help="skip the realistic-vocabulary search corpus")
-    parser.add_argument("--only", choices=["build", "rebuild", "deploy", "watch", "serve", "edge", "profile"], action="append")
+    parser.add_argument("--only", choices=["build", "rebuild", "deploy", "watch", "serve", "edge", "profile", "compile"],
+                        action="append")
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    wanted = set(args.only or ["build", "rebuild", "deploy", "watch", "serve", "edge", "profile"])
+    wanted = set(args.only or ["build", "rebuild", "deploy", "watch", "serve", "edge", "profile", "compile"])
     WORK.mkdir(parents=True, exist_ok=True)
     builds = []
     for size in sizes:
         runs = args.runs if size < 100000 else args.runs_large if size < 1_000_000 else args.runs_huge
         check_disk(size)
-        if "build" in wanted or not (WORK / f"dist-{size}").exists():
+        if "build" in wanted or (wanted - {"compile"} and not (WORK / f"dist-{size}").exists()):
             print(f"build {size}", flush=True)
             builds.append(bench_build(size, runs))
     if wanted - {"build"}:
@@ -755,7 +801,11 @@ def main():
     if "profile" in wanted and args.profile_size in sizes:
         print(f"profile {args.profile_size}", flush=True)
         profile = bench_profile(args.profile_size)
-    args.out.write_text(report(args, builds, watch, serving, edge_figures, rebuilds, deploys, profile))
+    compiled = None
+    if "compile" in wanted:
+        print("first compile", flush=True)
+        compiled = bench_compile()
+    args.out.write_text(report(args, builds, watch, serving, edge_figures, rebuilds, deploys, profile, compiled))
     print(f"wrote {args.out}", flush=True)
     # Last, once the figures are written: on a file system that discards blocks as files are
     # removed, removing a 100k build's outputs takes longer than building them.

@@ -60,8 +60,9 @@ pub fn import(sql: &str, file: &str) -> Result<(Connection, Vec<ContentError>)> 
 /// What the authorizer saw of the dump's statement being prepared.
 #[derive(Default)]
 struct Seen {
-    /// A statement of the dump is being prepared: portal's own statements are not checked.
-    checking: bool,
+    /// Portal's own statement is running (`Scratch::trusted`); every other statement is checked,
+    /// also when SQLite prepares a statement of the dump again while running it.
+    trusted: bool,
     /// The authorizer was asked anything (a statement of only comments asks nothing).
     asked: bool,
     /// The table a `CREATE TABLE` makes.
@@ -87,7 +88,8 @@ struct Scratch {
 impl Scratch {
     fn open() -> rusqlite::Result<Self> {
         let conn = Connection::open_in_memory()?;
-        // AUTOINCREMENT's counters, so that a dump's lines about them are prepared, then passed over.
+        // AUTOINCREMENT's counters, so that a dump's lines about them are prepared, then passed over
+        // (made before the authorizer is set).
         conn.execute_batch("CREATE TABLE portal_counted (id INTEGER PRIMARY KEY AUTOINCREMENT)")?;
         // No write to the schema table, no shadow tables, no triggers or views that could run later.
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
@@ -102,10 +104,18 @@ impl Scratch {
 
     /// Prepares `text` as a statement of the dump (which runs nothing) and says what it would do.
     fn prepare(&self, text: &str) -> (rusqlite::Result<rusqlite::Statement<'_>>, Seen) {
-        *lock(&self.seen) = Seen { checking: true, ..Seen::default() };
+        *lock(&self.seen) = Seen::default();
         let prepared = self.conn.prepare(text);
         let seen = std::mem::take(&mut *lock(&self.seen));
         (prepared, seen)
+    }
+
+    /// Runs portal's own statements on the scratch database, unchecked.
+    fn trusted<T>(&self, run: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+        lock(&self.seen).trusted = true;
+        let result = run(&self.conn);
+        lock(&self.seen).trusted = false;
+        result
     }
 }
 
@@ -116,7 +126,7 @@ fn lock(seen: &Mutex<Seen>) -> MutexGuard<'_, Seen> {
 /// The authorizer: while a statement of the dump is prepared, only what a dump of rows does is
 /// allowed, and what the statement does is noted in `seen`.
 fn authorize(seen: &mut Seen, context: &AuthContext<'_>) -> Authorization {
-    if !seen.checking {
+    if seen.trusted {
         return Authorization::Allow;
     }
     seen.asked = true;
@@ -316,31 +326,35 @@ impl Scratch {
     /// else is read or computed (each row is checked where it is copied to).
     fn plain(&self, table: &str) -> rusqlite::Result<()> {
         let quoted = |name: &str| format!("\"{}\"", name.replace('"', "\"\""));
-        let columns = self
-            .conn
-            .prepare("SELECT name FROM pragma_table_info(?1)")?
-            .query_map([table], |row| row.get::<_, String>(0))?
-            .map(|name| name.map(|name| quoted(&name)))
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let table = quoted(table);
-        self.conn.execute_batch(&format!("DROP TABLE main.{table}; CREATE TABLE main.{table} ({})", columns.join(", ")))
+        self.trusted(|conn| {
+            let columns = conn
+                .prepare("SELECT name FROM pragma_table_info(?1)")?
+                .query_map([table], |row| row.get::<_, String>(0))?
+                .map(|name| name.map(|name| quoted(&name)))
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let table = quoted(table);
+            conn.execute_batch(&format!("DROP TABLE main.{table}; CREATE TABLE main.{table} ({})", columns.join(", ")))
+        })
     }
 
     /// Takes the rows out of `table` (one of `TABLES`), in the order they were inserted.
     fn rows(&self, table: &str) -> rusqlite::Result<Rows> {
-        let mut statement = self.conn.prepare(&format!("SELECT * FROM main.{table}"))?;
-        let columns: Vec<String> = statement.column_names().iter().map(|c| c.to_lowercase()).collect();
-        let width = columns.len();
-        let values = statement
-            .query_map([], |row| (0..width).map(|i| row.get::<_, Sql>(i)).collect::<rusqlite::Result<Vec<_>>>())?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        drop(statement);
-        self.conn.execute(&format!("DELETE FROM main.{table}"), [])?;
-        Ok(Rows { columns, values })
+        self.trusted(|conn| {
+            let mut statement = conn.prepare(&format!("SELECT * FROM main.{table}"))?;
+            let columns: Vec<String> = statement.column_names().iter().map(|c| c.to_lowercase()).collect();
+            let width = columns.len();
+            let values = statement
+                .query_map([], |row| (0..width).map(|i| row.get::<_, Sql>(i)).collect::<rusqlite::Result<Vec<_>>>())?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            drop(statement);
+            conn.execute(&format!("DELETE FROM main.{table}"), [])?;
+            Ok(Rows { columns, values })
+        })
     }
 }
 
-/// Runs a prepared statement of the dump (its authorizer allowed it when it was prepared).
+/// Runs a prepared statement of the dump (its authorizer allowed it when it was prepared, and
+/// checks it again if SQLite prepares it anew).
 fn run(mut statement: rusqlite::Statement<'_>) -> rusqlite::Result<()> {
     statement.raw_execute().map(|_| ())
 }
