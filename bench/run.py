@@ -674,7 +674,26 @@ def build_section(args, builds):
     if len(builds) > 1:
         per_record = ", ".join(f"{b['size']:,}: {b['portal'][1] * 1024 / b['size']:.1f} KiB" for b in builds)
         lines += ["", f"portal's peak memory per record ({per_record}): flat past 100k is the target."]
+    marks = [scale_mark(b) for b in builds if b["size"] in SCALE_MARKS]
+    if marks:
+        lines += ["", "The scale marks (portal's median wall and peak memory above): " + "; ".join(marks) + "."]
     return lines
+
+
+# The scale marks: records -> (most wall seconds, most peak MiB); None where there is no mark.
+SCALE_MARKS = {100_000: (None, 1024), 1_000_000: (600, 3072)}
+
+
+def scale_mark(build):
+    """`build`'s wall and peak beside its size's marks, each met or missed."""
+    wall, peak = build["portal"]
+    most_wall, most_peak = SCALE_MARKS[build["size"]]
+    verdict = lambda met: "met" if met else "missed"  # noqa: E731
+    parts = []
+    if most_wall is not None:
+        parts.append(f"wall {int(wall // 60)} min {wall % 60:.0f} s (target ≤ {most_wall // 60} min, {verdict(wall <= most_wall)})")
+    parts.append(f"peak {peak:,.0f} MiB (target ≤ {most_peak:,} MiB, {verdict(peak <= most_peak)})")
+    return f"{build['size']:,} records: " + ", ".join(parts)
 
 
 def report(args, builds, watch, serving, edge_figures, rebuilds=None, deploys=None, profile=None, compiled=None):

@@ -426,6 +426,15 @@ mod tests {
         conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |row| row.get(0)).expect("count")
     }
 
+    /// Each warning, as printed, starts with its line of `starts`, and there are no others.
+    fn assert_warnings(warnings: &[ContentError], starts: &[&str]) {
+        let lines: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(lines.len(), starts.len(), "{lines:#?}");
+        for (line, start) in lines.iter().zip(starts) {
+            assert!(line.starts_with(start), "{line}\n  should start with\n{start}");
+        }
+    }
+
     const CREATE: &str = "CREATE TABLE submissions (id TEXT PRIMARY KEY, kind TEXT NOT NULL, received_at TEXT NOT NULL, data TEXT NOT NULL);\n";
 
     #[test]
@@ -467,7 +476,6 @@ mod tests {
         let (conn, warnings) = import(&sql, "dump.sql").expect("import");
         assert!(!target.exists(), "the ATTACH wrote a file");
         assert_eq!(count(&conn, "submissions"), 1);
-        let lines: Vec<String> = warnings.iter().map(ToString::to_string).collect();
         let starts = [
             "dump.sql:1: statement 1 (`ATTACH DATABASE '",
             "dump.sql:2: statement 2 (`CREATE TABLE x.t(a)`) skipped, not run: unknown database x",
@@ -475,11 +483,8 @@ mod tests {
             "dump.sql:6: statement 6",
             "dump.sql:7: statement 7 (`UPDATE submissions SET`) skipped, not run",
         ];
-        assert_eq!(lines.len(), starts.len(), "{lines:#?}");
-        for (line, start) in lines.iter().zip(starts) {
-            assert!(line.starts_with(start), "{line}\n  should start with\n{start}");
-        }
-        assert!(lines[3].contains("x.t"), "the INSERT ... SELECT names what it reads: {lines:#?}");
+        assert_warnings(&warnings, &starts);
+        assert!(warnings[3].to_string().contains("x.t"), "the INSERT ... SELECT names what it reads: {warnings:#?}");
         let kind: String = conn.query_row("SELECT kind FROM submissions", [], |row| row.get(0)).expect("row");
         assert_eq!(kind, "voice");
     }
@@ -497,7 +502,6 @@ mod tests {
         );
         let (conn, warnings) = import(&sql, "dump.sql").expect("import");
         assert_eq!(count(&conn, "submissions"), 1, "only the plain row is taken, and nothing deletes it");
-        let lines: Vec<String> = warnings.iter().map(ToString::to_string).collect();
         let starts = [
             // Split at its inner `;`: the trigger's `END` reads as a transaction's, passed over.
             "dump.sql:2: statement 2 (`CREATE TRIGGER wipe`) skipped, not run: it does more than",
@@ -507,10 +511,7 @@ mod tests {
             "dump.sql:6: statement 7: a row of `submissions` not read: its `data` is a blob",
             "dump.sql:10: statement 11 (`DELETE FROM submissions`) skipped, not run",
         ];
-        assert_eq!(lines.len(), starts.len(), "{lines:#?}");
-        for (line, start) in lines.iter().zip(starts) {
-            assert!(line.starts_with(start), "{line}\n  should start with\n{start}");
-        }
+        assert_warnings(&warnings, &starts);
     }
 
     #[test]
@@ -537,7 +538,6 @@ mod tests {
             .and_then(|mut s| s.query_map([], |row| row.get(0))?.collect())
             .expect("ids");
         assert_eq!(ids, ["v-1", "v-6", "v-7"]);
-        let lines: Vec<String> = warnings.iter().map(ToString::to_string).collect();
         let starts = [
             "dump.sql:3: statement 3: a row of `submissions` not read: table submissions has 4 columns but 2 values",
             "dump.sql:4: statement 4: a row of `submissions` not read: its `data` is not JSON",
@@ -545,10 +545,7 @@ mod tests {
             "dump.sql:6: statement 6 is not SQL portal can read, skipped",
             "dump.sql:7: statement 7, row 2: a row of `submissions` not read: UNIQUE constraint failed",
         ];
-        assert_eq!(lines.len(), starts.len(), "{lines:#?}");
-        for (line, start) in lines.iter().zip(starts) {
-            assert!(line.starts_with(start), "{line}\n  should start with\n{start}");
-        }
+        assert_warnings(&warnings, &starts);
     }
 
     #[test]
