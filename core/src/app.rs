@@ -151,6 +151,8 @@ impl App {
         };
         if let Some(decision) = decision {
             apply_rate_limit(&mut response, &decision);
+            // Counted against the client's limit, so answered anew each time.
+            response.built_file = false;
         }
         apply_common(&mut response);
         cache_control::apply(&mut response, &request.method);

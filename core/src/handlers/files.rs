@@ -14,6 +14,25 @@ use crate::state::State;
 /// The media type of markdown twins (docs/spec/api-spec.md#markdown-twins).
 pub use crate::http::media::MARKDOWN;
 
+/// The request headers a built file's answer depends on, besides its path: `Accept` chooses the
+/// markdown twin, `Host` the links of the OGC API's pages (`app::local_ogc_links`). A request with
+/// a query, a body, `If-None-Match` or another conditional header, `Range` or `API-Version` is
+/// answered by the core each time. Whoever makes the answer read another header adds it here.
+pub const VARIES_ON: [&str; 2] = ["accept", "host"];
+
+/// Request headers under which a built file's answer is computed each time (see `VARIES_ON`).
+pub const ANSWERED_EACH_TIME: [&str; 9] = [
+    "if-none-match",
+    "if-modified-since",
+    "if-match",
+    "if-unmodified-since",
+    "if-range",
+    "range",
+    "api-version",
+    "content-length",
+    "transfer-encoding",
+];
+
 /// Serves the built file of `path`, or 404 `not_found`.
 pub async fn serve<P: Platform>(app: &State, platform: &P, request: &Request, path: &str) -> Result<Response, Problem> {
     let manifest = app.manifest();
@@ -43,7 +62,9 @@ pub async fn serve<P: Platform>(app: &State, platform: &P, request: &Request, pa
         let chars = String::from_utf8_lossy(&body).chars().count();
         response.set_header("x-markdown-tokens", chars.div_ceil(4).to_string());
     }
-    Ok(response.with_body(content_type, body))
+    let mut response = response.with_body(content_type, body);
+    response.built_file = true;
+    Ok(response)
 }
 
 /// 404 for `path`: the site's HTML page for people, a problem document for the API.

@@ -130,12 +130,16 @@ pub struct Response {
     pub headers: Vec<(String, String)>,
     /// The body (empty for 204, 304 and HEAD).
     pub body: Bytes,
+    /// A built file's whole answer (`handlers::files::serve`), which depends on the request only
+    /// through its path and the headers listed in `handlers::files::VARIES_ON`, so an adapter may
+    /// keep it and give it again (`portal serve`'s ready answers).
+    pub built_file: bool,
 }
 
 impl Response {
     /// An empty response with `status`.
     pub fn new(status: u16) -> Self {
-        Response { status, headers: Vec::new(), body: Bytes::new() }
+        Response { status, headers: Vec::new(), body: Bytes::new(), built_file: false }
     }
 
     /// A redirect to `location`, a URL of this site. A backslash is percent-encoded: browsers read

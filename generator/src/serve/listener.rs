@@ -22,6 +22,7 @@ use tokio::sync::{watch, Semaphore};
 use tower::ServiceExt;
 
 use super::connections::{self, Counted, Handle, Registry, Tracked};
+use super::ready::Ready;
 use super::{into_axum, ServerState};
 use portal_core::http::body::Interrupted;
 use portal_core::http::client_identity::{network_key, TrustedProxies, MAX_CONNECTIONS_PER_CLIENT};
@@ -159,6 +160,7 @@ pub async fn run(
     router: Router,
     limits: Limits,
     trusted: TrustedProxies,
+    state: Arc<ServerState>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> Result<()> {
     let limits = capped_by_open_files(limits);
@@ -194,7 +196,7 @@ pub async fn run(
         };
         let slot = registry.register(held, permit);
         let io = TokioIo::new(slot.handle().watch(stream));
-        let service = service(router.clone(), peer, slot.handle().clone());
+        let service = service(router.clone(), Arc::clone(&state), peer, slot.handle().clone());
         let connection = builder.serve_connection_with_upgrades(io, service).into_owned();
         let stopping = stopping.clone();
         tokio::spawn(async move {
@@ -239,6 +241,7 @@ fn out_of_descriptors(error: &std::io::Error) -> bool {
 /// flight on `connection` until its answer's body is sent.
 fn service(
     router: Router,
+    state: Arc<ServerState>,
     peer: SocketAddr,
     connection: Handle,
 ) -> impl hyper::service::Service<
@@ -249,10 +252,23 @@ fn service(
 > + Clone {
     hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
         let in_flight = connection.request_started();
-        request.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
-        let answer = router.clone().oneshot(request.map(axum::body::Body::new));
+        // A built file's answer given before is given again as it was (`ready.rs`).
+        let site = state.current();
+        let key = Ready::key(&request);
+        let kept = key.as_ref().and_then(|key| site.ready.answer(key));
+        let router = router.clone();
         async move {
-            let response = answer.await?;
+            let response = match kept {
+                Some(kept) => kept,
+                None => {
+                    request.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
+                    let response = router.oneshot(request.map(axum::body::Body::new)).await?;
+                    match key {
+                        Some(key) => site.ready.keep(key, response).await,
+                        None => response,
+                    }
+                }
+            };
             Ok(response.map(|body| axum::body::Body::new(Counted::new(body, in_flight))))
         }
     })

@@ -8,6 +8,7 @@ mod connections;
 pub mod listener;
 pub mod outbox;
 mod platform;
+pub mod ready;
 pub mod store;
 pub mod watch;
 
@@ -41,6 +42,8 @@ pub struct Site {
     pub app: App,
     /// The platform over the build's folder.
     pub platform: NativePlatform,
+    /// The built files' answers given so far (`ready.rs`).
+    pub ready: ready::Ready,
 }
 
 /// The server's state: the current build (swapped by `--watch`) and the rate limiter (kept).
@@ -120,7 +123,7 @@ async fn load_site(
     if app.search_index(&platform).await.is_err() {
         eprintln!("portal: the build in {} has no readable search index; /api/search will fail", dist.display());
     }
-    Ok(Site { app, platform })
+    Ok(Site { app, platform, ready: ready::Ready::default() })
 }
 
 /// The HTTP surface: every path goes to the core app; responses are compressed when asked.
@@ -211,7 +214,11 @@ pub(crate) fn into_axum(response: Response) -> axum::response::Response {
         fallback
     };
     let Ok(status) = StatusCode::from_u16(response.status) else { return failed() };
+    let built_file = response.built_file.then_some(ready::BuiltFile(response.body.len()));
     let mut out = axum::response::Response::new(Body::from(response.body));
+    if let Some(mark) = built_file {
+        out.extensions_mut().insert(mark);
+    }
     *out.status_mut() = status;
     let headers = out.headers_mut();
     headers.reserve(response.headers.len());
@@ -234,9 +241,10 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<ServerState>) -
     let outbox = Arc::clone(&state.outbox);
     let served = listener::run(
         listener,
-        listener::with_timeouts(router(Arc::clone(&state)), limits, state),
+        listener::with_timeouts(router(Arc::clone(&state)), limits, Arc::clone(&state)),
         limits,
         trusted,
+        state,
         shutdown_signal(),
     )
     .await;
