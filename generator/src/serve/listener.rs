@@ -252,10 +252,10 @@ fn service(
 > + Clone {
     hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
         let in_flight = connection.request_started();
-        // A built file's answer given before is given again as it was (`ready.rs`).
-        let site = state.current();
-        let key = Ready::key(&request);
-        let kept = key.as_ref().and_then(|key| site.ready.answer(key));
+        // A built file's answer given before is given again as it was (`ready.rs`); the build is
+        // looked up only for a request whose answer may be one.
+        let ready = Ready::key(&request).map(|key| (key, state.current()));
+        let kept = ready.as_ref().and_then(|(key, site)| site.ready.answer(key));
         let router = router.clone();
         async move {
             let response = match kept {
@@ -263,8 +263,8 @@ fn service(
                 None => {
                     request.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
                     let response = router.oneshot(request.map(axum::body::Body::new)).await?;
-                    match key {
-                        Some(key) => site.ready.keep(key, response).await,
+                    match ready {
+                        Some((key, site)) => site.ready.keep(key, response).await,
                         None => response,
                     }
                 }

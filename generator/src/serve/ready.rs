@@ -23,7 +23,7 @@ const MAX_ANSWERS: usize = 4096;
 /// Bytes of bodies kept at most; past it the table starts again empty.
 const MAX_BYTES: usize = 64 * 1024 * 1024;
 /// A file larger than this is read each time (its answer would crowd out many pages).
-const MAX_FILE_BYTES: usize = 1024 * 1024;
+const MAX_KEPT_FILE_BYTES: usize = 1024 * 1024;
 
 /// The mark `into_axum` puts on a built file's answer, with the file's length before compression.
 #[derive(Debug, Clone, Copy)]
@@ -91,13 +91,13 @@ impl Ready {
     /// `response` (the whole way's answer to the request of `key`) as it is sent, kept when it is
     /// a built file's.
     pub async fn keep(&self, key: Key, response: axum::response::Response) -> axum::response::Response {
-        let small = response.extensions().get::<BuiltFile>().is_some_and(|file| file.0 <= MAX_FILE_BYTES);
+        let small = response.extensions().get::<BuiltFile>().is_some_and(|file| file.0 <= MAX_KEPT_FILE_BYTES);
         if response.status() != StatusCode::OK || !small {
             return response;
         }
         let (parts, body) = response.into_parts();
         // At most the file's length compressed, which is bounded above.
-        let Ok(body) = axum::body::to_bytes(body, MAX_FILE_BYTES * 2).await else {
+        let Ok(body) = axum::body::to_bytes(body, MAX_KEPT_FILE_BYTES * 2).await else {
             let mut failed = axum::response::Response::new(Body::empty());
             *failed.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
             return failed;
@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(axum::body::to_bytes(again.into_body(), usize::MAX).await.expect("the body"), body);
         ready.keep(key("/search"), answer(StatusCode::OK, None)).await;
         ready.keep(key("/gone"), answer(StatusCode::NOT_FOUND, Some(11))).await;
-        ready.keep(key("/huge"), answer(StatusCode::OK, Some(MAX_FILE_BYTES + 1))).await;
+        ready.keep(key("/huge"), answer(StatusCode::OK, Some(MAX_KEPT_FILE_BYTES + 1))).await;
         for path in ["/search", "/gone", "/huge"] {
             assert!(ready.answer(&key(path)).is_none(), "{path} was kept");
         }

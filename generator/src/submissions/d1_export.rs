@@ -8,6 +8,7 @@
 //! statement or row that cannot be read, while every other row is still taken. The rows are then
 //! copied, value by value, into an in-memory store of portal's own schema.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use anyhow::{Context, Result};
@@ -45,7 +46,8 @@ pub fn import(sql: &str, file: &str) -> Result<(Connection, Vec<ContentError>)> 
     // they come, so references between them are not checked while reading.
     store.execute_batch("PRAGMA foreign_keys = OFF").context("reading rows in any order")?;
     let scratch = Scratch::open().context("opening a scratch database for the dump")?;
-    let mut reader = Reader { file, store: &store, warnings: Vec::new(), sql: 0 };
+    let known = TABLES.iter().map(|&table| Ok((table, known_columns(&store, table)?))).collect::<Result<_>>()?;
+    let mut reader = Reader { file, store: &store, known, warnings: Vec::new(), sql: 0 };
     let statements = statements(sql);
     for (number, (line, text)) in statements.iter().enumerate() {
         reader.statement(&scratch, number + 1, *line, text);
@@ -204,6 +206,8 @@ fn is_syntax_error(error: &rusqlite::Error) -> bool {
 struct Reader<'a> {
     file: &'a str,
     store: &'a Connection,
+    /// The columns of each of `TABLES` in portal's schema.
+    known: HashMap<&'static str, Vec<String>>,
     warnings: Vec<ContentError>,
     /// How many statements were SQL (a file with none is no dump at all).
     sql: usize,
@@ -219,17 +223,16 @@ impl Reader<'_> {
         let what: String = text.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
         let not_run = |why: &dyn std::fmt::Display| format!("statement {number} (`{what}`) skipped, not run: {why}");
         let ours = seen.inserted.as_deref().filter(|t| TABLES.contains(t)).map(str::to_owned);
+        if let Some(e) = prepared.as_ref().err().filter(|e| is_syntax_error(e)) {
+            return self.warn(line, format!("statement {number} is not SQL portal can read, skipped ({e})"));
+        }
+        self.sql += 1;
         let prepared = match (prepared, ours) {
-            (Err(e), _) if is_syntax_error(&e) => {
-                return self.warn(line, format!("statement {number} is not SQL portal can read, skipped ({e})"))
-            }
             (Err(e), Some(table)) => {
-                self.sql += 1;
                 let why = seen.refused.unwrap_or_else(|| e.to_string());
                 return self.warn(line, format!("statement {number}: a row of `{table}` not read: {why}"));
             }
             (Err(e), None) => {
-                self.sql += 1;
                 return match seen.refused {
                     None if seen.housekeeping => {}
                     Some(why) => self.warn(line, not_run(&why)),
@@ -237,13 +240,11 @@ impl Reader<'_> {
                 };
             }
             (Ok(prepared), Some(table)) => {
-                self.sql += 1;
                 let ran = run(prepared);
                 return self.take_rows(scratch, number, line, &table, ran);
             }
             (Ok(prepared), None) => prepared,
         };
-        self.sql += 1;
         match (seen.inserted, seen.created) {
             (Some(table), _) if PASSED_OVER.contains(&table.as_str()) => {}
             // A table is made in the scratch database so that the rows after it can be prepared,
@@ -286,7 +287,7 @@ impl Reader<'_> {
 
     /// Takes one row, each value bound to a column of portal's schema by name.
     fn row(&self, table: &str, columns: &[String], row: Vec<Sql>) -> Result<(), String> {
-        let known = known_columns(self.store, table).map_err(|e| e.to_string())?;
+        let known = self.known.get(table).map_or(&[][..], Vec::as_slice);
         let mut names = Vec::new();
         let mut values = Vec::new();
         for (column, value) in columns.iter().zip(row) {
@@ -327,11 +328,7 @@ impl Scratch {
     fn plain(&self, table: &str) -> rusqlite::Result<()> {
         let quoted = |name: &str| format!("\"{}\"", name.replace('"', "\"\""));
         self.trusted(|conn| {
-            let columns = conn
-                .prepare("SELECT name FROM pragma_table_info(?1)")?
-                .query_map([table], |row| row.get::<_, String>(0))?
-                .map(|name| name.map(|name| quoted(&name)))
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let columns: Vec<String> = known_columns(conn, table)?.iter().map(|name| quoted(name)).collect();
             let table = quoted(table);
             conn.execute_batch(&format!("DROP TABLE main.{table}; CREATE TABLE main.{table} ({})", columns.join(", ")))
         })
@@ -359,7 +356,7 @@ fn run(mut statement: rusqlite::Statement<'_>) -> rusqlite::Result<()> {
     statement.raw_execute().map(|_| ())
 }
 
-/// The columns `table` has in portal's schema.
+/// The columns `table` has in `conn` (portal's schema, or a table the dump created).
 fn known_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
     let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
     let names = statement.query_map([table], |row| row.get::<_, String>(0))?;
